@@ -1,0 +1,57 @@
+// Parameters of DetourCrowd's adaptive velocity sampling (dtObstacleAvoidanceParams) and the
+// four presets of Recast's demo crowd tool (RecastDemo/Source/Tool_Crowd.cpp, slots 0-3).
+#pragma once
+
+#include <cstdint>
+
+namespace crowd {
+
+/// The largest sampling pattern: DT_MAX_PATTERN_DIVS x DT_MAX_PATTERN_RINGS + the zero sample.
+inline constexpr int kMaxPatternDivs = 32;
+inline constexpr int kMaxPatternRings = 4;
+inline constexpr int kMaxPatternSamples = kMaxPatternDivs * kMaxPatternRings + 1;
+
+struct AvoidanceParams {
+  float vel_bias = 0.4f;        ///< Pattern centre = desired velocity x vel_bias. [0, 1]
+  float weight_des_vel = 2.0f;  ///< Penalty weight of |v - desired velocity| / vmax. [>= 0]
+  float weight_cur_vel = 0.75f; ///< Penalty weight of |v - current velocity| / vmax. [>= 0]
+  float weight_side = 0.75f;    ///< Penalty weight of passing on the non-preferred side. [>= 0]
+  float weight_toi = 2.5f;      ///< Penalty weight of an early time of impact. [>= 0]
+  float horiz_time = 2.5f;      ///< Time horizon of the time-of-impact test, seconds. [> 0]
+  std::int32_t adaptive_divs = 7;  ///< Samples per ring. [1, 32]
+  std::int32_t adaptive_rings = 2; ///< Rings of the pattern. [1, 4]
+  std::int32_t adaptive_depth = 5; ///< Refinement levels, each halving the radius. [>= 1]
+
+  /// Samples in one level of the pattern: one per div per ring plus the zero sample.
+  constexpr int samples_per_level() const {
+    const int divs = adaptive_divs < 1 ? 1 : (adaptive_divs > kMaxPatternDivs ? kMaxPatternDivs : adaptive_divs);
+    const int rings = adaptive_rings < 1 ? 1 : (adaptive_rings > kMaxPatternRings ? kMaxPatternRings : adaptive_rings);
+    return divs * rings + 1;
+  }
+};
+
+enum class AvoidancePreset { Low, Medium, Good, High };
+
+/// RecastDemo's presets: dtCrowd::init's defaults with vel_bias 0.5 and
+/// (divs, rings, depth) = low (5,2,1), medium (5,2,2), good (7,2,3), high (7,3,3).
+constexpr AvoidanceParams avoidance_preset(AvoidancePreset preset) {
+  AvoidanceParams p;
+  p.vel_bias = 0.5f;
+  switch (preset) {
+  case AvoidancePreset::Low:
+    p.adaptive_divs = 5, p.adaptive_rings = 2, p.adaptive_depth = 1;
+    break;
+  case AvoidancePreset::Medium:
+    p.adaptive_divs = 5, p.adaptive_rings = 2, p.adaptive_depth = 2;
+    break;
+  case AvoidancePreset::Good:
+    p.adaptive_divs = 7, p.adaptive_rings = 2, p.adaptive_depth = 3;
+    break;
+  case AvoidancePreset::High:
+    p.adaptive_divs = 7, p.adaptive_rings = 3, p.adaptive_depth = 3;
+    break;
+  }
+  return p;
+}
+
+} // namespace crowd

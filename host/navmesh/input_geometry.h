@@ -1,0 +1,36 @@
+// Triangles that Recast rasterises: the walkable floor and the solid obstacles.
+#pragma once
+
+#include "host/scenario/scenario.h"
+
+#include <glm/glm.hpp>
+
+#include <cstdint>
+#include <filesystem>
+#include <vector>
+
+namespace crowd {
+
+struct InputGeometry {
+  std::vector<glm::vec3> vertices;
+  std::vector<glm::ivec3> triangles;
+  /// Per triangle: true when it may become walkable (slope test), false for solid geometry
+  /// that must never be walked on (the sides and tops of 2D obstacle prisms).
+  std::vector<std::uint8_t> walkable;
+  glm::vec3 bounds_min{0.0f}, bounds_max{0.0f};
+
+  void update_bounds();
+};
+
+/// The 2D world: the bounds rectangle as a floor at y = 0, each obstacle polygon extruded
+/// to a 2 m prism (its faces marked not walkable).
+InputGeometry geometry_from_2d_world(const WorldSpec& world);
+
+/// Reads a Wavefront OBJ file (v and f records; polygons are fan-triangulated; negative
+/// indices are relative). Throws ScenarioError naming the file, the line and the problem
+/// (missing file, malformed record, index out of range, no triangles). `scenario_file` and
+/// `json_path` name where the mesh was referenced, for the message when the file is missing.
+InputGeometry load_obj(const std::filesystem::path& obj_file, const std::string& scenario_file,
+                       const std::string& json_path);
+
+} // namespace crowd

@@ -1,0 +1,78 @@
+// The run metrics of shared/spec/outputs.md, measured by the same code for every backend on
+// the positions at the end of each step.
+#pragma once
+
+#include "host/scenario/population.h"
+#include "host/sim/stage_timer.h"
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <glm/glm.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace crowd {
+
+class NavMesh;
+
+/// Life of one agent as the simulation sees it.
+enum class AgentPhase : std::uint8_t {
+  Walking, ///< Heading for its goal.
+  Arrived, ///< Within arrival_radius of its goal; standing (on_arrival = stop).
+  Removed, ///< Gone (on_arrival = remove, or removed through the API).
+};
+
+struct MetricsSummary {
+  std::string scenario;
+  std::string backend;
+  int agents = 0;
+  int steps = 0;
+  float dt = 0.0f;
+  int arrived = 0;
+  int unreachable = 0;
+  std::optional<double> mean_arrival_time, max_arrival_time;
+  long long overlap_events = 0;
+  double max_overlap = 0.0;
+  long long wall_events = 0;
+  double max_wall_penetration = 0.0;
+  std::optional<double> mean_path_ratio;
+  double step_ms_mean = 0.0, step_ms_p95 = 0.0;
+  std::vector<std::pair<std::string, double>> stage_ms; ///< Mean ms per step, pipeline order.
+};
+
+nlohmann::json to_json(const MetricsSummary& summary);
+
+class MetricsCollector {
+public:
+  /// Measures walls against the scenario's obstacles and bounds (2D worlds) or against the
+  /// navmesh boundary (mesh worlds); computes each agent's shortest navmesh path length and
+  /// whether its goal is reachable, once, here.
+  MetricsCollector(const Scenario& scenario, const NavMesh& navmesh,
+                   std::span<const AgentSetup> agents);
+  ~MetricsCollector();
+  MetricsCollector(MetricsCollector&&) noexcept;
+
+  /// Counts overlap and wall events and accumulates walked distance for the agents that are
+  /// not Removed. Call once per step with the positions at the end of the step.
+  void observe_step(std::span<const glm::vec3> positions, std::span<const AgentPhase> phases);
+  /// The agent arrived at `time` seconds.
+  void record_arrival(int agent, double time);
+  /// Wall time of one step and of its stages.
+  void record_step_time(double ms, const StageTimes& stages);
+
+  bool goal_unreachable(int agent) const;
+  long long overlap_events() const;
+  long long wall_events() const;
+
+  MetricsSummary summary(const std::string& backend, int steps_run) const;
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+} // namespace crowd

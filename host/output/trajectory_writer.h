@@ -1,0 +1,36 @@
+// The trajectory CSV of shared/spec/outputs.md: `step,time,agent,x,y,z,vx,vz`.
+#pragma once
+
+#include "host/output/metrics.h"
+
+#include <glm/glm.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <span>
+
+namespace crowd {
+
+/// Writes frames to a temporary file beside `path` and renames it into place on finish(), so
+/// a failed run never leaves a half-written file under the requested name. Numbers are
+/// written in the shortest form that reads back to the same float, so identical runs give
+/// identical bytes.
+class TrajectoryWriter {
+public:
+  explicit TrajectoryWriter(std::filesystem::path path); ///< Throws std::runtime_error.
+  ~TrajectoryWriter(); ///< Without finish(): removes the temporary file.
+  TrajectoryWriter(const TrajectoryWriter&) = delete;
+  TrajectoryWriter& operator=(const TrajectoryWriter&) = delete;
+
+  /// One row per agent that is not Removed.
+  void write_frame(int step, double time, std::span<const glm::vec3> positions,
+                   std::span<const glm::vec2> velocities, std::span<const AgentPhase> phases);
+  /// Flushes, closes and renames into place. Throws std::runtime_error on I/O failure.
+  void finish();
+
+private:
+  std::filesystem::path path_, temp_path_;
+  std::FILE* file_ = nullptr;
+};
+
+} // namespace crowd

@@ -1,0 +1,141 @@
+// The scenario file format, version 1 (shared/spec/scenario.md): the parsed, validated form.
+// Parsing is in scenario_reader.cpp; turning groups into concrete agents on the navmesh is
+// population.h's job, because it needs the walkable surface.
+#pragma once
+
+#include "cuda/common/avoidance_params.h"
+
+#include <glm/glm.hpp>
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace crowd {
+
+/// A scenario that cannot be used. what() is the one-line message shown to the user:
+/// "<file>: <json path>: <what is wrong>", for example
+/// "circle.json: agents[12].radius: must be a number > 0, got -1".
+class ScenarioError : public std::runtime_error {
+public:
+  ScenarioError(std::string file, std::string json_path, std::string problem);
+  const std::string& file() const { return file_; }
+  const std::string& json_path() const { return json_path_; }
+  const std::string& problem() const { return problem_; }
+
+private:
+  std::string file_, json_path_, problem_;
+};
+
+/// Recast build settings (scenario `world.navmesh`). Units: metres and degrees.
+struct NavmeshSettings {
+  float cell_size = 0.3f;
+  float cell_height = 0.2f;
+  std::optional<float> agent_radius; ///< Unset: the largest agent radius of the scenario.
+  float agent_height = 2.0f;
+  float max_climb = 0.9f;
+  float max_slope = 45.0f;
+};
+
+/// A simple polygon on the ground plane, points as (x, z).
+using Polygon2D = std::vector<glm::vec2>;
+
+struct WorldSpec {
+  // Exactly one of the two descriptions is set.
+  struct Bounds2D {
+    glm::vec2 min{0.0f}; ///< (xmin, zmin)
+    glm::vec2 max{0.0f}; ///< (xmax, zmax)
+  };
+  std::optional<Bounds2D> bounds;     ///< 2D world: floor at y = 0 ...
+  std::vector<Polygon2D> obstacles;   ///< ... with these 2 m prisms standing on it.
+  std::filesystem::path mesh;         ///< Mesh world: absolute path of the OBJ file.
+  NavmeshSettings navmesh;
+
+  bool is_mesh() const { return !mesh.empty(); }
+};
+
+enum class OnArrival : std::uint8_t { Stop, Remove };
+
+/// Per-agent parameters, resolved to plain values.
+struct AgentParams {
+  float radius = 0.4f;
+  float max_speed = 1.4f;
+  float max_accel = 8.0f;
+  AvoidanceParams avoidance = avoidance_preset(AvoidancePreset::Good);
+  std::string avoidance_name = "good"; ///< Preset name, or "custom".
+  float separation_weight = 2.0f;
+  std::optional<float> collision_query_range; ///< Unset: 12 x radius.
+  float arrival_radius = 0.5f;
+  OnArrival on_arrival = OnArrival::Stop;
+
+  float query_range() const { return collision_query_range.value_or(12.0f * radius); }
+};
+
+/// A numeric parameter of a group: a constant (lo == hi) or uniform on [lo, hi].
+struct Distribution {
+  float lo = 0.0f, hi = 0.0f;
+  bool is_constant() const { return lo == hi; }
+};
+
+/// A point given as [x, z] (height found on the walkable surface) or [x, y, z].
+struct PointSpec {
+  glm::vec3 position{0.0f}; ///< y is 0 when has_height is false.
+  bool has_height = false;
+};
+
+struct ExplicitAgentSpec {
+  PointSpec position;
+  PointSpec goal;
+  AgentParams params; ///< defaults overridden by this agent's keys.
+};
+
+struct GroupSpec {
+  int count = 0;
+  enum class SpawnKind : std::uint8_t { Rect, Circle } spawn_kind = SpawnKind::Rect;
+  glm::vec2 spawn_min{0.0f}, spawn_max{0.0f}; ///< Rect spawn.
+  glm::vec2 circle_center{0.0f};               ///< Circle spawn.
+  float circle_radius = 0.0f;
+  enum class GoalKind : std::uint8_t { Rect, Point, Antipodal } goal_kind = GoalKind::Point;
+  glm::vec2 goal_min{0.0f}, goal_max{0.0f}; ///< Rect goal.
+  glm::vec2 goal_point{0.0f};               ///< Point goal.
+
+  /// Parameters that are the same for every agent of the group (defaults overridden by the
+  /// group's constant values); the numeric ones below replace them per agent when drawn.
+  AgentParams base;
+  std::optional<Distribution> radius, max_speed, max_accel, separation_weight,
+      collision_query_range, arrival_radius;
+};
+
+struct Scenario {
+  std::filesystem::path file; ///< As given on the command line (used in messages).
+  std::string name;
+  std::uint64_t seed = 0;
+  float dt = 0.1f;
+  float duration = 60.0f;
+  std::optional<int> steps;
+  WorldSpec world;
+  AgentParams defaults;
+  std::vector<ExplicitAgentSpec> agents;
+  std::vector<GroupSpec> groups;
+
+  /// Steps to run: `steps` if given, otherwise ceil(duration / dt).
+  int step_count() const;
+  /// Number of agents the scenario defines (explicit agents plus every group's count).
+  std::size_t agent_count() const;
+  /// The largest radius any agent can have (explicit agents, group bases and distributions).
+  float max_agent_radius() const;
+};
+
+/// Reads and validates a scenario file. Throws ScenarioError on any problem listed in the
+/// spec (malformed JSON, wrong type, unknown key, value out of range, NaN or infinity,
+/// missing mesh file).
+Scenario load_scenario(const std::filesystem::path& file);
+
+/// Parses scenario JSON text; `file` is only used to name the source in messages and to
+/// resolve a relative mesh path.
+Scenario parse_scenario(const std::string& json_text, const std::filesystem::path& file);
+
+} // namespace crowd

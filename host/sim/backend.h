@@ -1,0 +1,48 @@
+// What every crowd backend does: our solver (CPU or CUDA executor) and the unmodified
+// DetourCrowd reference. The Simulation drives one of these; everything observable (outputs,
+// metrics) is computed outside the backend from positions and velocities, by the same code.
+#pragma once
+
+#include "host/scenario/population.h"
+#include "host/sim/stage_timer.h"
+
+#include <glm/glm.hpp>
+
+#include <cstddef>
+#include <span>
+#include <string>
+
+namespace crowd {
+
+class CrowdBackend {
+public:
+  virtual ~CrowdBackend() = default;
+
+  /// "cpu", "cuda" or "detour".
+  virtual std::string name() const = 0;
+
+  /// Adds an agent at setup.position heading for setup.goal; returns its id, which is the
+  /// number of agents added before it (ids are never reused).
+  virtual int add_agent(const AgentSetup& setup) = 0;
+  /// Takes the agent out of the simulation; it no longer moves or obstructs.
+  virtual void remove_agent(int id) = 0;
+  /// Sends the agent (again) toward `goal`; a path is planned on a later step.
+  virtual void set_goal(int id, const glm::vec3& goal) = 0;
+  /// The agent stops where it is and stays as a standing obstacle (can still be pushed).
+  virtual void stop_agent(int id) = 0;
+
+  /// Advances every agent by dt seconds.
+  virtual void step(float dt) = 0;
+
+  /// Indexed by id; a removed agent keeps its last values.
+  virtual std::span<const glm::vec3> positions() const = 0;
+  /// (vx, vz) per agent, m/s.
+  virtual std::span<const glm::vec2> velocities() const = 0;
+
+  /// Wall time spent in each stage of the last step.
+  virtual const StageTimes& last_step_stages() const = 0;
+  /// Bytes of host memory held for the agents (state, corridors, buffers).
+  virtual std::size_t host_memory_bytes() const = 0;
+};
+
+} // namespace crowd

@@ -1,0 +1,92 @@
+// The library's front: a crowd simulation built from a scenario (a file, or a Scenario made
+// in code), stepped by one backend, observed by the shared metrics.
+//
+//   crowd::Simulation sim = crowd::Simulation::from_file("circle.json");
+//   int id = sim.add_agent({0, 0, 5}, {0, 0, -5});
+//   while (sim.step_index() < 100) sim.step();
+//   glm::vec3 p = sim.position(id);
+#pragma once
+
+#include "host/navmesh/navmesh.h"
+#include "host/output/metrics.h"
+#include "host/scenario/population.h"
+#include "host/scenario/scenario.h"
+#include "host/sim/backend.h"
+#include "host/sim/solver_options.h"
+
+#include <glm/glm.hpp>
+
+#include <filesystem>
+#include <memory>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace crowd {
+
+enum class BackendKind { Auto, Cpu, Cuda, Detour };
+
+/// Parses "auto", "cpu", "cuda", "detour"; throws std::invalid_argument otherwise.
+BackendKind parse_backend_kind(const std::string& name);
+/// True when this build has the CUDA backend and a CUDA device is present.
+bool cuda_device_available();
+
+/// A bad call through the API (unknown agent id, non-finite goal, ...).
+class ApiError : public std::invalid_argument {
+public:
+  using std::invalid_argument::invalid_argument;
+};
+
+struct SimulationOptions {
+  BackendKind backend = BackendKind::Auto;
+  SolverOptions solver;
+};
+
+class Simulation {
+public:
+  /// Reads, validates and places the scenario; builds the navmesh; creates the backend.
+  /// Throws ScenarioError, NavmeshError, or std::runtime_error (no CUDA device for `cuda`).
+  static Simulation from_file(const std::filesystem::path& scenario_file,
+                              const SimulationOptions& options = {});
+  explicit Simulation(Scenario scenario, const SimulationOptions& options = {});
+  Simulation(Simulation&&) noexcept;
+  Simulation& operator=(Simulation&&) noexcept;
+  ~Simulation();
+
+  /// Adds an agent (placed on the navmesh) and returns its id. Throws ApiError for
+  /// non-finite input or a position with no navmesh near it.
+  int add_agent(const glm::vec3& position, const glm::vec3& goal, const AgentParams& params = {});
+  /// Removes the agent; its id is not reused. Throws ApiError for an unknown id.
+  void remove_agent(int id);
+  /// Sends the agent toward a new goal (an arrived agent walks again).
+  void set_goal(int id, const glm::vec3& goal);
+
+  /// Advances one step of scenario().dt seconds.
+  void step();
+
+  int step_index() const;
+  double time() const;
+  int agent_count() const; ///< Ids handed out so far (removed agents included).
+  glm::vec3 position(int id) const;
+  glm::vec2 velocity(int id) const; ///< (vx, vz)
+  AgentPhase phase(int id) const;
+  std::span<const glm::vec3> positions() const;
+  std::span<const glm::vec2> velocities() const;
+  std::span<const AgentPhase> phases() const;
+
+  const Scenario& scenario() const;
+  const NavMesh& navmesh() const;
+  std::string backend_name() const;
+  const StageTimes& last_step_stages() const;
+  double last_step_ms() const;
+  std::size_t host_memory_bytes() const;
+  /// The metrics of the steps run so far.
+  MetricsSummary metrics() const;
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+} // namespace crowd
