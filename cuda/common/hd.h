@@ -16,3 +16,6 @@
 #define GLM_FORCE_XYZW_ONLY
 #endif
 #include <glm/glm.hpp>
+
+#include <cfloat>
+#include <cmath>

@@ -1,0 +1,48 @@
+/// @file
+/// Error checks for CUDA runtime calls and kernel launches.
+///
+/// Every runtime call of the CUDA executor goes through CROWD_CUDA_CHECK, which turns a
+/// failure into a std::runtime_error naming the call, the file and line, and the runtime's
+/// description of the error (Thrust's throw_on_error at the user boundary). After each kernel
+/// launch, CROWD_CUDA_CHECK_LAUNCH reads cudaPeekAtLastError, which reports a bad launch
+/// configuration (too much shared memory, a zero-sized grid) without synchronising (CUB's
+/// CubDebug(cudaPeekAtLastError()) after every launch). Faults inside a kernel surface at the
+/// next synchronising call, which is checked too. Define CROWD_CUDA_DEBUG_SYNC to synchronise
+/// the device after each launch so that a fault is reported at the launch that caused it.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <stdexcept>
+#include <string>
+
+namespace crowd::detail {
+
+/// Throws std::runtime_error when `status` is an error; `call` is the checked expression.
+inline void cuda_check(cudaError_t status, const char* call, const char* file, int line) {
+  if (status == cudaSuccess)
+    return;
+  throw std::runtime_error(std::string("CUDA error: ") + call + " failed at " + file + ":" +
+                           std::to_string(line) + ": " + cudaGetErrorName(status) + " (" +
+                           cudaGetErrorString(status) + ")");
+}
+
+} // namespace crowd::detail
+
+/// Evaluates a CUDA runtime call once and throws std::runtime_error if it fails.
+#define CROWD_CUDA_CHECK(expr) ::crowd::detail::cuda_check((expr), #expr, __FILE__, __LINE__)
+
+#if defined(CROWD_CUDA_DEBUG_SYNC)
+/// Checks the last kernel launch and, in debug-sync builds, waits for it to finish.
+#define CROWD_CUDA_CHECK_LAUNCH(kernel_name)                                                       \
+  do {                                                                                             \
+    ::crowd::detail::cuda_check(cudaPeekAtLastError(), "launch of " kernel_name, __FILE__,         \
+                                __LINE__);                                                         \
+    ::crowd::detail::cuda_check(cudaDeviceSynchronize(), "execution of " kernel_name, __FILE__,    \
+                                __LINE__);                                                         \
+  } while (0)
+#else
+/// Checks the last kernel launch (its configuration) without synchronising.
+#define CROWD_CUDA_CHECK_LAUNCH(kernel_name)                                                       \
+  ::crowd::detail::cuda_check(cudaPeekAtLastError(), "launch of " kernel_name, __FILE__, __LINE__)
+#endif

@@ -1,0 +1,209 @@
+/// @file
+/// The owners of the CUDA executor's memory: a typed device buffer, a pinned host staging
+/// buffer, and the allocator Thrust draws its temporary storage from. This header is the only
+/// place that calls cudaMalloc / cudaMallocHost, so every byte the executor holds is counted
+/// by bytes() here and nothing is allocated behind the executor's back.
+///
+/// Buffers grow by doubling: a crowd that grows one agent at a time reallocates O(log n)
+/// times, not once per agent. Growing does NOT keep the old contents; the executor uploads
+/// again whatever the kernels read before they write it (it does so whenever the agent count
+/// or layout changes, which is the only time buffers grow).
+#pragma once
+
+#include "cuda/executor/cuda_check.h"
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace crowd {
+
+namespace detail {
+
+/// The new capacity for a request of `count` elements: at least double the old one.
+inline std::size_t grown_capacity(std::size_t capacity, std::size_t count) {
+  return std::max(count, capacity * 2);
+}
+
+/// Throws the allocation failure with what was being allocated, then clears the runtime's
+/// last error so the next launch check does not report this failure again.
+[[noreturn]] inline void throw_allocation_error(cudaError_t status, const char* call,
+                                                std::size_t bytes, const std::string& what) {
+  (void)cudaGetLastError();
+  throw std::runtime_error(std::string(call) + " of " + std::to_string(bytes) + " bytes for " +
+                           what + " failed: " + cudaGetErrorName(status) + " (" +
+                           cudaGetErrorString(status) + ")");
+}
+
+} // namespace detail
+
+/// An array of T in device memory, owned (RAII, move-only).
+template <class T> class DeviceBuffer {
+public:
+  DeviceBuffer() = default;
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  DeviceBuffer(DeviceBuffer&& other) noexcept
+      : data_(std::exchange(other.data_, nullptr)), capacity_(std::exchange(other.capacity_, 0)) {}
+  DeviceBuffer& operator=(DeviceBuffer&& other) noexcept {
+    if (this != &other) {
+      release();
+      data_ = std::exchange(other.data_, nullptr);
+      capacity_ = std::exchange(other.capacity_, 0);
+    }
+    return *this;
+  }
+  ~DeviceBuffer() { release(); }
+
+  /// Makes room for at least `count` elements, growing to max(count, 2 x capacity). The
+  /// contents are not kept when it grows. `what` names the allocation in the error message
+  /// (for example "position for 5000 agents").
+  void reserve(std::size_t count, const std::string& what) {
+    if (count <= capacity_)
+      return;
+    const std::size_t capacity = detail::grown_capacity(capacity_, count);
+    release();
+    void* data = nullptr;
+    const cudaError_t status = cudaMalloc(&data, capacity * sizeof(T));
+    if (status != cudaSuccess)
+      detail::throw_allocation_error(status, "cudaMalloc", capacity * sizeof(T), what);
+    data_ = static_cast<T*>(data);
+    capacity_ = capacity;
+  }
+
+  T* data() { return data_; }
+  const T* data() const { return data_; }
+  std::size_t capacity() const { return capacity_; }
+  std::size_t bytes() const { return capacity_ * sizeof(T); }
+
+private:
+  void release() noexcept {
+    // cudaFree cannot usefully fail here (a destructor must not throw); a failure would mean
+    // the context is already gone, and with it the memory.
+    if (data_ != nullptr)
+      (void)cudaFree(data_);
+    data_ = nullptr;
+    capacity_ = 0;
+  }
+
+  T* data_ = nullptr;
+  std::size_t capacity_ = 0;
+};
+
+/// An array of T in page-locked host memory: the staging area of asynchronous copies
+/// (cudaMemcpyAsync from pageable memory is synchronous with respect to the host, and slower).
+template <class T> class PinnedBuffer {
+public:
+  PinnedBuffer() = default;
+  PinnedBuffer(const PinnedBuffer&) = delete;
+  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
+  PinnedBuffer(PinnedBuffer&& other) noexcept
+      : data_(std::exchange(other.data_, nullptr)), capacity_(std::exchange(other.capacity_, 0)) {}
+  PinnedBuffer& operator=(PinnedBuffer&& other) noexcept {
+    if (this != &other) {
+      release();
+      data_ = std::exchange(other.data_, nullptr);
+      capacity_ = std::exchange(other.capacity_, 0);
+    }
+    return *this;
+  }
+  ~PinnedBuffer() { release(); }
+
+  /// As DeviceBuffer::reserve. Must not be called while a copy from or to it is in flight.
+  void reserve(std::size_t count, const std::string& what) {
+    if (count <= capacity_)
+      return;
+    const std::size_t capacity = detail::grown_capacity(capacity_, count);
+    release();
+    void* data = nullptr;
+    const cudaError_t status = cudaMallocHost(&data, capacity * sizeof(T));
+    if (status != cudaSuccess)
+      detail::throw_allocation_error(status, "cudaMallocHost", capacity * sizeof(T), what);
+    data_ = static_cast<T*>(data);
+    capacity_ = capacity;
+  }
+
+  T* data() { return data_; }
+  const T* data() const { return data_; }
+  std::size_t capacity() const { return capacity_; }
+  std::size_t bytes() const { return capacity_ * sizeof(T); }
+
+private:
+  void release() noexcept {
+    if (data_ != nullptr)
+      (void)cudaFreeHost(data_);
+    data_ = nullptr;
+    capacity_ = 0;
+  }
+
+  T* data_ = nullptr;
+  std::size_t capacity_ = 0;
+};
+
+/// The allocator handed to Thrust (thrust::cuda::par_nosync(allocator).on(stream)) for the
+/// temporary storage of its algorithms (the radix sort of the grid build). Blocks are kept
+/// and reused from step to step, so after the first steps the grid build allocates nothing;
+/// a freed block is reused by later work on the same stream, which stream order makes safe.
+class DeviceTempAllocator {
+public:
+  using value_type = char;
+
+  /// What the storage is for, quoted in an allocation failure ("... for 5000 agents").
+  void set_purpose(std::string purpose) { purpose_ = std::move(purpose); }
+
+  char* allocate(std::ptrdiff_t bytes) {
+    const auto size = static_cast<std::size_t>(bytes);
+    // The smallest free block that fits; otherwise grow a free block, or add one.
+    Block* best = nullptr;
+    Block* any_free = nullptr;
+    for (Block& block : blocks_) {
+      if (block.in_use)
+        continue;
+      any_free = &block;
+      if (block.buffer.capacity() >= size &&
+          (best == nullptr || block.buffer.capacity() < best->buffer.capacity()))
+        best = &block;
+    }
+    if (best == nullptr) {
+      if (any_free == nullptr)
+        any_free = &blocks_.emplace_back();
+      any_free->buffer.reserve(size, "Thrust temporary storage of " + purpose_);
+      best = any_free;
+    }
+    best->in_use = true;
+    return best->buffer.data();
+  }
+
+  void deallocate(char* pointer, std::size_t /*bytes*/) {
+    for (Block& block : blocks_) {
+      if (block.buffer.data() == pointer) {
+        block.in_use = false;
+        return;
+      }
+    }
+  }
+
+  std::size_t bytes() const {
+    std::size_t total = 0;
+    for (const Block& block : blocks_)
+      total += block.buffer.bytes();
+    return total;
+  }
+
+private:
+  struct Block {
+    DeviceBuffer<char> buffer;
+    bool in_use = false;
+  };
+  // Moving a Block (when blocks_ grows) moves the device pointer along, so the pointers Thrust
+  // holds stay valid.
+  std::vector<Block> blocks_;
+  std::string purpose_ = "the agent grid";
+};
+
+} // namespace crowd

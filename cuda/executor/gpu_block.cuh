@@ -1,0 +1,126 @@
+/// @file
+/// The block interface of cuda/kernels/avoidance.h on the GPU (host/sim/cpu_block.h is the
+/// CPU one): a block's threads share a loop over n items by stride, with a barrier after it,
+/// and an argmin is a cub::BlockReduce over (penalty, index) pairs. Also the layout of an
+/// avoidance block's dynamic shared memory (AvoidanceScratch).
+#pragma once
+
+#include "cuda/kernels/avoidance.h"
+
+#include <cub/block/block_reduce.cuh>
+
+#include <cfloat>
+#include <climits>
+#include <cstddef>
+
+namespace crowd {
+
+/// The block interface for a block of kThreads threads (the launch's blockDim.x).
+///
+/// @tparam kThreads threads per block, fixed at compile time because cub::BlockReduce sizes
+///                  its shared storage by it.
+template <int kThreads> class GpuBlock {
+public:
+  /// A thread's or the block's best sample so far.
+  struct Candidate {
+    float value;
+    int index;
+  };
+  using Reduce = cub::BlockReduce<Candidate, kThreads>;
+
+  /// What the block's threads share; one per block, in __shared__ memory.
+  struct Shared {
+    typename Reduce::TempStorage reduce;
+    ArgMin result; ///< The argmin broadcast from thread 0 to the block.
+  };
+
+  __device__ explicit GpuBlock(Shared& shared) : shared_(shared) {}
+
+  /// f(t) for every t in [0, n), thread k taking t = k, k + kThreads, ...; then a barrier, so
+  /// what f wrote to shared memory is visible to every thread afterwards.
+  template <class F> __device__ void for_each_thread(int n, F&& f) {
+    for (int t = thread(); t < n; t += kThreads)
+      f(t);
+    __syncthreads();
+  }
+
+  /// The lowest penalty(t, FLT_MAX) over t in [0, n) and its index, ties to the lowest index;
+  /// {FLT_MAX, -1} when no penalty is below FLT_MAX. This is exactly what CpuBlock::argmin's
+  /// sequential loop returns: it keeps the first value strictly below the best so far,
+  /// starting from FLT_MAX, so values >= FLT_MAX (and NaN) never win, and neither do they here.
+  /// Every thread of the block must call it; every thread receives the result.
+  template <class F> __device__ ArgMin argmin(int n, F&& penalty) {
+    // Each thread's own best over its strided samples, in ascending order so a tie keeps the
+    // lower index. Threads without a sample contribute (FLT_MAX, INT_MAX), which never wins.
+    Candidate best{FLT_MAX, INT_MAX};
+    for (int t = thread(); t < n; t += kThreads) {
+      const float value = penalty(t, FLT_MAX);
+      if (value < best.value)
+        best = {value, t};
+    }
+    // With every value in (-inf, FLT_MAX] (no NaN) the operator is a total order, so the
+    // reduction's tree order cannot change the result.
+    const Candidate block_best = Reduce(shared_.reduce).Reduce(best, LowerPenaltyThenIndex{});
+    if (thread() == 0) {
+      shared_.result =
+          block_best.value < FLT_MAX ? ArgMin{block_best.value, block_best.index} : ArgMin{};
+    }
+    __syncthreads();
+    const ArgMin result = shared_.result;
+    // Before the next call may reuse the reduction storage and overwrite the result.
+    __syncthreads();
+    return result;
+  }
+
+private:
+  struct LowerPenaltyThenIndex {
+    __device__ Candidate operator()(const Candidate& a, const Candidate& b) const {
+      return (b.value < a.value || (b.value == a.value && b.index < a.index)) ? b : a;
+    }
+  };
+
+  __device__ static int thread() { return static_cast<int>(threadIdx.x); }
+
+  Shared& shared_;
+};
+
+/// Byte offsets of the arrays of AvoidanceScratch in an avoidance block's dynamic shared
+/// memory, computed identically on the host (launch size) and the device (carving).
+struct AvoidanceSharedLayout {
+  std::size_t circles = 0;  ///< SamplerCircle [max_neighbors]
+  std::size_t segments = 0; ///< SamplerSegment [max_segments]
+  std::size_t pattern = 0;  ///< glm::vec2 [kMaxPatternSamples]
+  std::size_t bytes = 0;    ///< Total dynamic shared memory per block.
+};
+
+/// 16-byte alignment for every array: enough for any of the element types, and for vector
+/// loads should the compiler use them.
+inline constexpr std::size_t kSharedAlignment = 16;
+
+__host__ __device__ constexpr std::size_t align_shared(std::size_t offset) {
+  return (offset + kSharedAlignment - 1) / kSharedAlignment * kSharedAlignment;
+}
+
+__host__ __device__ constexpr AvoidanceSharedLayout avoidance_shared_layout(int max_neighbors,
+                                                                            int max_segments) {
+  AvoidanceSharedLayout layout;
+  layout.circles = 0;
+  layout.segments =
+      align_shared(layout.circles + static_cast<std::size_t>(max_neighbors) * sizeof(SamplerCircle));
+  layout.pattern = align_shared(layout.segments + static_cast<std::size_t>(max_segments) *
+                                                      sizeof(SamplerSegment));
+  layout.bytes = align_shared(layout.pattern + kMaxPatternSamples * sizeof(glm::vec2));
+  return layout;
+}
+
+/// The AvoidanceScratch views into `shared_bytes` (the block's extern __shared__ array).
+__device__ inline AvoidanceScratch carve_avoidance_scratch(unsigned char* shared_bytes,
+                                                           const AvoidanceSharedLayout& layout) {
+  AvoidanceScratch scratch;
+  scratch.circles = reinterpret_cast<SamplerCircle*>(shared_bytes + layout.circles);
+  scratch.segments = reinterpret_cast<SamplerSegment*>(shared_bytes + layout.segments);
+  scratch.pattern = reinterpret_cast<glm::vec2*>(shared_bytes + layout.pattern);
+  return scratch;
+}
+
+} // namespace crowd

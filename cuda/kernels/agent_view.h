@@ -1,0 +1,59 @@
+// The per-agent state the kernels read and write: structure of arrays, one plain pointer per
+// field, valid on the side (host or device) the executor runs on. Kernels never allocate.
+#pragma once
+
+#include "cuda/common/avoidance_params.h"
+#include "cuda/common/hd.h"
+
+#include <cstdint>
+
+namespace crowd {
+
+/// How an agent takes part in a step.
+enum AgentMode : std::uint8_t {
+  kAgentInactive = 0, ///< Removed or not yet added: invisible to everyone.
+  kAgentMoving = 1,   ///< Follows its preferred velocity.
+  kAgentStanding = 2, ///< Preferred velocity zero; still avoided and pushed (DetourCrowd's
+                      ///< agent with a zero velocity request).
+};
+
+/// Bits of AgentView::status, set by the proximity stage so truncation is never silent.
+enum AgentStatusBits : std::uint8_t {
+  kNeighborsTruncated = 1u << 0, ///< More agents in range than max_neighbors.
+  kSegmentsTruncated = 1u << 1,  ///< More wall segments in range than max_wall_segments.
+};
+
+struct AgentView {
+  int count = 0;         ///< Agents, active or not.
+  int max_neighbors = 0; ///< K: row length of the neighbour arrays.
+  int max_segments = 0;  ///< S: row length of the segment arrays.
+
+  // Inputs, written by the host each step or when they change.
+  const std::uint8_t* mode = nullptr;          // [count] AgentMode
+  const float* radius = nullptr;               // [count] m
+  const float* height = nullptr;               // [count] m
+  const float* max_accel = nullptr;            // [count] m/s^2
+  const float* query_range = nullptr;          // [count] m, neighbours and walls
+  const float* separation_weight = nullptr;    // [count]
+  const std::int32_t* avoidance_set = nullptr; // [count] index into avoidance_params
+  const AvoidanceParams* avoidance_params = nullptr; // [sets]
+  const glm::vec2* preferred_velocity = nullptr; // [count] from the corridor, m/s (x, z)
+  const float* desired_speed = nullptr;          // [count] m/s
+
+  // State.
+  glm::vec3* position = nullptr;         // [count]
+  glm::vec2* velocity = nullptr;         // [count] (x, z)
+  glm::vec2* desired_velocity = nullptr; // [count] after separation (DetourCrowd's dvel)
+  glm::vec2* new_velocity = nullptr;     // [count] chosen by avoidance (nvel)
+  glm::vec2* displacement = nullptr;     // [count] collision push of one pass
+
+  // Proximity results.
+  std::int32_t* neighbor_index = nullptr;  // [count * max_neighbors], nearest first
+  float* neighbor_distance_sq = nullptr;   // [count * max_neighbors]
+  std::int32_t* neighbor_count = nullptr;  // [count]
+  glm::vec4* segment = nullptr;            // [count * max_segments] (p.x, p.z, q.x, q.z)
+  std::int32_t* segment_count = nullptr;   // [count]
+  std::uint8_t* status = nullptr;          // [count] AgentStatusBits
+};
+
+} // namespace crowd

@@ -1,0 +1,239 @@
+// DetourCrowd's adaptive velocity sampling, one sample at a time, for one thread per sample.
+// Port of dtObstacleAvoidanceQuery::prepare, processSample and the pattern of
+// sampleVelocityAdaptive (DetourCrowd/Source/DetourObstacleAvoidance.cpp, recastnavigation).
+// The sequential loop there keeps the first sample of lowest penalty; the kernel reproduces it
+// by a block argmin whose ties go to the lowest sample index.
+#pragma once
+
+#include "cuda/common/avoidance_params.h"
+#include "cuda/common/hd.h"
+#include "cuda/kernels/geometry.h"
+
+namespace crowd {
+
+/// A neighbour agent as an obstacle, with the side-selection vectors of `prepare`.
+struct SamplerCircle {
+  glm::vec3 position{0.0f};
+  float radius = 0.0f;
+  glm::vec2 velocity{0.0f};         ///< Its current velocity (x, z).
+  glm::vec2 desired_velocity{0.0f}; ///< Its desired velocity (x, z).
+  glm::vec2 direction{0.0f};        ///< dp: unit vector from the agent to this circle.
+  glm::vec2 side_normal{0.0f};      ///< np: the side the agent prefers to pass on.
+};
+
+/// A wall segment as an obstacle.
+struct SamplerSegment {
+  glm::vec2 p{0.0f}, q{0.0f};
+  bool touch = false; ///< The agent is within 1 cm of it (special case of processSample).
+};
+
+/// Everything processSample reads besides the candidate velocity.
+struct SamplerAgent {
+  glm::vec3 position{0.0f};
+  float radius = 0.0f;
+  float max_speed = 0.0f; ///< vmax of the query: the agent's desired speed this step.
+  glm::vec2 velocity{0.0f};
+  glm::vec2 desired_velocity{0.0f};
+};
+
+struct SamplerContext {
+  SamplerAgent agent;
+  AvoidanceParams params;
+  float inv_max_speed = 0.0f;
+  float inv_horiz_time = 0.0f;
+  const SamplerCircle* circles = nullptr;
+  int circle_count = 0;
+  const SamplerSegment* segments = nullptr;
+  int segment_count = 0;
+};
+
+CROWD_HD SamplerContext make_sampler_context(const SamplerAgent& agent,
+                                             const AvoidanceParams& params) {
+  SamplerContext ctx;
+  ctx.agent = agent;
+  ctx.params = params;
+  ctx.inv_horiz_time = 1.0f / params.horiz_time;
+  ctx.inv_max_speed = agent.max_speed > 0 ? 1.0f / agent.max_speed : FLT_MAX;
+  return ctx;
+}
+
+/// dtObstacleAvoidanceQuery::prepare for one circle: the direction to it and the preferred
+/// side, from the agent's position and desired velocity.
+CROWD_HD SamplerCircle prepare_circle(const SamplerAgent& agent, glm::vec3 position, float radius,
+                                      glm::vec2 velocity, glm::vec2 desired_velocity) {
+  SamplerCircle c;
+  c.position = position;
+  c.radius = radius;
+  c.velocity = velocity;
+  c.desired_velocity = desired_velocity;
+  // dtVnormalize is 3D, so a height difference shortens the ground direction; kept for
+  // agreement with the reference. Detour divides by zero for coincident agents (NaN penalty,
+  // the agent stops); we leave the direction zero instead, so the side term is simply 0.
+  const glm::vec3 d = position - agent.position;
+  const float len_sq = d.x * d.x + d.y * d.y + d.z * d.z;
+  if (len_sq > 0.0f) {
+    const float inv = 1.0f / sqrtf(len_sq);
+    c.direction = {d.x * inv, d.z * inv};
+  }
+  const glm::vec2 dv = desired_velocity - agent.desired_velocity;
+  const float a = tri_area_2d(glm::vec2(0.0f), c.direction, dv);
+  if (a < 0.01f)
+    c.side_normal = {-c.direction.y, c.direction.x};
+  else
+    c.side_normal = {c.direction.y, -c.direction.x};
+  return c;
+}
+
+/// dtObstacleAvoidanceQuery::prepare for one segment.
+CROWD_HD SamplerSegment prepare_segment(const SamplerAgent& agent, glm::vec2 p, glm::vec2 q) {
+  SamplerSegment s;
+  s.p = p;
+  s.q = q;
+  constexpr float kTouchRadius = 0.01f;
+  float t = 0.0f;
+  s.touch = distance_point_segment_sqr_2d(ground(agent.position), p, q, t) <
+            kTouchRadius * kTouchRadius;
+  return s;
+}
+
+/// processSample: the penalty of candidate velocity `vcand`. When the sample provably cannot
+/// score below `min_penalty` it returns min_penalty early (the reference's early exit); pass
+/// FLT_MAX to always get the full penalty.
+CROWD_HD float sample_penalty(const SamplerContext& ctx, glm::vec2 vcand, float min_penalty) {
+  const AvoidanceParams& prm = ctx.params;
+  const SamplerAgent& ag = ctx.agent;
+  // Penalty for straying away from the desired and current velocities.
+  const float vpen = prm.weight_des_vel * (distance_2d(vcand, ag.desired_velocity) * ctx.inv_max_speed);
+  const float vcpen = prm.weight_cur_vel * (distance_2d(vcand, ag.velocity) * ctx.inv_max_speed);
+
+  // The time of impact below which the sample cannot beat min_penalty.
+  const float min_pen = min_penalty - vpen - vcpen;
+  const float t_threshold = (prm.weight_toi / min_pen - 0.1f) * prm.horiz_time;
+  if (t_threshold - prm.horiz_time > -FLT_EPSILON)
+    return min_penalty; // already too much
+
+  float tmin = prm.horiz_time;
+  float side = 0.0f;
+  int nside = 0;
+  const glm::vec2 pos = ground(ag.position);
+
+  for (int i = 0; i < ctx.circle_count; ++i) {
+    const SamplerCircle& cir = ctx.circles[i];
+    // Reciprocal velocity obstacle: each agent takes half the avoidance.
+    const glm::vec2 vab = vcand * 2.0f - ag.velocity - cir.velocity;
+    // Side preference.
+    const float along = (cir.direction.x * vab.x + cir.direction.y * vab.y) * 0.5f + 0.5f;
+    const float across = (cir.side_normal.x * vab.x + cir.side_normal.y * vab.y) * 2.0f;
+    side += fminf(fmaxf(fminf(along, across), 0.0f), 1.0f);
+    nside++;
+
+    float htmin = 0.0f, htmax = 0.0f;
+    if (!sweep_circle_circle(pos, ag.radius, vab, ground(cir.position), cir.radius, htmin, htmax))
+      continue;
+    // Overlapping obstacles: avoid more.
+    if (htmin < 0.0f && htmax > 0.0f)
+      htmin = -htmin * 0.5f;
+    if (htmin >= 0.0f && htmin < tmin) {
+      tmin = htmin;
+      if (tmin < t_threshold)
+        return min_penalty;
+    }
+  }
+
+  for (int i = 0; i < ctx.segment_count; ++i) {
+    const SamplerSegment& seg = ctx.segments[i];
+    float htmin = 0.0f;
+    if (seg.touch) {
+      // Very close to the segment: moving away from it is free, anything else hits now.
+      const glm::vec2 sdir = seg.q - seg.p;
+      const glm::vec2 snorm{-sdir.y, sdir.x};
+      if (snorm.x * vcand.x + snorm.y * vcand.y < 0.0f)
+        continue;
+      htmin = 0.0f;
+    } else if (!intersect_ray_segment(pos, vcand, seg.p, seg.q, htmin)) {
+      continue;
+    }
+    // Avoid less when facing walls.
+    htmin *= 2.0f;
+    if (htmin < tmin) {
+      tmin = htmin;
+      if (tmin < t_threshold)
+        return min_penalty;
+    }
+  }
+
+  // Normalise the side bias so it does not dominate.
+  if (nside)
+    side /= static_cast<float>(nside);
+  const float spen = prm.weight_side * side;
+  const float tpen = prm.weight_toi * (1.0f / (0.1f + tmin * ctx.inv_horiz_time));
+  return vpen + vcpen + spen + tpen;
+}
+
+/// The adaptive pattern of sampleVelocityAdaptive: the zero sample, then `rings` rings of
+/// `divs` unit directions aligned to the desired velocity (odd rings rotated by half a div).
+/// Writes up to kMaxPatternSamples points to `pattern` and returns how many.
+CROWD_HD int build_sample_pattern(const AvoidanceParams& params, glm::vec2 desired_velocity,
+                                  glm::vec2* pattern) {
+  constexpr float kPi = 3.14159265f;
+  const int nd = params.adaptive_divs < 1 ? 1
+                 : params.adaptive_divs > kMaxPatternDivs ? kMaxPatternDivs
+                                                          : params.adaptive_divs;
+  const int nr = params.adaptive_rings < 1 ? 1
+                 : params.adaptive_rings > kMaxPatternRings ? kMaxPatternRings
+                                                            : params.adaptive_rings;
+  const float da = (1.0f / static_cast<float>(nd)) * kPi * 2;
+  const float ca = cosf(da);
+  const float sa = sinf(da);
+
+  // Desired direction, and the same rotated by da/2.
+  glm::vec2 ddir[2];
+  ddir[0] = desired_velocity;
+  const float d = sqrtf(ddir[0].x * ddir[0].x + ddir[0].y * ddir[0].y);
+  if (d != 0.0f) {
+    const float inv = 1.0f / d;
+    ddir[0] = {ddir[0].x * inv, ddir[0].y * inv};
+  }
+  const float c = cosf(da * 0.5f);
+  const float s = sinf(da * 0.5f);
+  ddir[1] = {ddir[0].x * c - ddir[0].y * s, ddir[0].x * s + ddir[0].y * c};
+
+  int npat = 0;
+  pattern[npat++] = glm::vec2(0.0f); // always sample zero
+  for (int j = 0; j < nr; ++j) {
+    const float r = static_cast<float>(nr - j) / static_cast<float>(nr);
+    pattern[npat] = ddir[j % 2] * r;
+    int last1 = npat;
+    int last2 = npat;
+    npat++;
+    for (int i = 1; i < nd - 1; i += 2) {
+      // Next point on the right (rotate CW) and on the left (rotate CCW).
+      const glm::vec2 a = pattern[last1];
+      const glm::vec2 b = pattern[last2];
+      pattern[npat] = {a.x * ca + a.y * sa, -a.x * sa + a.y * ca};
+      pattern[npat + 1] = {b.x * ca - b.y * sa, b.x * sa + b.y * ca};
+      last1 = npat;
+      last2 = npat + 1;
+      npat += 2;
+    }
+    if ((nd & 1) == 0) {
+      // The reference writes this point one slot too far (pat[npat*2+2]) and counts the
+      // uninitialised slot instead; only even `divs` are affected (every preset is odd).
+      const glm::vec2 b = pattern[last2];
+      pattern[npat] = {b.x * ca - b.y * sa, b.x * sa + b.y * ca};
+      npat++;
+    }
+  }
+  return npat;
+}
+
+/// The candidate velocity of pattern point `pattern_point` at the current refinement level,
+/// or false when it is faster than the agent may go (the reference skips it).
+CROWD_HD bool candidate_velocity(const SamplerContext& ctx, glm::vec2 centre, float radius,
+                                 glm::vec2 pattern_point, glm::vec2& vcand) {
+  vcand = {centre.x + pattern_point.x * radius, centre.y + pattern_point.y * radius};
+  const float limit = ctx.agent.max_speed + 0.001f;
+  return vcand.x * vcand.x + vcand.y * vcand.y <= limit * limit;
+}
+
+} // namespace crowd

@@ -1,0 +1,110 @@
+// Stage 4, proximity: each agent's nearest neighbours and nearest wall segments.
+// DetourCrowd takes the first 32 agents its proximity grid returns, then keeps the 6 nearest
+// (getNeighbours, DetourCrowd.cpp), so in dense crowds the true nearest can be missed (RN
+// #641). Here every agent within range is considered and the K nearest kept (RVO2's
+// insertAgentNeighbor insertion sort); ties go to the lower id, so the result does not depend
+// on the order candidates are visited in. Walls: dtLocalBoundary keeps the 8 nearest
+// segments of the polygons around the agent; here the nearest S boundary edges within range
+// that face the agent (the facing test of dtCrowd::update's velocity planning).
+#pragma once
+
+#include "cuda/kernels/agent_view.h"
+#include "cuda/kernels/geometry.h"
+#include "cuda/kernels/uniform_grid.h"
+#include "cuda/kernels/wall_grid.h"
+
+namespace crowd {
+
+/// Inserts (key, id) into the ascending list keys/ids of length `count` (capacity `capacity`),
+/// ordered by key then id; returns the new length. Sets `truncated` when something is dropped.
+CROWD_HD int insert_nearest(float key, std::int32_t id, float* keys, std::int32_t* ids, int count,
+                            int capacity, bool& truncated) {
+  int pos = count;
+  while (pos > 0 && (keys[pos - 1] > key || (keys[pos - 1] == key && ids[pos - 1] > id)))
+    --pos;
+  if (pos >= capacity) {
+    truncated = true;
+    return count;
+  }
+  if (count == capacity)
+    truncated = true;
+  const int last = count < capacity ? count : capacity - 1;
+  for (int i = last; i > pos; --i) {
+    keys[i] = keys[i - 1];
+    ids[i] = ids[i - 1];
+  }
+  keys[pos] = key;
+  ids[pos] = id;
+  return count < capacity ? count + 1 : capacity;
+}
+
+/// Finds agent `i`'s neighbours (in range, height ranges overlapping; DetourCrowd's test).
+CROWD_HD void find_neighbors(int i, const AgentView& v, const GridView& agent_grid) {
+  const int k_max = v.max_neighbors;
+  float* dist = v.neighbor_distance_sq + static_cast<long long>(i) * k_max;
+  std::int32_t* ids = v.neighbor_index + static_cast<long long>(i) * k_max;
+  int n = 0;
+  bool truncated = false;
+  if (v.mode[i] != kAgentInactive && k_max > 0) {
+    const glm::vec3 p = v.position[i];
+    const float range = v.query_range[i];
+    const float range_sq = range * range;
+    const float height = v.height[i];
+    for_each_item_near(agent_grid, {p.x, p.z}, range, [&](std::int32_t j) {
+      if (j == i)
+        return;
+      const glm::vec3 d = p - v.position[j];
+      if (fabsf(d.y) >= (height + v.height[j]) / 2.0f)
+        return;
+      const float d_sq = d.x * d.x + d.z * d.z;
+      if (d_sq > range_sq)
+        return;
+      n = insert_nearest(d_sq, j, dist, ids, n, k_max, truncated);
+    });
+  }
+  v.neighbor_count[i] = n;
+  v.status[i] = static_cast<std::uint8_t>((v.status[i] & ~kNeighborsTruncated) |
+                                          (truncated ? kNeighborsTruncated : 0));
+}
+
+/// Finds agent `i`'s wall segments: within range, at its height, facing it, nearest first.
+/// `scratch_distance` is [max_segments] floats and `scratch_ids` [max_segments] ints.
+CROWD_HD void find_wall_segments(int i, const AgentView& v, const WallGridView& walls,
+                                 float* scratch_distance, std::int32_t* scratch_ids) {
+  int n = 0;
+  bool truncated = false;
+  const int s_max = v.max_segments;
+  if (v.mode[i] != kAgentInactive && s_max > 0) {
+    const glm::vec3 p = v.position[i];
+    const glm::vec2 pg{p.x, p.z};
+    const float range = v.query_range[i];
+    const float range_sq = range * range;
+    const float height = v.height[i];
+    for_each_segment_near(walls, pg, range, [&](std::int32_t s) {
+      const glm::vec3 a = walls.p[s];
+      const glm::vec3 b = walls.q[s];
+      // Walls of another floor are not obstacles here.
+      if (fabsf(0.5f * (a.y + b.y) - p.y) >= height)
+        return;
+      // Segments facing away from the agent (dtCrowd::update, velocity planning).
+      if (tri_area_2d(pg, {a.x, a.z}, {b.x, b.z}) < 0.0f)
+        return;
+      float t = 0.0f;
+      const float d_sq = distance_point_segment_sqr_2d(pg, {a.x, a.z}, {b.x, b.z}, t);
+      if (d_sq > range_sq)
+        return;
+      n = insert_nearest(d_sq, s, scratch_distance, scratch_ids, n, s_max, truncated);
+    });
+  }
+  glm::vec4* out = v.segment + static_cast<long long>(i) * s_max;
+  for (int k = 0; k < n; ++k) {
+    const glm::vec3 a = walls.p[scratch_ids[k]];
+    const glm::vec3 b = walls.q[scratch_ids[k]];
+    out[k] = {a.x, a.z, b.x, b.z};
+  }
+  v.segment_count[i] = n;
+  v.status[i] = static_cast<std::uint8_t>((v.status[i] & ~kSegmentsTruncated) |
+                                          (truncated ? kSegmentsTruncated : 0));
+}
+
+} // namespace crowd

@@ -1,0 +1,28 @@
+// Progress of a long run on stderr: silent for the first seconds, then a line about once a
+// second (rewritten in place on a terminal).
+#pragma once
+
+#include <chrono>
+#include <cstdio>
+
+namespace crowd {
+
+class ProgressReporter {
+public:
+  ProgressReporter(int total_steps, std::FILE* out = stderr, double quiet_seconds = 2.0);
+  /// Call after each step.
+  void update(int steps_done, double last_step_ms);
+  /// Ends the progress line, if one was shown.
+  void finish();
+
+private:
+  using Clock = std::chrono::steady_clock;
+  int total_;
+  std::FILE* out_;
+  double quiet_seconds_;
+  bool terminal_;
+  bool shown_ = false;
+  Clock::time_point start_, last_print_;
+};
+
+} // namespace crowd

@@ -1,0 +1,84 @@
+#include "host/cli/run_command.h"
+
+#include "host/cli/progress.h"
+#include "host/navmesh/navmesh.h"
+#include "host/output/atomic_file.h"
+#include "host/output/metrics.h"
+#include "host/output/trajectory_writer.h"
+#include "host/scenario/scenario.h"
+#include "host/sim/simulation.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <exception>
+#include <memory>
+
+namespace crowd {
+namespace {
+
+void print_summary(const MetricsSummary& m, std::FILE* out) {
+  std::fprintf(out, "%s: %d agents, backend %s, %d steps of %.3g s\n", m.scenario.c_str(),
+               m.agents, m.backend.c_str(), m.steps, static_cast<double>(m.dt));
+  std::fprintf(out, "  arrived %d/%d, unreachable %d", m.arrived, m.agents, m.unreachable);
+  if (m.mean_arrival_time)
+    std::fprintf(out, ", arrival time mean %.2f s, max %.2f s", *m.mean_arrival_time,
+                 *m.max_arrival_time);
+  std::fprintf(out, "\n  overlaps %lld (max %.3f m), wall contacts %lld (max %.3f m)\n",
+               m.overlap_events, m.max_overlap, m.wall_events, m.max_wall_penetration);
+  std::fprintf(out, "  %.3f ms per step (p95 %.3f ms)\n", m.step_ms_mean, m.step_ms_p95);
+}
+
+} // namespace
+
+int run_command(const RunOptions& options) {
+  try {
+    if (options.every < 1)
+      throw std::invalid_argument("--every must be >= 1");
+    if (options.steps && *options.steps < 0)
+      throw std::invalid_argument("--steps must be >= 0");
+    if (options.threads < 0)
+      throw std::invalid_argument("--threads must be >= 0");
+    SimulationOptions sim_options;
+    sim_options.backend = parse_backend_kind(options.backend);
+    sim_options.solver.threads = options.threads;
+    Scenario scenario = load_scenario(options.scenario);
+    if (options.steps)
+      scenario.steps = *options.steps;
+    const int total_steps = scenario.step_count();
+    Simulation sim(std::move(scenario), sim_options);
+
+    std::unique_ptr<TrajectoryWriter> trajectory;
+    if (!options.out.empty()) {
+      trajectory = std::make_unique<TrajectoryWriter>(options.out);
+      trajectory->write_frame(0, 0.0, sim.positions(), sim.velocities(), sim.phases());
+    }
+    ProgressReporter progress(total_steps);
+    for (int s = 1; s <= total_steps; ++s) {
+      sim.step();
+      if (trajectory && (s % options.every == 0 || s == total_steps))
+        trajectory->write_frame(s, sim.time(), sim.positions(), sim.velocities(), sim.phases());
+      progress.update(s, sim.last_step_ms());
+    }
+    progress.finish();
+    const MetricsSummary summary = sim.metrics();
+    if (trajectory)
+      trajectory->finish();
+    if (!options.metrics.empty()) {
+      nlohmann::json json = to_json(summary);
+      json["host_memory_bytes"] = sim.host_memory_bytes();
+      write_file_atomically(options.metrics, json.dump(2) + "\n");
+    }
+    if (!options.quiet)
+      print_summary(summary, stdout);
+    return 0;
+  } catch (const ScenarioError& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "error: %s: %s\n", options.scenario.c_str(), e.what());
+    return 1;
+  }
+}
+
+} // namespace crowd

@@ -1,0 +1,332 @@
+#include "host/paths/corridor_navigator.h"
+
+#include "host/paths/corner_steering.h"
+
+#include <DetourCommon.h>
+#include <DetourNavMesh.h>
+#include <DetourNavMeshQuery.h>
+#include <DetourPathCorridor.h>
+#include <oneapi/tbb/blocked_range.h>
+#include <oneapi/tbb/enumerable_thread_specific.h>
+#include <oneapi/tbb/parallel_for.h>
+#include <oneapi/tbb/task_arena.h>
+
+#include <algorithm>
+#include <vector>
+
+namespace crowd {
+namespace {
+
+// dtCrowd's checkPathValidity constants (DetourCrowd.cpp).
+constexpr int kCheckLookahead = 10;
+constexpr float kTargetReplanDelay = 1.0f; // seconds
+
+struct NavAgent {
+  dtPathCorridor corridor;
+  dtPolyRef target_ref = 0;
+  glm::vec3 target_pos{0.0f};
+  TargetState state = TargetState::None;
+  float replan_time = 0.0f;
+  float topology_time = 0.0f;
+  float radius = 0.0f;
+  float max_speed = 0.0f;
+  bool queued = false;
+  bool wants_path = false;  ///< Set by the validity check, queued in index order after it.
+  bool goal_unreachable = false; ///< The last search proved the goal out of reach.
+};
+
+struct PathResult {
+  int agent = -1;
+  std::vector<dtPolyRef> path;
+  glm::vec3 end{0.0f};
+  bool ok = false;
+  bool partial_final = false;
+};
+
+} // namespace
+
+struct CorridorNavigator::Impl {
+  const NavMesh& navmesh;
+  SolverOptions options;
+  tbb::task_arena& arena;
+  std::deque<NavAgent> agents;
+  std::deque<int> queue; // agents waiting for a path search, first come first served
+  tbb::enumerable_thread_specific<NavQueryPtr> queries;
+
+  Impl(const NavMesh& mesh, const SolverOptions& opts, tbb::task_arena& task_arena)
+      : navmesh(mesh), options(opts), arena(task_arena),
+        queries([this] { return navmesh.make_query(options.path_search_nodes); }) {}
+
+  dtNavMeshQuery& query() { return *queries.local(); }
+
+  template <class F> void for_each_agent(F&& f) {
+    const int n = static_cast<int>(agents.size());
+    tbb::parallel_for(tbb::blocked_range<int>(0, n, 16), [&](const tbb::blocked_range<int>& r) {
+      for (int i = r.begin(); i < r.end(); ++i)
+        f(i);
+    });
+  }
+
+  void enqueue(int index) {
+    NavAgent& a = agents[static_cast<std::size_t>(index)];
+    a.wants_path = false;
+    if (a.queued)
+      return;
+    a.queued = true;
+    a.state = TargetState::WaitingForPath;
+    queue.push_back(index);
+  }
+
+  // dtCrowd::checkPathValidity for one agent; returns whether to replan.
+  bool check_validity(int i, AgentArrays& arrays, float dt) {
+    NavAgent& a = agents[static_cast<std::size_t>(i)];
+    if (arrays.mode[static_cast<std::size_t>(i)] == kAgentInactive || a.state == TargetState::None)
+      return false;
+    a.replan_time += dt;
+    dtNavMeshQuery& q = query();
+    const dtQueryFilter& filter = navmesh.filter();
+    bool replan = false;
+    dtPolyRef agent_ref = a.corridor.getFirstPoly();
+    glm::vec3 agent_pos = arrays.position[static_cast<std::size_t>(i)];
+    if (!q.isValidPolyRef(agent_ref, &filter)) {
+      // Current location is not valid: find the nearest polygon and move there.
+      const glm::vec3 ext = navmesh.placement_extents();
+      float nearest[3];
+      agent_ref = 0;
+      q.findNearestPoly(&agent_pos.x, &ext.x, &filter, &agent_ref, nearest);
+      if (!agent_ref)
+        return false; // stays invalid; checked again next step
+      agent_pos = {nearest[0], nearest[1], nearest[2]};
+      a.corridor.reset(agent_ref, nearest);
+      arrays.position[static_cast<std::size_t>(i)] = agent_pos;
+      replan = true;
+    }
+    if (a.state == TargetState::Failed)
+      return false;
+    if (!a.corridor.isValid(kCheckLookahead, &q, &filter)) {
+      a.corridor.trimInvalidPath(agent_ref, &agent_pos.x, &q, &filter);
+      replan = true;
+    }
+    // Near the end of a path that does not reach the target (a truncated or partial path):
+    // search again, unless the last search proved the target unreachable.
+    if (a.state == TargetState::Valid && a.replan_time > kTargetReplanDelay &&
+        a.corridor.getPathCount() < kCheckLookahead && a.corridor.getLastPoly() != a.target_ref &&
+        !a.goal_unreachable)
+      replan = true;
+    return replan;
+  }
+
+  PathResult search(int i) {
+    PathResult result;
+    result.agent = i;
+    NavAgent& a = agents[static_cast<std::size_t>(i)];
+    dtNavMeshQuery& q = query();
+    const dtQueryFilter& filter = navmesh.filter();
+    result.path.resize(static_cast<std::size_t>(options.max_path_polys));
+    int count = 0;
+    const dtStatus status =
+        q.findPath(a.corridor.getFirstPoly(), a.target_ref, a.corridor.getPos(), &a.target_pos.x,
+                   &filter, result.path.data(), &count, options.max_path_polys);
+    if (dtStatusFailed(status) || count == 0)
+      return result;
+    result.path.resize(static_cast<std::size_t>(count));
+    result.end = a.target_pos;
+    if (result.path.back() != a.target_ref) {
+      // Partial path: aim for the nearest reachable point, inside the last polygon.
+      float nearest[3];
+      if (dtStatusFailed(q.closestPointOnPoly(result.path.back(), &a.target_pos.x, nearest, nullptr)))
+        return result;
+      result.end = {nearest[0], nearest[1], nearest[2]};
+      // Out of reach for good only when the search was not cut short.
+      result.partial_final = !dtStatusDetail(status, DT_OUT_OF_NODES) &&
+                             !dtStatusDetail(status, DT_BUFFER_TOO_SMALL);
+    }
+    result.ok = true;
+    return result;
+  }
+
+  void run_path_searches() {
+    const std::size_t budget = static_cast<std::size_t>(std::max(0, options.path_requests_per_step));
+    const std::size_t n = std::min(budget, queue.size());
+    if (n == 0)
+      return;
+    std::vector<PathResult> results(n);
+    std::vector<int> batch(queue.begin(), queue.begin() + static_cast<std::ptrdiff_t>(n));
+    queue.erase(queue.begin(), queue.begin() + static_cast<std::ptrdiff_t>(n));
+    tbb::parallel_for(std::size_t{0}, n, [&](std::size_t k) { results[k] = search(batch[k]); });
+    for (PathResult& r : results) {
+      NavAgent& a = agents[static_cast<std::size_t>(r.agent)];
+      a.queued = false;
+      a.replan_time = 0.0f;
+      if (a.state != TargetState::WaitingForPath)
+        continue; // the goal was cleared meanwhile
+      if (!r.ok) {
+        a.state = TargetState::Failed;
+        continue;
+      }
+      a.corridor.setCorridor(&r.end.x, r.path.data(), static_cast<int>(r.path.size()));
+      a.goal_unreachable = r.partial_final;
+      a.state = TargetState::Valid;
+    }
+  }
+
+  void steer(int i, AgentArrays& arrays) {
+    NavAgent& a = agents[static_cast<std::size_t>(i)];
+    const std::size_t k = static_cast<std::size_t>(i);
+    if (arrays.mode[k] == kAgentInactive)
+      return;
+    const bool has_goal = a.state == TargetState::Valid || a.state == TargetState::WaitingForPath;
+    arrays.mode[k] = has_goal ? kAgentMoving : kAgentStanding;
+    arrays.desired_speed[k] = has_goal ? a.max_speed : 0.0f;
+    arrays.preferred_velocity[k] = glm::vec2(0.0f);
+    if (a.state != TargetState::Valid)
+      return;
+    dtNavMeshQuery& q = query();
+    const dtQueryFilter& filter = navmesh.filter();
+    const int max_corners = std::max(1, options.max_corners);
+    thread_local std::vector<float> verts;
+    thread_local std::vector<unsigned char> flags;
+    thread_local std::vector<dtPolyRef> polys;
+    thread_local std::vector<Corner> corners;
+    verts.resize(static_cast<std::size_t>(max_corners) * 3);
+    flags.resize(static_cast<std::size_t>(max_corners));
+    polys.resize(static_cast<std::size_t>(max_corners));
+    const int n = a.corridor.findCorners(verts.data(), flags.data(), polys.data(), max_corners, &q, &filter);
+    corners.resize(static_cast<std::size_t>(n));
+    for (int c = 0; c < n; ++c) {
+      const std::size_t s = static_cast<std::size_t>(c);
+      corners[s].position = {verts[s * 3], verts[s * 3 + 1], verts[s * 3 + 2]};
+      corners[s].end_of_path = (flags[s] & DT_STRAIGHTPATH_END) != 0;
+    }
+    // Shortcut to the corner after next when it is visible (DT_CROWD_OPTIMIZE_VIS).
+    if (n > 0) {
+      const float* target = &verts[static_cast<std::size_t>(std::min(1, n - 1)) * 3];
+      a.corridor.optimizePathVisibility(target, options.path_optimization_range_factor * a.radius, &q, &filter);
+    }
+    arrays.preferred_velocity[k] = preferred_velocity(arrays.position[k], corners, a.radius, a.max_speed);
+  }
+};
+
+CorridorNavigator::CorridorNavigator(const NavMesh& navmesh, const SolverOptions& options,
+                                     tbb::task_arena& arena)
+    : impl_(std::make_unique<Impl>(navmesh, options, arena)) {}
+
+CorridorNavigator::~CorridorNavigator() = default;
+
+bool CorridorNavigator::add_agent(AgentArrays& arrays, int index, float max_speed) {
+  if (static_cast<std::size_t>(index) != impl_->agents.size())
+    throw std::logic_error("CorridorNavigator: agents must be added in index order");
+  NavAgent& a = impl_->agents.emplace_back();
+  a.corridor.init(impl_->options.max_path_polys);
+  a.radius = arrays.radius[static_cast<std::size_t>(index)];
+  a.max_speed = max_speed;
+  glm::vec3& pos = arrays.position[static_cast<std::size_t>(index)];
+  const glm::vec3 ext = impl_->navmesh.placement_extents();
+  dtPolyRef ref = 0;
+  float nearest[3];
+  impl_->arena.execute([&] {
+    impl_->query().findNearestPoly(&pos.x, &ext.x, &impl_->navmesh.filter(), &ref, nearest);
+  });
+  if (!ref)
+    return false;
+  pos = {nearest[0], nearest[1], nearest[2]};
+  a.corridor.reset(ref, nearest);
+  return true;
+}
+
+void CorridorNavigator::set_target(int index, const glm::vec3& goal) {
+  NavAgent& a = impl_->agents.at(static_cast<std::size_t>(index));
+  const glm::vec3 ext = impl_->navmesh.placement_extents();
+  dtPolyRef ref = 0;
+  float nearest[3];
+  impl_->arena.execute([&] {
+    impl_->query().findNearestPoly(&goal.x, &ext.x, &impl_->navmesh.filter(), &ref, nearest);
+  });
+  a.goal_unreachable = false;
+  a.replan_time = 0.0f;
+  a.topology_time = 0.0f;
+  if (!ref) {
+    // No navmesh near the goal: nothing to walk to (reported as unreachable by the metrics).
+    a.target_ref = 0;
+    a.state = TargetState::Failed;
+    return;
+  }
+  a.target_ref = ref;
+  a.target_pos = {nearest[0], nearest[1], nearest[2]};
+  a.state = TargetState::WaitingForPath;
+  impl_->enqueue(index);
+}
+
+void CorridorNavigator::clear_target(int index) {
+  NavAgent& a = impl_->agents.at(static_cast<std::size_t>(index));
+  a.state = TargetState::None;
+  a.target_ref = 0;
+}
+
+void CorridorNavigator::plan(AgentArrays& arrays, float dt, StageTimes& times) {
+  Impl& m = *impl_;
+  m.arena.execute([&] {
+    {
+      ScopedStage stage(times, "paths");
+      m.for_each_agent([&](int i) {
+        if (m.check_validity(i, arrays, dt))
+          m.agents[static_cast<std::size_t>(i)].wants_path = true;
+      });
+      // Queue in index order so the queue, and so every result, is the same for any thread count.
+      for (int i = 0; i < static_cast<int>(m.agents.size()); ++i) {
+        if (m.agents[static_cast<std::size_t>(i)].wants_path)
+          m.enqueue(i);
+      }
+      m.run_path_searches();
+    }
+    {
+      ScopedStage stage(times, "corridors");
+      m.for_each_agent([&](int i) {
+        NavAgent& a = m.agents[static_cast<std::size_t>(i)];
+        if (a.state != TargetState::Valid || arrays.mode[static_cast<std::size_t>(i)] == kAgentInactive)
+          return;
+        a.topology_time += dt;
+        if (a.topology_time >= m.options.topology_optimization_interval) {
+          a.corridor.optimizePathTopology(&m.query(), &m.navmesh.filter());
+          a.topology_time = 0.0f;
+        }
+      });
+      m.for_each_agent([&](int i) { m.steer(i, arrays); });
+    }
+  });
+}
+
+void CorridorNavigator::constrain(AgentArrays& arrays, StageTimes& times) {
+  Impl& m = *impl_;
+  ScopedStage stage(times, "move_corridors");
+  m.arena.execute([&] {
+    m.for_each_agent([&](int i) {
+      const std::size_t k = static_cast<std::size_t>(i);
+      if (arrays.mode[k] == kAgentInactive)
+        return;
+      NavAgent& a = m.agents[k];
+      if (!a.corridor.getFirstPoly())
+        return;
+      a.corridor.movePosition(&arrays.position[k].x, &m.query(), &m.navmesh.filter());
+      const float* p = a.corridor.getPos();
+      arrays.position[k] = {p[0], p[1], p[2]};
+      // Without a path the corridor shrinks to the polygon the agent stands on (dtCrowd).
+      if (a.state != TargetState::Valid && a.state != TargetState::WaitingForPath)
+        a.corridor.reset(a.corridor.getFirstPoly(), p);
+    });
+  });
+}
+
+TargetState CorridorNavigator::target_state(int index) const {
+  return impl_->agents.at(static_cast<std::size_t>(index)).state;
+}
+
+std::size_t CorridorNavigator::pending_path_requests() const { return impl_->queue.size(); }
+
+std::size_t CorridorNavigator::memory_bytes() const {
+  const std::size_t per_agent =
+      sizeof(NavAgent) + static_cast<std::size_t>(impl_->options.max_path_polys) * sizeof(dtPolyRef);
+  return impl_->agents.size() * per_agent + impl_->queue.size() * sizeof(int);
+}
+
+} // namespace crowd

@@ -1,0 +1,67 @@
+// Stages 1-2 and 9 of a step on the host: path requests (Detour A*, budgeted per step), path
+// corridors (dtPathCorridor), corners and the preferred velocity toward them; after the kernels,
+// moving each corridor to the agent's new position, which keeps agents on the navmesh.
+// This is the part of dtCrowd::update that uses navmesh queries (checkPathValidity,
+// updateMoveRequest, updateTopologyOptimization, findCorners, steering, movePosition), run in
+// parallel over agents with one dtNavMeshQuery per worker thread.
+#pragma once
+
+#include "host/navmesh/navmesh.h"
+#include "host/sim/agent_arrays.h"
+#include "host/sim/solver_options.h"
+#include "host/sim/stage_timer.h"
+
+#include <glm/glm.hpp>
+#include <oneapi/tbb/task_arena.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <optional>
+
+namespace crowd {
+
+/// Where an agent's movement request stands (dtCrowd's targetState, simplified: our path
+/// requests are complete A* searches, so there is no sliced "waiting for queue" state).
+enum class TargetState : std::uint8_t {
+  None,           ///< No goal: stands (a zero velocity request).
+  WaitingForPath, ///< Has a goal; its A* search is queued.
+  Valid,          ///< Follows its corridor.
+  Failed,         ///< No path could be found from where it stands; waits for a new goal.
+};
+
+class CorridorNavigator {
+public:
+  CorridorNavigator(const NavMesh& navmesh, const SolverOptions& options,
+                    tbb::task_arena& arena);
+  ~CorridorNavigator();
+  CorridorNavigator(const CorridorNavigator&) = delete;
+  CorridorNavigator& operator=(const CorridorNavigator&) = delete;
+
+  /// Registers agent `index` (already appended to the arrays): snaps its position onto the
+  /// navmesh (written back to arrays.position). Returns false when no navmesh is near.
+  bool add_agent(AgentArrays& arrays, int index, float max_speed);
+  /// A new goal: queues a path search.
+  void set_target(int index, const glm::vec3& goal);
+  /// No goal any more: the agent stands.
+  void clear_target(int index);
+
+  /// Before the kernels: validity checks, budgeted path searches, topology optimisation,
+  /// corners and the preferred velocity and desired speed of every agent.
+  void plan(AgentArrays& arrays, float dt, StageTimes& times);
+  /// After the kernels: moves every corridor to its agent's new position, constrained to the
+  /// navmesh, and writes the constrained position back.
+  void constrain(AgentArrays& arrays, StageTimes& times);
+
+  TargetState target_state(int index) const;
+  /// Path searches waiting for their turn.
+  std::size_t pending_path_requests() const;
+  std::size_t memory_bytes() const;
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+} // namespace crowd

@@ -1,0 +1,87 @@
+#include "host/sim/agent_arrays.h"
+
+#include <cstring>
+
+namespace crowd {
+
+int AgentArrays::append(const glm::vec3& pos, float agent_radius, float agent_height, float accel,
+                        float range, float separation, std::int32_t avoidance) {
+  const int index = count();
+  mode.push_back(kAgentMoving);
+  radius.push_back(agent_radius);
+  height.push_back(agent_height);
+  max_accel.push_back(accel);
+  query_range.push_back(range);
+  separation_weight.push_back(separation);
+  avoidance_set.push_back(avoidance);
+  preferred_velocity.emplace_back(0.0f);
+  desired_speed.push_back(0.0f);
+  position.push_back(pos);
+  velocity.emplace_back(0.0f);
+  desired_velocity.emplace_back(0.0f);
+  new_velocity.emplace_back(0.0f);
+  displacement.emplace_back(0.0f);
+  neighbor_index.resize(neighbor_index.size() + static_cast<std::size_t>(max_neighbors), -1);
+  neighbor_distance_sq.resize(neighbor_distance_sq.size() + static_cast<std::size_t>(max_neighbors));
+  neighbor_count.push_back(0);
+  segment.resize(segment.size() + static_cast<std::size_t>(max_segments), glm::vec4(0.0f));
+  segment_count.push_back(0);
+  status.push_back(0);
+  ++layout_version;
+  return index;
+}
+
+std::int32_t AgentArrays::avoidance_set_of(const AvoidanceParams& params) {
+  for (std::size_t i = 0; i < avoidance_params.size(); ++i) {
+    if (std::memcmp(&avoidance_params[i], &params, sizeof(AvoidanceParams)) == 0)
+      return static_cast<std::int32_t>(i);
+  }
+  avoidance_params.push_back(params);
+  ++layout_version;
+  return static_cast<std::int32_t>(avoidance_params.size() - 1);
+}
+
+AgentView AgentArrays::view() {
+  AgentView v;
+  v.count = count();
+  v.max_neighbors = max_neighbors;
+  v.max_segments = max_segments;
+  v.mode = mode.data();
+  v.radius = radius.data();
+  v.height = height.data();
+  v.max_accel = max_accel.data();
+  v.query_range = query_range.data();
+  v.separation_weight = separation_weight.data();
+  v.avoidance_set = avoidance_set.data();
+  v.avoidance_params = avoidance_params.data();
+  v.preferred_velocity = preferred_velocity.data();
+  v.desired_speed = desired_speed.data();
+  v.position = position.data();
+  v.velocity = velocity.data();
+  v.desired_velocity = desired_velocity.data();
+  v.new_velocity = new_velocity.data();
+  v.displacement = displacement.data();
+  v.neighbor_index = neighbor_index.data();
+  v.neighbor_distance_sq = neighbor_distance_sq.data();
+  v.neighbor_count = neighbor_count.data();
+  v.segment = segment.data();
+  v.segment_count = segment_count.data();
+  v.status = status.data();
+  return v;
+}
+
+template <class T> static std::size_t bytes_of(const std::vector<T>& v) {
+  return v.capacity() * sizeof(T);
+}
+
+std::size_t AgentArrays::memory_bytes() const {
+  return bytes_of(mode) + bytes_of(radius) + bytes_of(height) + bytes_of(max_accel) +
+         bytes_of(query_range) + bytes_of(separation_weight) + bytes_of(avoidance_set) +
+         bytes_of(avoidance_params) + bytes_of(preferred_velocity) + bytes_of(desired_speed) +
+         bytes_of(position) + bytes_of(velocity) + bytes_of(desired_velocity) +
+         bytes_of(new_velocity) + bytes_of(displacement) + bytes_of(neighbor_index) +
+         bytes_of(neighbor_distance_sq) + bytes_of(neighbor_count) + bytes_of(segment) +
+         bytes_of(segment_count) + bytes_of(status);
+}
+
+} // namespace crowd

@@ -1,0 +1,54 @@
+// The host copy of the per-agent kernel state (structure of arrays). The CPU executor works on
+// it in place; the CUDA executor mirrors it on the device.
+#pragma once
+
+#include "cuda/kernels/agent_view.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace crowd {
+
+struct AgentArrays {
+  int max_neighbors = 6;
+  int max_segments = 8;
+
+  // Inputs.
+  std::vector<std::uint8_t> mode;
+  std::vector<float> radius, height, max_accel, query_range, separation_weight;
+  std::vector<std::int32_t> avoidance_set;
+  std::vector<AvoidanceParams> avoidance_params;
+  std::vector<glm::vec2> preferred_velocity;
+  std::vector<float> desired_speed;
+  // State.
+  std::vector<glm::vec3> position;
+  std::vector<glm::vec2> velocity, desired_velocity, new_velocity, displacement;
+  // Proximity results.
+  std::vector<std::int32_t> neighbor_index;
+  std::vector<float> neighbor_distance_sq;
+  std::vector<std::int32_t> neighbor_count;
+  std::vector<glm::vec4> segment;
+  std::vector<std::int32_t> segment_count;
+  std::vector<std::uint8_t> status;
+
+  /// Incremented whenever an agent is added or removed or a parameter changes, so a device
+  /// mirror knows to upload the per-agent inputs again.
+  std::uint64_t layout_version = 0;
+
+  int count() const { return static_cast<int>(mode.size()); }
+
+  /// Appends one agent with zero velocity; returns its index.
+  int append(const glm::vec3& pos, float agent_radius, float agent_height, float accel,
+             float range, float separation, std::int32_t avoidance);
+
+  /// Index of `params` in avoidance_params, adding it when new.
+  std::int32_t avoidance_set_of(const AvoidanceParams& params);
+
+  /// A view of these arrays for the kernels (host pointers).
+  AgentView view();
+
+  std::size_t memory_bytes() const;
+};
+
+} // namespace crowd

@@ -1,0 +1,46 @@
+// The block interface of cuda/kernels/avoidance.h on the CPU: a block's threads run one after
+// another, so the argmin can hand each sample the best penalty so far and let it stop early
+// (processSample's early exit) without changing the answer.
+#pragma once
+
+#include "cuda/kernels/avoidance.h"
+
+#include <vector>
+
+namespace crowd {
+
+class CpuBlock {
+public:
+  template <class F> void for_each_thread(int n, F&& f) {
+    for (int t = 0; t < n; ++t)
+      f(t);
+  }
+
+  template <class F> ArgMin argmin(int n, F&& penalty) {
+    ArgMin best;
+    for (int t = 0; t < n; ++t) {
+      const float value = penalty(t, best.value);
+      if (value < best.value) {
+        best.value = value;
+        best.index = t;
+      }
+    }
+    return best;
+  }
+};
+
+/// Scratch memory for one CPU worker running avoidance blocks.
+class CpuAvoidanceScratch {
+public:
+  CpuAvoidanceScratch(int max_neighbors, int max_segments)
+      : circles_(static_cast<std::size_t>(max_neighbors)),
+        segments_(static_cast<std::size_t>(max_segments)), pattern_(kMaxPatternSamples) {}
+  AvoidanceScratch view() { return {circles_.data(), segments_.data(), pattern_.data()}; }
+
+private:
+  std::vector<SamplerCircle> circles_;
+  std::vector<SamplerSegment> segments_;
+  std::vector<glm::vec2> pattern_;
+};
+
+} // namespace crowd

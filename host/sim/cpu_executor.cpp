@@ -1,0 +1,111 @@
+// The CPU executor: the kernel bodies of cuda/kernels run once per agent (or per block, for
+// avoidance), agents spread over cores with TBB. Every agent's result depends only on the
+// state before the stage, so the outcome is the same for any thread count.
+#include "cuda/kernels/agent_grid_build.h"
+#include "cuda/kernels/collision.h"
+#include "cuda/kernels/integration.h"
+#include "cuda/kernels/proximity.h"
+#include "cuda/kernels/separation.h"
+#include "host/sim/cpu_block.h"
+#include "host/sim/executor.h"
+
+#include <oneapi/tbb/blocked_range.h>
+#include <oneapi/tbb/enumerable_thread_specific.h>
+#include <oneapi/tbb/parallel_for.h>
+#include <oneapi/tbb/task_arena.h>
+#include <thrust/system/cpp/execution_policy.h>
+
+#include <optional>
+#include <vector>
+
+namespace crowd {
+namespace {
+
+class CpuExecutor final : public Executor {
+public:
+  explicit CpuExecutor(int threads)
+      : arena_(threads > 0 ? threads : tbb::task_arena::automatic) {}
+
+  std::string name() const override { return "cpu"; }
+
+  void set_walls(const WallGridData& walls) override { walls_ = walls.view(); }
+
+  void step(AgentArrays& agents, const KernelStepParams& params, StageTimes& times) override {
+    const int n = agents.count();
+    AgentView view = agents.view();
+    arena_.execute([&] {
+      {
+        ScopedStage stage(times, "grid");
+        keys_.resize(static_cast<std::size_t>(n));
+        sorted_.resize(static_cast<std::size_t>(n));
+        cell_start_.resize(static_cast<std::size_t>(params.agent_grid.cell_count()) + 2);
+        build_agent_grid(thrust::cpp::par, params.agent_grid, view, keys_.data(), sorted_.data(),
+                         cell_start_.data());
+      }
+      const GridView grid{params.agent_grid, cell_start_.data(), sorted_.data()};
+      {
+        ScopedStage stage(times, "proximity");
+        tbb::enumerable_thread_specific<std::pair<std::vector<float>, std::vector<std::int32_t>>>
+            scratch([&] {
+              return std::make_pair(std::vector<float>(static_cast<std::size_t>(view.max_segments)),
+                                    std::vector<std::int32_t>(static_cast<std::size_t>(view.max_segments)));
+            });
+        for_each_agent(n, [&](int i) {
+          find_neighbors(i, view, grid);
+          auto& [distance, ids] = scratch.local();
+          find_wall_segments(i, view, walls_, distance.data(), ids.data());
+        });
+      }
+      {
+        ScopedStage stage(times, "steering");
+        for_each_agent(n, [&](int i) { steer_with_separation(i, view); });
+      }
+      {
+        ScopedStage stage(times, "avoidance");
+        tbb::enumerable_thread_specific<CpuAvoidanceScratch> scratch(view.max_neighbors,
+                                                                     view.max_segments);
+        for_each_agent(n, [&](int i) {
+          CpuBlock block;
+          choose_velocity(block, i, view, scratch.local().view());
+        });
+      }
+      {
+        ScopedStage stage(times, "integrate");
+        for_each_agent(n, [&](int i) { integrate_agent(i, view, params.dt); });
+      }
+      {
+        ScopedStage stage(times, "collisions");
+        for (int pass = 0; pass < params.collision_iterations; ++pass) {
+          for_each_agent(n, [&](int i) {
+            collision_displacement(i, view, params.collision_resolve_factor);
+          });
+          for_each_agent(n, [&](int i) { apply_displacement(i, view); });
+        }
+      }
+    });
+  }
+
+  std::size_t host_memory_bytes() const override {
+    return (keys_.capacity() + sorted_.capacity() + cell_start_.capacity()) * sizeof(std::int32_t);
+  }
+
+private:
+  template <class F> void for_each_agent(int n, F&& f) {
+    tbb::parallel_for(tbb::blocked_range<int>(0, n, 64), [&](const tbb::blocked_range<int>& r) {
+      for (int i = r.begin(); i < r.end(); ++i)
+        f(i);
+    });
+  }
+
+  tbb::task_arena arena_;
+  WallGridView walls_;
+  std::vector<std::int32_t> keys_, sorted_, cell_start_;
+};
+
+} // namespace
+
+std::unique_ptr<Executor> make_cpu_executor(int threads) {
+  return std::make_unique<CpuExecutor>(threads);
+}
+
+} // namespace crowd

@@ -1,0 +1,86 @@
+#include "host/sim/crowd_solver.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace crowd {
+namespace {
+
+glm::vec2 ground_min(const NavMesh& navmesh) { return {navmesh.bounds_min().x, navmesh.bounds_min().z}; }
+glm::vec2 ground_max(const NavMesh& navmesh) { return {navmesh.bounds_max().x, navmesh.bounds_max().z}; }
+
+} // namespace
+
+CrowdSolver::CrowdSolver(const NavMesh& navmesh, const SolverOptions& options,
+                         std::unique_ptr<Executor> executor)
+    : navmesh_(navmesh), options_(options),
+      arena_(options.threads > 0 ? options.threads : tbb::task_arena::automatic),
+      executor_(std::move(executor)) {
+  if (options_.max_neighbors < 0 || options_.max_wall_segments < 0 || options_.max_corners < 1 ||
+      options_.max_path_polys < 2 || options_.collision_iterations < 0)
+    throw std::invalid_argument("solver options out of range");
+  arrays_.max_neighbors = options_.max_neighbors;
+  arrays_.max_segments = options_.max_wall_segments;
+  navigator_ = std::make_unique<CorridorNavigator>(navmesh_, options_, arena_);
+  // Wall cells of about a typical query range (12 x 0.4 m): a query visits a few cells.
+  walls_ = build_wall_grid(navmesh_.boundary_segments(), ground_min(navmesh_), ground_max(navmesh_), 4.0f);
+  executor_->set_walls(walls_);
+  kernel_params_.collision_iterations = options_.collision_iterations;
+  kernel_params_.collision_resolve_factor = options_.collision_resolve_factor;
+}
+
+CrowdSolver::~CrowdSolver() = default;
+
+int CrowdSolver::add_agent(const AgentSetup& setup) {
+  const AgentParams& p = setup.params;
+  const int id = arrays_.append(setup.position, p.radius, navmesh_.settings().agent_height,
+                                p.max_accel, p.query_range(), p.separation_weight,
+                                arrays_.avoidance_set_of(p.avoidance));
+  if (!navigator_->add_agent(arrays_, id, p.max_speed)) {
+    // Keep ids dense: the agent exists but takes no part.
+    arrays_.mode[static_cast<std::size_t>(id)] = kAgentInactive;
+    throw std::runtime_error("agent " + std::to_string(id) + " (" + setup.json_path +
+                             ") has no navmesh near its position");
+  }
+  if (p.query_range() > max_query_range_) {
+    // The neighbour grid's cells cover the largest query range, so 3 x 3 cells suffice.
+    max_query_range_ = p.query_range();
+    kernel_params_.agent_grid = make_grid_spec(ground_min(navmesh_), ground_max(navmesh_), max_query_range_);
+  }
+  navigator_->set_target(id, setup.goal);
+  return id;
+}
+
+void CrowdSolver::remove_agent(int id) {
+  arrays_.mode.at(static_cast<std::size_t>(id)) = kAgentInactive;
+  arrays_.velocity[static_cast<std::size_t>(id)] = glm::vec2(0.0f);
+  navigator_->clear_target(id);
+  ++arrays_.layout_version;
+}
+
+void CrowdSolver::set_goal(int id, const glm::vec3& goal) {
+  if (arrays_.mode.at(static_cast<std::size_t>(id)) == kAgentInactive)
+    return;
+  navigator_->set_target(id, goal);
+}
+
+void CrowdSolver::stop_agent(int id) {
+  if (arrays_.mode.at(static_cast<std::size_t>(id)) == kAgentInactive)
+    return;
+  navigator_->clear_target(id);
+}
+
+void CrowdSolver::step(float dt) {
+  stages_.clear();
+  kernel_params_.dt = dt;
+  navigator_->plan(arrays_, dt, stages_);
+  executor_->step(arrays_, kernel_params_, stages_);
+  navigator_->constrain(arrays_, stages_);
+}
+
+std::size_t CrowdSolver::host_memory_bytes() const {
+  return arrays_.memory_bytes() + navigator_->memory_bytes() + walls_.memory_bytes() +
+         executor_->host_memory_bytes();
+}
+
+} // namespace crowd

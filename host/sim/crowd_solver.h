@@ -1,0 +1,55 @@
+// Our crowd backend: host corridors (CorridorNavigator) around the kernel stages, run by the
+// CPU or the CUDA executor. One step follows dtCrowd::update's stage order.
+#pragma once
+
+#include "host/navmesh/navmesh.h"
+#include "host/paths/corridor_navigator.h"
+#include "host/sim/agent_arrays.h"
+#include "host/sim/backend.h"
+#include "host/sim/executor.h"
+#include "host/sim/solver_options.h"
+#include "host/sim/wall_grid_builder.h"
+
+#include <oneapi/tbb/task_arena.h>
+
+#include <memory>
+#include <string>
+
+namespace crowd {
+
+class CrowdSolver final : public CrowdBackend {
+public:
+  CrowdSolver(const NavMesh& navmesh, const SolverOptions& options,
+              std::unique_ptr<Executor> executor);
+  ~CrowdSolver() override;
+
+  std::string name() const override { return executor_->name(); }
+  int add_agent(const AgentSetup& setup) override;
+  void remove_agent(int id) override;
+  void set_goal(int id, const glm::vec3& goal) override;
+  void stop_agent(int id) override;
+  void step(float dt) override;
+  std::span<const glm::vec3> positions() const override { return arrays_.position; }
+  std::span<const glm::vec2> velocities() const override { return arrays_.velocity; }
+  const StageTimes& last_step_stages() const override { return stages_; }
+  std::size_t host_memory_bytes() const override;
+
+  /// The kernel state, for inspection (neighbours, walls, status bits).
+  const AgentArrays& arrays() const { return arrays_; }
+  const Executor& executor() const { return *executor_; }
+  const CorridorNavigator& navigator() const { return *navigator_; }
+
+private:
+  const NavMesh& navmesh_;
+  SolverOptions options_;
+  tbb::task_arena arena_;
+  std::unique_ptr<Executor> executor_;
+  std::unique_ptr<CorridorNavigator> navigator_;
+  WallGridData walls_;
+  AgentArrays arrays_;
+  KernelStepParams kernel_params_;
+  float max_query_range_ = 0.0f;
+  StageTimes stages_;
+};
+
+} // namespace crowd

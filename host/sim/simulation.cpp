@@ -1,0 +1,202 @@
+#include "host/sim/simulation.h"
+
+#include "host/backends/detour_backend.h"
+#include "host/sim/crowd_solver.h"
+#include "host/sim/executor.h"
+
+#include <chrono>
+#include <cmath>
+#include <optional>
+
+namespace crowd {
+
+BackendKind parse_backend_kind(const std::string& name) {
+  if (name == "auto")
+    return BackendKind::Auto;
+  if (name == "cpu")
+    return BackendKind::Cpu;
+  if (name == "cuda")
+    return BackendKind::Cuda;
+  if (name == "detour")
+    return BackendKind::Detour;
+  throw std::invalid_argument("unknown backend '" + name + "' (use auto, cpu, cuda or detour)");
+}
+
+bool cuda_device_available() {
+#if defined(CROWD_HAS_CUDA)
+  return cuda_device_count() > 0;
+#else
+  return false;
+#endif
+}
+
+namespace {
+
+std::unique_ptr<CrowdBackend> make_backend(BackendKind kind, const NavMesh& navmesh,
+                                           const SolverOptions& options, int capacity,
+                                           float max_radius) {
+  if (kind == BackendKind::Auto)
+    kind = cuda_device_available() ? BackendKind::Cuda : BackendKind::Cpu;
+  switch (kind) {
+  case BackendKind::Cpu:
+    return std::make_unique<CrowdSolver>(navmesh, options, make_cpu_executor(options.threads));
+  case BackendKind::Cuda:
+#if defined(CROWD_HAS_CUDA)
+    return std::make_unique<CrowdSolver>(navmesh, options, make_cuda_executor());
+#else
+    throw std::runtime_error("backend 'cuda' is not available: this build has no CUDA backend "
+                             "(nvcc was not found when it was configured); use --backend cpu");
+#endif
+  case BackendKind::Detour:
+    return std::make_unique<DetourCrowdBackend>(navmesh, capacity, max_radius);
+  case BackendKind::Auto:
+    break;
+  }
+  throw std::logic_error("unreachable backend kind");
+}
+
+bool finite(const glm::vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+
+} // namespace
+
+struct Simulation::Impl {
+  Scenario scenario;
+  NavMesh navmesh;
+  std::vector<AgentSetup> setups;
+  std::unique_ptr<CrowdBackend> backend;
+  std::vector<AgentPhase> phases;
+  std::optional<MetricsCollector> metrics;
+  int step_index = 0;
+  double last_step_ms = 0.0;
+
+  Impl(Scenario s, const SimulationOptions& options)
+      : scenario(std::move(s)), navmesh(NavMesh::build(scenario)), setups(populate(scenario, navmesh)) {
+    const int capacity = std::max<int>(1, static_cast<int>(setups.size()));
+    backend = make_backend(options.backend, navmesh, options.solver, capacity,
+                           std::max(scenario.max_agent_radius(), navmesh.settings().agent_radius));
+    for (const AgentSetup& setup : setups)
+      backend->add_agent(setup);
+    phases.assign(setups.size(), AgentPhase::Walking);
+    metrics.emplace(scenario, navmesh, setups);
+  }
+
+  void check_id(int id) const {
+    if (id < 0 || id >= static_cast<int>(setups.size()))
+      throw ApiError("unknown agent id " + std::to_string(id) + " (ids are 0.." +
+                     std::to_string(static_cast<int>(setups.size()) - 1) + ")");
+  }
+
+  void handle_arrivals(double now) {
+    const auto positions = backend->positions();
+    for (std::size_t i = 0; i < setups.size(); ++i) {
+      if (phases[i] != AgentPhase::Walking)
+        continue;
+      const AgentSetup& s = setups[i];
+      const glm::vec3 p = positions[i];
+      const float dx = p.x - s.goal.x, dz = p.z - s.goal.z;
+      if (dx * dx + dz * dz > s.params.arrival_radius * s.params.arrival_radius ||
+          std::fabs(p.y - s.goal.y) > navmesh.settings().agent_height)
+        continue;
+      metrics->record_arrival(static_cast<int>(i), now);
+      if (s.params.on_arrival == OnArrival::Remove) {
+        backend->remove_agent(static_cast<int>(i));
+        phases[i] = AgentPhase::Removed;
+      } else {
+        backend->stop_agent(static_cast<int>(i));
+        phases[i] = AgentPhase::Arrived;
+      }
+    }
+  }
+};
+
+Simulation Simulation::from_file(const std::filesystem::path& scenario_file,
+                                 const SimulationOptions& options) {
+  return Simulation(load_scenario(scenario_file), options);
+}
+
+Simulation::Simulation(Scenario scenario, const SimulationOptions& options)
+    : impl_(std::make_unique<Impl>(std::move(scenario), options)) {}
+Simulation::Simulation(Simulation&&) noexcept = default;
+Simulation& Simulation::operator=(Simulation&&) noexcept = default;
+Simulation::~Simulation() = default;
+
+int Simulation::add_agent(const glm::vec3& position, const glm::vec3& goal, const AgentParams& params) {
+  if (!finite(position) || !finite(goal))
+    throw ApiError("add_agent: position and goal must be finite");
+  if (!(params.radius > 0.0f) || !(params.max_speed > 0.0f) || !(params.max_accel > 0.0f))
+    throw ApiError("add_agent: radius, max_speed and max_accel must be > 0");
+  AgentSetup setup;
+  setup.params = params;
+  setup.json_path = "api";
+  const auto placed = impl_->navmesh.nearest_point(position);
+  if (!placed)
+    throw ApiError("add_agent: no navmesh near (" + std::to_string(position.x) + ", " +
+                   std::to_string(position.y) + ", " + std::to_string(position.z) + ")");
+  setup.position = *placed;
+  setup.goal = impl_->navmesh.nearest_point(goal).value_or(goal);
+  const int id = impl_->backend->add_agent(setup);
+  impl_->setups.push_back(setup);
+  impl_->phases.push_back(AgentPhase::Walking);
+  impl_->metrics->add_agent(setup);
+  return id;
+}
+
+void Simulation::remove_agent(int id) {
+  impl_->check_id(id);
+  impl_->backend->remove_agent(id);
+  impl_->phases[static_cast<std::size_t>(id)] = AgentPhase::Removed;
+}
+
+void Simulation::set_goal(int id, const glm::vec3& goal) {
+  impl_->check_id(id);
+  if (!finite(goal))
+    throw ApiError("set_goal: goal must be finite");
+  if (impl_->phases[static_cast<std::size_t>(id)] == AgentPhase::Removed)
+    throw ApiError("set_goal: agent " + std::to_string(id) + " was removed");
+  AgentSetup& setup = impl_->setups[static_cast<std::size_t>(id)];
+  setup.goal = impl_->navmesh.nearest_point(goal).value_or(goal);
+  impl_->phases[static_cast<std::size_t>(id)] = AgentPhase::Walking;
+  impl_->backend->set_goal(id, setup.goal);
+}
+
+void Simulation::step() {
+  Impl& m = *impl_;
+  const auto start = std::chrono::steady_clock::now();
+  m.backend->step(m.scenario.dt);
+  ++m.step_index;
+  m.handle_arrivals(time());
+  m.last_step_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  m.metrics->record_step_time(m.last_step_ms, m.backend->last_step_stages());
+  m.metrics->observe_step(m.backend->positions(), m.phases);
+}
+
+int Simulation::step_index() const { return impl_->step_index; }
+double Simulation::time() const { return impl_->step_index * static_cast<double>(impl_->scenario.dt); }
+int Simulation::agent_count() const { return static_cast<int>(impl_->setups.size()); }
+glm::vec3 Simulation::position(int id) const {
+  impl_->check_id(id);
+  return impl_->backend->positions()[static_cast<std::size_t>(id)];
+}
+glm::vec2 Simulation::velocity(int id) const {
+  impl_->check_id(id);
+  return impl_->backend->velocities()[static_cast<std::size_t>(id)];
+}
+AgentPhase Simulation::phase(int id) const {
+  impl_->check_id(id);
+  return impl_->phases[static_cast<std::size_t>(id)];
+}
+std::span<const glm::vec3> Simulation::positions() const { return impl_->backend->positions(); }
+std::span<const glm::vec2> Simulation::velocities() const { return impl_->backend->velocities(); }
+std::span<const AgentPhase> Simulation::phases() const { return impl_->phases; }
+const Scenario& Simulation::scenario() const { return impl_->scenario; }
+const NavMesh& Simulation::navmesh() const { return impl_->navmesh; }
+std::string Simulation::backend_name() const { return impl_->backend->name(); }
+const StageTimes& Simulation::last_step_stages() const { return impl_->backend->last_step_stages(); }
+double Simulation::last_step_ms() const { return impl_->last_step_ms; }
+std::size_t Simulation::host_memory_bytes() const { return impl_->backend->host_memory_bytes(); }
+MetricsSummary Simulation::metrics() const {
+  return impl_->metrics->summary(impl_->backend->name(), impl_->step_index);
+}
+
+} // namespace crowd
