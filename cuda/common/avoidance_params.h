@@ -12,20 +12,23 @@ inline constexpr int kMaxPatternRings = 4;
 inline constexpr int kMaxPatternSamples = kMaxPatternDivs * kMaxPatternRings + 1;
 
 struct AvoidanceParams {
-  float vel_bias = 0.4f;        ///< Pattern centre = desired velocity x vel_bias. [0, 1]
-  float weight_des_vel = 2.0f;  ///< Penalty weight of |v - desired velocity| / vmax. [>= 0]
-  float weight_cur_vel = 0.75f; ///< Penalty weight of |v - current velocity| / vmax. [>= 0]
-  float weight_side = 0.75f;    ///< Penalty weight of passing on the non-preferred side. [>= 0]
-  float weight_toi = 2.5f;      ///< Penalty weight of an early time of impact. [>= 0]
-  float horiz_time = 2.5f;      ///< Time horizon of the time-of-impact test, seconds. [> 0]
+  float vel_bias = 0.4f;           ///< Pattern centre = desired velocity x vel_bias. [0, 1]
+  float weight_des_vel = 2.0f;     ///< Penalty weight of |v - desired velocity| / vmax. [>= 0]
+  float weight_cur_vel = 0.75f;    ///< Penalty weight of |v - current velocity| / vmax. [>= 0]
+  float weight_side = 0.75f;       ///< Penalty weight of passing on the non-preferred side. [>= 0]
+  float weight_toi = 2.5f;         ///< Penalty weight of an early time of impact. [>= 0]
+  float horiz_time = 2.5f;         ///< Time horizon of the time-of-impact test, seconds. [> 0]
   std::int32_t adaptive_divs = 7;  ///< Samples per ring. [1, 32]
   std::int32_t adaptive_rings = 2; ///< Rings of the pattern. [1, 4]
   std::int32_t adaptive_depth = 5; ///< Refinement levels, each halving the radius. [>= 1]
 
   /// Samples in one level of the pattern: one per div per ring plus the zero sample.
   constexpr int samples_per_level() const {
-    const int divs = adaptive_divs < 1 ? 1 : (adaptive_divs > kMaxPatternDivs ? kMaxPatternDivs : adaptive_divs);
-    const int rings = adaptive_rings < 1 ? 1 : (adaptive_rings > kMaxPatternRings ? kMaxPatternRings : adaptive_rings);
+    const int divs =
+        adaptive_divs < 1 ? 1 : (adaptive_divs > kMaxPatternDivs ? kMaxPatternDivs : adaptive_divs);
+    const int rings = adaptive_rings < 1
+                          ? 1
+                          : (adaptive_rings > kMaxPatternRings ? kMaxPatternRings : adaptive_rings);
     return divs * rings + 1;
   }
 };

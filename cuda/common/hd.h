@@ -15,7 +15,6 @@
 #ifndef GLM_FORCE_XYZW_ONLY
 #define GLM_FORCE_XYZW_ONLY
 #endif
-#include <glm/glm.hpp>
-
 #include <cfloat>
 #include <cmath>
+#include <glm/glm.hpp>

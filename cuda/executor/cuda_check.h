@@ -12,7 +12,6 @@
 #pragma once
 
 #include <cuda_runtime_api.h>
-
 #include <stdexcept>
 #include <string>
 

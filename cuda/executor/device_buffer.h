@@ -12,10 +12,9 @@
 
 #include "cuda/executor/cuda_check.h"
 
-#include <cuda_runtime_api.h>
-
 #include <algorithm>
 #include <cstddef>
+#include <cuda_runtime_api.h>
 #include <stdexcept>
 #include <string>
 #include <utility>

@@ -7,11 +7,10 @@
 
 #include "cuda/kernels/avoidance.h"
 
-#include <cub/block/block_reduce.cuh>
-
 #include <cfloat>
 #include <climits>
 #include <cstddef>
+#include <cub/block/block_reduce.cuh>
 
 namespace crowd {
 
@@ -28,10 +27,12 @@ public:
   };
   using Reduce = cub::BlockReduce<Candidate, kThreads>;
 
-  /// What the block's threads share; one per block, in __shared__ memory.
+  /// What the block's threads share; one per block, in __shared__ memory. Trivially
+  /// constructible (Candidate rather than ArgMin, which has member initialisers), because
+  /// nothing runs constructors of __shared__ variables.
   struct Shared {
     typename Reduce::TempStorage reduce;
-    ArgMin result; ///< The argmin broadcast from thread 0 to the block.
+    Candidate result; ///< The block's argmin, broadcast from thread 0.
   };
 
   __device__ explicit GpuBlock(Shared& shared) : shared_(shared) {}
@@ -58,18 +59,16 @@ public:
       if (value < best.value)
         best = {value, t};
     }
-    // With every value in (-inf, FLT_MAX] (no NaN) the operator is a total order, so the
+    // With every value in [-inf, FLT_MAX] (no NaN) the operator is a total order, so the
     // reduction's tree order cannot change the result.
     const Candidate block_best = Reduce(shared_.reduce).Reduce(best, LowerPenaltyThenIndex{});
-    if (thread() == 0) {
-      shared_.result =
-          block_best.value < FLT_MAX ? ArgMin{block_best.value, block_best.index} : ArgMin{};
-    }
+    if (thread() == 0)
+      shared_.result = block_best;
     __syncthreads();
-    const ArgMin result = shared_.result;
+    const Candidate result = shared_.result;
     // Before the next call may reuse the reduction storage and overwrite the result.
     __syncthreads();
-    return result;
+    return result.value < FLT_MAX ? ArgMin{result.value, result.index} : ArgMin{};
   }
 
 private:
@@ -105,10 +104,10 @@ __host__ __device__ constexpr AvoidanceSharedLayout avoidance_shared_layout(int 
                                                                             int max_segments) {
   AvoidanceSharedLayout layout;
   layout.circles = 0;
-  layout.segments =
-      align_shared(layout.circles + static_cast<std::size_t>(max_neighbors) * sizeof(SamplerCircle));
-  layout.pattern = align_shared(layout.segments + static_cast<std::size_t>(max_segments) *
-                                                      sizeof(SamplerSegment));
+  layout.segments = align_shared(layout.circles +
+                                 static_cast<std::size_t>(max_neighbors) * sizeof(SamplerCircle));
+  layout.pattern = align_shared(layout.segments +
+                                static_cast<std::size_t>(max_segments) * sizeof(SamplerSegment));
   layout.bytes = align_shared(layout.pattern + kMaxPatternSamples * sizeof(glm::vec2));
   return layout;
 }

@@ -29,16 +29,16 @@ struct AgentView {
   int max_segments = 0;  ///< S: row length of the segment arrays.
 
   // Inputs, written by the host each step or when they change.
-  const std::uint8_t* mode = nullptr;          // [count] AgentMode
-  const float* radius = nullptr;               // [count] m
-  const float* height = nullptr;               // [count] m
-  const float* max_accel = nullptr;            // [count] m/s^2
-  const float* query_range = nullptr;          // [count] m, neighbours and walls
-  const float* separation_weight = nullptr;    // [count]
-  const std::int32_t* avoidance_set = nullptr; // [count] index into avoidance_params
+  const std::uint8_t* mode = nullptr;                // [count] AgentMode
+  const float* radius = nullptr;                     // [count] m
+  const float* height = nullptr;                     // [count] m
+  const float* max_accel = nullptr;                  // [count] m/s^2
+  const float* query_range = nullptr;                // [count] m, neighbours and walls
+  const float* separation_weight = nullptr;          // [count]
+  const std::int32_t* avoidance_set = nullptr;       // [count] index into avoidance_params
   const AvoidanceParams* avoidance_params = nullptr; // [sets]
-  const glm::vec2* preferred_velocity = nullptr; // [count] from the corridor, m/s (x, z)
-  const float* desired_speed = nullptr;          // [count] m/s
+  const glm::vec2* preferred_velocity = nullptr;     // [count] from the corridor, m/s (x, z)
+  const float* desired_speed = nullptr;              // [count] m/s
 
   // State.
   glm::vec3* position = nullptr;         // [count]
@@ -48,12 +48,12 @@ struct AgentView {
   glm::vec2* displacement = nullptr;     // [count] collision push of one pass
 
   // Proximity results.
-  std::int32_t* neighbor_index = nullptr;  // [count * max_neighbors], nearest first
-  float* neighbor_distance_sq = nullptr;   // [count * max_neighbors]
-  std::int32_t* neighbor_count = nullptr;  // [count]
-  glm::vec4* segment = nullptr;            // [count * max_segments] (p.x, p.z, q.x, q.z)
-  std::int32_t* segment_count = nullptr;   // [count]
-  std::uint8_t* status = nullptr;          // [count] AgentStatusBits
+  std::int32_t* neighbor_index = nullptr; // [count * max_neighbors], nearest first
+  float* neighbor_distance_sq = nullptr;  // [count * max_neighbors]
+  std::int32_t* neighbor_count = nullptr; // [count]
+  glm::vec4* segment = nullptr;           // [count * max_segments] (p.x, p.z, q.x, q.z)
+  std::int32_t* segment_count = nullptr;  // [count]
+  std::uint8_t* status = nullptr;         // [count] AgentStatusBits
 };
 
 } // namespace crowd

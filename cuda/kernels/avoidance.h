@@ -66,8 +66,8 @@ CROWD_HD void choose_velocity(Block& block, int i, const AgentView& v,
   block.for_each_thread(ctx.circle_count + ctx.segment_count + 1, [&](int t) {
     if (t < ctx.circle_count) {
       const int j = v.neighbor_index[row_k + t];
-      scratch.circles[t] = prepare_circle(agent, v.position[j], v.radius[j], v.velocity[j],
-                                          v.desired_velocity[j]);
+      scratch.circles[t] =
+          prepare_circle(agent, v.position[j], v.radius[j], v.velocity[j], v.desired_velocity[j]);
     } else if (t < ctx.circle_count + ctx.segment_count) {
       const glm::vec4 s = v.segment[row_s + (t - ctx.circle_count)];
       scratch.segments[t - ctx.circle_count] = prepare_segment(agent, {s.x, s.y}, {s.z, s.w});

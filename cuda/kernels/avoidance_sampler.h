@@ -91,8 +91,8 @@ CROWD_HD SamplerSegment prepare_segment(const SamplerAgent& agent, glm::vec2 p, 
   s.q = q;
   constexpr float kTouchRadius = 0.01f;
   float t = 0.0f;
-  s.touch = distance_point_segment_sqr_2d(ground(agent.position), p, q, t) <
-            kTouchRadius * kTouchRadius;
+  s.touch =
+      distance_point_segment_sqr_2d(ground(agent.position), p, q, t) < kTouchRadius * kTouchRadius;
   return s;
 }
 
@@ -103,7 +103,8 @@ CROWD_HD float sample_penalty(const SamplerContext& ctx, glm::vec2 vcand, float 
   const AvoidanceParams& prm = ctx.params;
   const SamplerAgent& ag = ctx.agent;
   // Penalty for straying away from the desired and current velocities.
-  const float vpen = prm.weight_des_vel * (distance_2d(vcand, ag.desired_velocity) * ctx.inv_max_speed);
+  const float vpen =
+      prm.weight_des_vel * (distance_2d(vcand, ag.desired_velocity) * ctx.inv_max_speed);
   const float vcpen = prm.weight_cur_vel * (distance_2d(vcand, ag.velocity) * ctx.inv_max_speed);
 
   // The time of impact below which the sample cannot beat min_penalty.
@@ -176,10 +177,10 @@ CROWD_HD float sample_penalty(const SamplerContext& ctx, glm::vec2 vcand, float 
 CROWD_HD int build_sample_pattern(const AvoidanceParams& params, glm::vec2 desired_velocity,
                                   glm::vec2* pattern) {
   constexpr float kPi = 3.14159265f;
-  const int nd = params.adaptive_divs < 1 ? 1
+  const int nd = params.adaptive_divs < 1                 ? 1
                  : params.adaptive_divs > kMaxPatternDivs ? kMaxPatternDivs
                                                           : params.adaptive_divs;
-  const int nr = params.adaptive_rings < 1 ? 1
+  const int nr = params.adaptive_rings < 1                  ? 1
                  : params.adaptive_rings > kMaxPatternRings ? kMaxPatternRings
                                                             : params.adaptive_rings;
   const float da = (1.0f / static_cast<float>(nd)) * kPi * 2;

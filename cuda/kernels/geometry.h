@@ -8,10 +8,14 @@
 namespace crowd {
 
 /// (x, z) of a 3D point.
-CROWD_HD glm::vec2 ground(const glm::vec3& p) { return {p.x, p.z}; }
+CROWD_HD glm::vec2 ground(const glm::vec3& p) {
+  return {p.x, p.z};
+}
 
 /// dtVperp2D: u.z * v.x - u.x * v.z.
-CROWD_HD float perp_2d(const glm::vec2& u, const glm::vec2& v) { return u.y * v.x - u.x * v.y; }
+CROWD_HD float perp_2d(const glm::vec2& u, const glm::vec2& v) {
+  return u.y * v.x - u.x * v.y;
+}
 
 /// dtTriArea2D: twice the signed area of triangle abc; positive when c lies to the right of
 /// a->b seen from above (Recast's x/z orientation).

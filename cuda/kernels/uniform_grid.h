@@ -21,8 +21,12 @@ struct GridSpec {
   CROWD_HD glm::ivec2 cell_of(glm::vec2 p) const {
     const float fx = (p.x - origin.x) / cell_size;
     const float fz = (p.y - origin.y) / cell_size;
-    int ix = fx > 0.0f ? static_cast<int>(fx) : 0;
-    int iz = fz > 0.0f ? static_cast<int>(fz) : 0;
+    // Clamp in float before converting: a float beyond the int range has no defined int
+    // conversion (x86 gives INT_MIN, CUDA saturates), which gave far-away points negative keys.
+    const float max_x = static_cast<float>(cells_x - 1);
+    const float max_z = static_cast<float>(cells_z - 1);
+    int ix = fx > 0.0f ? static_cast<int>(fx < max_x ? fx : max_x) : 0;
+    int iz = fz > 0.0f ? static_cast<int>(fz < max_z ? fz : max_z) : 0;
     ix = ix < cells_x - 1 ? ix : cells_x - 1;
     iz = iz < cells_z - 1 ? iz : cells_z - 1;
     return {ix, iz};

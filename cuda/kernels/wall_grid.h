@@ -9,9 +9,9 @@
 namespace crowd {
 
 struct WallGridView {
-  GridView grid;                       // items are segment ids
-  const glm::vec3* p = nullptr;        // [segments]
-  const glm::vec3* q = nullptr;        // [segments]
+  GridView grid;                        // items are segment ids
+  const glm::vec3* p = nullptr;         // [segments]
+  const glm::vec3* q = nullptr;         // [segments]
   const glm::ivec4* cell_box = nullptr; // [segments] (min x, min z, max x, max z) cells
 };
 

@@ -8,18 +8,17 @@
 #include "host/scenario/scenario.h"
 #include "host/sim/simulation.h"
 
-#include <nlohmann/json.hpp>
-
 #include <cstdio>
 #include <exception>
 #include <memory>
+#include <nlohmann/json.hpp>
 
 namespace crowd {
 namespace {
 
 void print_summary(const MetricsSummary& m, std::FILE* out) {
-  std::fprintf(out, "%s: %d agents, backend %s, %d steps of %.3g s\n", m.scenario.c_str(),
-               m.agents, m.backend.c_str(), m.steps, static_cast<double>(m.dt));
+  std::fprintf(out, "%s: %d agents, backend %s, %d steps of %.3g s\n", m.scenario.c_str(), m.agents,
+               m.backend.c_str(), m.steps, static_cast<double>(m.dt));
   std::fprintf(out, "  arrived %d/%d, unreachable %d", m.arrived, m.agents, m.unreachable);
   if (m.mean_arrival_time)
     std::fprintf(out, ", arrival time mean %.2f s, max %.2f s", *m.mean_arrival_time,
@@ -41,6 +40,7 @@ int run_command(const RunOptions& options) {
       throw std::invalid_argument("--threads must be >= 0");
     SimulationOptions sim_options;
     sim_options.backend = parse_backend_kind(options.backend);
+    sim_options.solver = options.solver;
     sim_options.solver.threads = options.threads;
     Scenario scenario = load_scenario(options.scenario);
     if (options.steps)

@@ -5,7 +5,6 @@
 #include <cstring>
 #include <stdexcept>
 #include <system_error>
-
 #include <unistd.h>
 
 namespace crowd {

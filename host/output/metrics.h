@@ -56,6 +56,9 @@ public:
   ~MetricsCollector();
   MetricsCollector(MetricsCollector&&) noexcept;
 
+  /// An agent added after construction (through the API); its id is the next index.
+  void add_agent(const AgentSetup& agent);
+
   /// Counts overlap and wall events and accumulates walked distance for the agents that are
   /// not Removed. Call once per step with the positions at the end of the step.
   void observe_step(std::span<const glm::vec3> positions, std::span<const AgentPhase> phases);

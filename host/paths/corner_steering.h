@@ -3,9 +3,8 @@
 // within 2 x radius of the end of the path (getDistanceToGoal). DetourCrowd.cpp, recastnavigation.
 #pragma once
 
-#include <glm/glm.hpp>
-
 #include <cmath>
+#include <glm/glm.hpp>
 #include <span>
 
 namespace crowd {
@@ -17,7 +16,8 @@ struct Corner {
 
 /// Unit steering direction in x/z (y = 0), aiming past the first corner toward the second so
 /// the agent rounds corners instead of touching them; zero without corners.
-inline glm::vec2 smooth_steer_direction(const glm::vec3& position, std::span<const Corner> corners) {
+inline glm::vec2 smooth_steer_direction(const glm::vec3& position,
+                                        std::span<const Corner> corners) {
   if (corners.empty())
     return glm::vec2(0.0f);
   const glm::vec3 p0 = corners[0].position;
@@ -50,7 +50,8 @@ inline float distance_to_goal(const glm::vec3& position, std::span<const Corner>
 inline glm::vec2 preferred_velocity(const glm::vec3& position, std::span<const Corner> corners,
                                     float radius, float max_speed) {
   const float slow_down_radius = radius * 2.0f;
-  const float speed_scale = distance_to_goal(position, corners, slow_down_radius) / slow_down_radius;
+  const float speed_scale =
+      distance_to_goal(position, corners, slow_down_radius) / slow_down_radius;
   return smooth_steer_direction(position, corners) * (max_speed * speed_scale);
 }
 

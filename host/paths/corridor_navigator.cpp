@@ -6,12 +6,11 @@
 #include <DetourNavMesh.h>
 #include <DetourNavMeshQuery.h>
 #include <DetourPathCorridor.h>
+#include <algorithm>
 #include <oneapi/tbb/blocked_range.h>
 #include <oneapi/tbb/enumerable_thread_specific.h>
 #include <oneapi/tbb/parallel_for.h>
 #include <oneapi/tbb/task_arena.h>
-
-#include <algorithm>
 #include <vector>
 
 namespace crowd {
@@ -31,7 +30,7 @@ struct NavAgent {
   float radius = 0.0f;
   float max_speed = 0.0f;
   bool queued = false;
-  bool wants_path = false;  ///< Set by the validity check, queued in index order after it.
+  bool wants_path = false;       ///< Set by the validity check, queued in index order after it.
   bool goal_unreachable = false; ///< The last search proved the goal out of reach.
 };
 
@@ -134,19 +133,21 @@ struct CorridorNavigator::Impl {
     if (result.path.back() != a.target_ref) {
       // Partial path: aim for the nearest reachable point, inside the last polygon.
       float nearest[3];
-      if (dtStatusFailed(q.closestPointOnPoly(result.path.back(), &a.target_pos.x, nearest, nullptr)))
+      if (dtStatusFailed(
+              q.closestPointOnPoly(result.path.back(), &a.target_pos.x, nearest, nullptr)))
         return result;
       result.end = {nearest[0], nearest[1], nearest[2]};
       // Out of reach for good only when the search was not cut short.
-      result.partial_final = !dtStatusDetail(status, DT_OUT_OF_NODES) &&
-                             !dtStatusDetail(status, DT_BUFFER_TOO_SMALL);
+      result.partial_final =
+          !dtStatusDetail(status, DT_OUT_OF_NODES) && !dtStatusDetail(status, DT_BUFFER_TOO_SMALL);
     }
     result.ok = true;
     return result;
   }
 
   void run_path_searches() {
-    const std::size_t budget = static_cast<std::size_t>(std::max(0, options.path_requests_per_step));
+    const std::size_t budget =
+        static_cast<std::size_t>(std::max(0, options.path_requests_per_step));
     const std::size_t n = std::min(budget, queue.size());
     if (n == 0)
       return;
@@ -191,7 +192,8 @@ struct CorridorNavigator::Impl {
     verts.resize(static_cast<std::size_t>(max_corners) * 3);
     flags.resize(static_cast<std::size_t>(max_corners));
     polys.resize(static_cast<std::size_t>(max_corners));
-    const int n = a.corridor.findCorners(verts.data(), flags.data(), polys.data(), max_corners, &q, &filter);
+    const int n =
+        a.corridor.findCorners(verts.data(), flags.data(), polys.data(), max_corners, &q, &filter);
     corners.resize(static_cast<std::size_t>(n));
     for (int c = 0; c < n; ++c) {
       const std::size_t s = static_cast<std::size_t>(c);
@@ -201,9 +203,11 @@ struct CorridorNavigator::Impl {
     // Shortcut to the corner after next when it is visible (DT_CROWD_OPTIMIZE_VIS).
     if (n > 0) {
       const float* target = &verts[static_cast<std::size_t>(std::min(1, n - 1)) * 3];
-      a.corridor.optimizePathVisibility(target, options.path_optimization_range_factor * a.radius, &q, &filter);
+      a.corridor.optimizePathVisibility(target, options.path_optimization_range_factor * a.radius,
+                                        &q, &filter);
     }
-    arrays.preferred_velocity[k] = preferred_velocity(arrays.position[k], corners, a.radius, a.max_speed);
+    arrays.preferred_velocity[k] =
+        preferred_velocity(arrays.position[k], corners, a.radius, a.max_speed);
   }
 };
 
@@ -283,7 +287,8 @@ void CorridorNavigator::plan(AgentArrays& arrays, float dt, StageTimes& times) {
       ScopedStage stage(times, "corridors");
       m.for_each_agent([&](int i) {
         NavAgent& a = m.agents[static_cast<std::size_t>(i)];
-        if (a.state != TargetState::Valid || arrays.mode[static_cast<std::size_t>(i)] == kAgentInactive)
+        if (a.state != TargetState::Valid ||
+            arrays.mode[static_cast<std::size_t>(i)] == kAgentInactive)
           return;
         a.topology_time += dt;
         if (a.topology_time >= m.options.topology_optimization_interval) {
@@ -321,11 +326,14 @@ TargetState CorridorNavigator::target_state(int index) const {
   return impl_->agents.at(static_cast<std::size_t>(index)).state;
 }
 
-std::size_t CorridorNavigator::pending_path_requests() const { return impl_->queue.size(); }
+std::size_t CorridorNavigator::pending_path_requests() const {
+  return impl_->queue.size();
+}
 
 std::size_t CorridorNavigator::memory_bytes() const {
   const std::size_t per_agent =
-      sizeof(NavAgent) + static_cast<std::size_t>(impl_->options.max_path_polys) * sizeof(dtPolyRef);
+      sizeof(NavAgent) +
+      static_cast<std::size_t>(impl_->options.max_path_polys) * sizeof(dtPolyRef);
   return impl_->agents.size() * per_agent + impl_->queue.size() * sizeof(int);
 }
 

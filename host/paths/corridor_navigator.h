@@ -11,13 +11,12 @@
 #include "host/sim/solver_options.h"
 #include "host/sim/stage_timer.h"
 
-#include <glm/glm.hpp>
-#include <oneapi/tbb/task_arena.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <glm/glm.hpp>
 #include <memory>
+#include <oneapi/tbb/task_arena.h>
 #include <optional>
 
 namespace crowd {
@@ -33,8 +32,7 @@ enum class TargetState : std::uint8_t {
 
 class CorridorNavigator {
 public:
-  CorridorNavigator(const NavMesh& navmesh, const SolverOptions& options,
-                    tbb::task_arena& arena);
+  CorridorNavigator(const NavMesh& navmesh, const SolverOptions& options, tbb::task_arena& arena);
   ~CorridorNavigator();
   CorridorNavigator(const CorridorNavigator&) = delete;
   CorridorNavigator& operator=(const CorridorNavigator&) = delete;

@@ -22,7 +22,8 @@ int AgentArrays::append(const glm::vec3& pos, float agent_radius, float agent_he
   new_velocity.emplace_back(0.0f);
   displacement.emplace_back(0.0f);
   neighbor_index.resize(neighbor_index.size() + static_cast<std::size_t>(max_neighbors), -1);
-  neighbor_distance_sq.resize(neighbor_distance_sq.size() + static_cast<std::size_t>(max_neighbors));
+  neighbor_distance_sq.resize(neighbor_distance_sq.size() +
+                              static_cast<std::size_t>(max_neighbors));
   neighbor_count.push_back(0);
   segment.resize(segment.size() + static_cast<std::size_t>(max_segments), glm::vec4(0.0f));
   segment_count.push_back(0);

@@ -39,8 +39,8 @@ struct AgentArrays {
   int count() const { return static_cast<int>(mode.size()); }
 
   /// Appends one agent with zero velocity; returns its index.
-  int append(const glm::vec3& pos, float agent_radius, float agent_height, float accel,
-             float range, float separation, std::int32_t avoidance);
+  int append(const glm::vec3& pos, float agent_radius, float agent_height, float accel, float range,
+             float separation, std::int32_t avoidance);
 
   /// Index of `params` in avoidance_params, adding it when new.
   std::int32_t avoidance_set_of(const AvoidanceParams& params);

@@ -6,9 +6,8 @@
 #include "host/scenario/population.h"
 #include "host/sim/stage_timer.h"
 
-#include <glm/glm.hpp>
-
 #include <cstddef>
+#include <glm/glm.hpp>
 #include <span>
 #include <string>
 

@@ -13,9 +13,8 @@
 #include <oneapi/tbb/enumerable_thread_specific.h>
 #include <oneapi/tbb/parallel_for.h>
 #include <oneapi/tbb/task_arena.h>
-#include <thrust/system/cpp/execution_policy.h>
-
 #include <optional>
+#include <thrust/system/cpp/execution_policy.h>
 #include <vector>
 
 namespace crowd {
@@ -23,8 +22,7 @@ namespace {
 
 class CpuExecutor final : public Executor {
 public:
-  explicit CpuExecutor(int threads)
-      : arena_(threads > 0 ? threads : tbb::task_arena::automatic) {}
+  explicit CpuExecutor(int threads) : arena_(threads > 0 ? threads : tbb::task_arena::automatic) {}
 
   std::string name() const override { return "cpu"; }
 
@@ -47,8 +45,9 @@ public:
         ScopedStage stage(times, "proximity");
         tbb::enumerable_thread_specific<std::pair<std::vector<float>, std::vector<std::int32_t>>>
             scratch([&] {
-              return std::make_pair(std::vector<float>(static_cast<std::size_t>(view.max_segments)),
-                                    std::vector<std::int32_t>(static_cast<std::size_t>(view.max_segments)));
+              return std::make_pair(
+                  std::vector<float>(static_cast<std::size_t>(view.max_segments)),
+                  std::vector<std::int32_t>(static_cast<std::size_t>(view.max_segments)));
             });
         for_each_agent(n, [&](int i) {
           find_neighbors(i, view, grid);
@@ -76,9 +75,8 @@ public:
       {
         ScopedStage stage(times, "collisions");
         for (int pass = 0; pass < params.collision_iterations; ++pass) {
-          for_each_agent(n, [&](int i) {
-            collision_displacement(i, view, params.collision_resolve_factor);
-          });
+          for_each_agent(
+              n, [&](int i) { collision_displacement(i, view, params.collision_resolve_factor); });
           for_each_agent(n, [&](int i) { apply_displacement(i, view); });
         }
       }

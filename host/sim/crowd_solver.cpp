@@ -6,8 +6,12 @@
 namespace crowd {
 namespace {
 
-glm::vec2 ground_min(const NavMesh& navmesh) { return {navmesh.bounds_min().x, navmesh.bounds_min().z}; }
-glm::vec2 ground_max(const NavMesh& navmesh) { return {navmesh.bounds_max().x, navmesh.bounds_max().z}; }
+glm::vec2 ground_min(const NavMesh& navmesh) {
+  return {navmesh.bounds_min().x, navmesh.bounds_min().z};
+}
+glm::vec2 ground_max(const NavMesh& navmesh) {
+  return {navmesh.bounds_max().x, navmesh.bounds_max().z};
+}
 
 } // namespace
 
@@ -23,7 +27,8 @@ CrowdSolver::CrowdSolver(const NavMesh& navmesh, const SolverOptions& options,
   arrays_.max_segments = options_.max_wall_segments;
   navigator_ = std::make_unique<CorridorNavigator>(navmesh_, options_, arena_);
   // Wall cells of about a typical query range (12 x 0.4 m): a query visits a few cells.
-  walls_ = build_wall_grid(navmesh_.boundary_segments(), ground_min(navmesh_), ground_max(navmesh_), 4.0f);
+  walls_ = build_wall_grid(navmesh_.boundary_segments(), ground_min(navmesh_), ground_max(navmesh_),
+                           4.0f);
   executor_->set_walls(walls_);
   kernel_params_.collision_iterations = options_.collision_iterations;
   kernel_params_.collision_resolve_factor = options_.collision_resolve_factor;
@@ -33,9 +38,9 @@ CrowdSolver::~CrowdSolver() = default;
 
 int CrowdSolver::add_agent(const AgentSetup& setup) {
   const AgentParams& p = setup.params;
-  const int id = arrays_.append(setup.position, p.radius, navmesh_.settings().agent_height,
-                                p.max_accel, p.query_range(), p.separation_weight,
-                                arrays_.avoidance_set_of(p.avoidance));
+  const int id =
+      arrays_.append(setup.position, p.radius, navmesh_.settings().agent_height, p.max_accel,
+                     p.query_range(), p.separation_weight, arrays_.avoidance_set_of(p.avoidance));
   if (!navigator_->add_agent(arrays_, id, p.max_speed)) {
     // Keep ids dense: the agent exists but takes no part.
     arrays_.mode[static_cast<std::size_t>(id)] = kAgentInactive;
@@ -45,7 +50,8 @@ int CrowdSolver::add_agent(const AgentSetup& setup) {
   if (p.query_range() > max_query_range_) {
     // The neighbour grid's cells cover the largest query range, so 3 x 3 cells suffice.
     max_query_range_ = p.query_range();
-    kernel_params_.agent_grid = make_grid_spec(ground_min(navmesh_), ground_max(navmesh_), max_query_range_);
+    kernel_params_.agent_grid =
+        make_grid_spec(ground_min(navmesh_), ground_max(navmesh_), max_query_range_);
   }
   navigator_->set_target(id, setup.goal);
   return id;

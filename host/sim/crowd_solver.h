@@ -10,9 +10,8 @@
 #include "host/sim/solver_options.h"
 #include "host/sim/wall_grid_builder.h"
 
-#include <oneapi/tbb/task_arena.h>
-
 #include <memory>
+#include <oneapi/tbb/task_arena.h>
 #include <string>
 
 namespace crowd {

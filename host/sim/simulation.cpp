@@ -55,7 +55,9 @@ std::unique_ptr<CrowdBackend> make_backend(BackendKind kind, const NavMesh& navm
   throw std::logic_error("unreachable backend kind");
 }
 
-bool finite(const glm::vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+bool finite(const glm::vec3& v) {
+  return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
+}
 
 } // namespace
 
@@ -70,7 +72,8 @@ struct Simulation::Impl {
   double last_step_ms = 0.0;
 
   Impl(Scenario s, const SimulationOptions& options)
-      : scenario(std::move(s)), navmesh(NavMesh::build(scenario)), setups(populate(scenario, navmesh)) {
+      : scenario(std::move(s)), navmesh(NavMesh::build(scenario)),
+        setups(populate(scenario, navmesh)) {
     const int capacity = std::max<int>(1, static_cast<int>(setups.size()));
     backend = make_backend(options.backend, navmesh, options.solver, capacity,
                            std::max(scenario.max_agent_radius(), navmesh.settings().agent_radius));
@@ -120,7 +123,8 @@ Simulation::Simulation(Simulation&&) noexcept = default;
 Simulation& Simulation::operator=(Simulation&&) noexcept = default;
 Simulation::~Simulation() = default;
 
-int Simulation::add_agent(const glm::vec3& position, const glm::vec3& goal, const AgentParams& params) {
+int Simulation::add_agent(const glm::vec3& position, const glm::vec3& goal,
+                          const AgentParams& params) {
   if (!finite(position) || !finite(goal))
     throw ApiError("add_agent: position and goal must be finite");
   if (!(params.radius > 0.0f) || !(params.max_speed > 0.0f) || !(params.max_accel > 0.0f))
@@ -171,9 +175,15 @@ void Simulation::step() {
   m.metrics->observe_step(m.backend->positions(), m.phases);
 }
 
-int Simulation::step_index() const { return impl_->step_index; }
-double Simulation::time() const { return impl_->step_index * static_cast<double>(impl_->scenario.dt); }
-int Simulation::agent_count() const { return static_cast<int>(impl_->setups.size()); }
+int Simulation::step_index() const {
+  return impl_->step_index;
+}
+double Simulation::time() const {
+  return impl_->step_index * static_cast<double>(impl_->scenario.dt);
+}
+int Simulation::agent_count() const {
+  return static_cast<int>(impl_->setups.size());
+}
 glm::vec3 Simulation::position(int id) const {
   impl_->check_id(id);
   return impl_->backend->positions()[static_cast<std::size_t>(id)];
@@ -186,15 +196,33 @@ AgentPhase Simulation::phase(int id) const {
   impl_->check_id(id);
   return impl_->phases[static_cast<std::size_t>(id)];
 }
-std::span<const glm::vec3> Simulation::positions() const { return impl_->backend->positions(); }
-std::span<const glm::vec2> Simulation::velocities() const { return impl_->backend->velocities(); }
-std::span<const AgentPhase> Simulation::phases() const { return impl_->phases; }
-const Scenario& Simulation::scenario() const { return impl_->scenario; }
-const NavMesh& Simulation::navmesh() const { return impl_->navmesh; }
-std::string Simulation::backend_name() const { return impl_->backend->name(); }
-const StageTimes& Simulation::last_step_stages() const { return impl_->backend->last_step_stages(); }
-double Simulation::last_step_ms() const { return impl_->last_step_ms; }
-std::size_t Simulation::host_memory_bytes() const { return impl_->backend->host_memory_bytes(); }
+std::span<const glm::vec3> Simulation::positions() const {
+  return impl_->backend->positions();
+}
+std::span<const glm::vec2> Simulation::velocities() const {
+  return impl_->backend->velocities();
+}
+std::span<const AgentPhase> Simulation::phases() const {
+  return impl_->phases;
+}
+const Scenario& Simulation::scenario() const {
+  return impl_->scenario;
+}
+const NavMesh& Simulation::navmesh() const {
+  return impl_->navmesh;
+}
+std::string Simulation::backend_name() const {
+  return impl_->backend->name();
+}
+const StageTimes& Simulation::last_step_stages() const {
+  return impl_->backend->last_step_stages();
+}
+double Simulation::last_step_ms() const {
+  return impl_->last_step_ms;
+}
+std::size_t Simulation::host_memory_bytes() const {
+  return impl_->backend->host_memory_bytes();
+}
 MetricsSummary Simulation::metrics() const {
   return impl_->metrics->summary(impl_->backend->name(), impl_->step_index);
 }

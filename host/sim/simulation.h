@@ -14,9 +14,8 @@
 #include "host/sim/backend.h"
 #include "host/sim/solver_options.h"
 
-#include <glm/glm.hpp>
-
 #include <filesystem>
+#include <glm/glm.hpp>
 #include <memory>
 #include <span>
 #include <stdexcept>

@@ -58,7 +58,8 @@ WallGridData build_wall_grid(const std::vector<WallSegment>& segments, glm::vec2
     const glm::ivec4 b = data.cell_box[static_cast<std::size_t>(s)];
     for (int z = b.y; z <= b.w; ++z)
       for (int x = b.x; x <= b.z; ++x)
-        data.items[static_cast<std::size_t>(fill[static_cast<std::size_t>(data.spec.key({x, z}))]++)] = s;
+        data.items[static_cast<std::size_t>(
+            fill[static_cast<std::size_t>(data.spec.key({x, z}))]++)] = s;
   }
   return data;
 }
@@ -76,7 +77,8 @@ WallGridView WallGridData::view() const {
 
 std::size_t WallGridData::memory_bytes() const {
   return cell_start.capacity() * sizeof(std::int32_t) + items.capacity() * sizeof(std::int32_t) +
-         (p.capacity() + q.capacity()) * sizeof(glm::vec3) + cell_box.capacity() * sizeof(glm::ivec4);
+         (p.capacity() + q.capacity()) * sizeof(glm::vec3) +
+         cell_box.capacity() * sizeof(glm::ivec4);
 }
 
 } // namespace crowd

@@ -1,0 +1,671 @@
+// The CUDA executor: the kernel bodies of cuda/kernels run on the device, one thin __global__
+// per stage, in the order of the CPU executor (host/sim/cpu_executor.cpp), all on one stream.
+//
+// Memory. Every AgentArrays field has a device mirror, allocated when the agent count first
+// needs it and grown by doubling (device_buffer.h). A step uploads only what the host changes
+// every step (mode, preferred velocity, desired speed, and position, which the host constrains
+// to the navmesh after each step); the per-agent parameters, plus the state the kernels read
+// before they write it (velocity, new_velocity, status), go up again only when
+// AgentArrays::layout_version, the agent count, the row lengths or the number of avoidance
+// sets change. Copies go through pinned staging buffers and are asynchronous; the step
+// synchronises once, at its end.
+//
+// Downloads. position and velocity (what the backend shows: positions(), velocities()),
+// desired_velocity and new_velocity (desired and chosen velocity, for debug drawing, 16 B
+// per agent), neighbor_count and status (the neighbour count and the truncation bits, which
+// must reach the host so truncation is never silent; 5 B per agent). The neighbour and
+// segment rows stay on the device: at the default K = 6, S = 8 they are 176 B per agent, four
+// times the rest, and nothing on the host needs them each step. Their host copies are
+// therefore stale under this executor.
+//
+// Wall segment scratch. find_wall_segments keeps its S nearest candidates in two scratch
+// arrays; they live in global memory, [count * max_segments] each, not in per-thread local
+// arrays of a compile-time size. Local arrays would cap max_wall_segments at that size (the
+// limits of this project are parameters, see architecture.md) and reserve the cap's worth of
+// local memory for every resident thread whatever S is; the global rows cost 8 B x S per
+// agent, and at S = 8 a row is a single 32-byte sector, so the strided access is cheap.
+//
+// Agreement with the CPU. The kernels are the same code, but nvcc contracts a * b + c into
+// fused multiply-adds (one rounding instead of two) and the device cosf/sinf differ from
+// glibc's by an ulp or two, so results differ in the last bits; an avoidance argmin between
+// two nearly equal samples can then pick differently and the trajectories part. Compiling
+// the kernels with --fmad=false removes the first source: the host build targets baseline
+// x86-64, which has no FMA instruction, so g++ never contracts, and division and sqrtf are
+// IEEE-rounded on both sides. That leaves cosf/sinf of the sample pattern's angles.
+#ifndef CROWD_HAS_CUDA
+#define CROWD_HAS_CUDA 1 // this file is the CUDA backend: declare its entry points
+#endif
+
+#include "cuda/executor/cuda_check.h"
+#include "cuda/executor/device_buffer.h"
+#include "cuda/executor/gpu_block.cuh"
+#include "cuda/executor/launch_policy.h"
+#include "cuda/kernels/agent_grid_build.h"
+#include "cuda/kernels/avoidance.h"
+#include "cuda/kernels/collision.h"
+#include "cuda/kernels/integration.h"
+#include "cuda/kernels/proximity.h"
+#include "cuda/kernels/separation.h"
+#include "host/sim/executor.h"
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cstring>
+#include <cuda_runtime_api.h>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <thrust/system/cuda/execution_policy.h>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace crowd {
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// Kernels: agent index, bounds check, the CROWD_HD body.
+// ---------------------------------------------------------------------------------------------
+
+__device__ int agent_index() {
+  return static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+}
+
+/// Stage 4: neighbours and wall segments of one agent per thread.
+/// @param[in,out] v            the agents (device pointers)
+/// @param[in]     agent_grid   this step's agent grid
+/// @param[in]     walls        the wall grid
+/// @param         scratch_distance [count * max_segments] find_wall_segments scratch
+/// @param         scratch_ids      [count * max_segments] find_wall_segments scratch
+__global__ void __launch_bounds__(kAgentPolicy.threads_per_block)
+    proximity_kernel(AgentView v, GridView agent_grid, WallGridView walls, float* scratch_distance,
+                     std::int32_t* scratch_ids) {
+  const int i = agent_index();
+  if (i >= v.count)
+    return;
+  find_neighbors(i, v, agent_grid);
+  const long long row = static_cast<long long>(i) * v.max_segments;
+  find_wall_segments(i, v, walls, scratch_distance + row, scratch_ids + row);
+}
+
+/// Stage 5: preferred velocity plus separation -> desired_velocity.
+__global__ void __launch_bounds__(kAgentPolicy.threads_per_block) steering_kernel(AgentView v) {
+  const int i = agent_index();
+  if (i >= v.count)
+    return;
+  steer_with_separation(i, v);
+}
+
+/// Stage 6: one block per agent (blockIdx.x), one thread per velocity sample.
+/// @tparam kThreads block size, one of kAvoidanceBlockSizes
+/// @param[in,out] v      the agents (device pointers); writes new_velocity
+/// @param[in]     layout where the AvoidanceScratch arrays sit in dynamic shared memory
+template <int kThreads>
+__global__ void __launch_bounds__(kThreads)
+    avoidance_kernel(AgentView v, AvoidanceSharedLayout layout) {
+  // Dynamic: the circle and segment arrays scale with max_neighbors and max_segments.
+  extern __shared__ __align__(kSharedAlignment) unsigned char avoidance_shared[]; // [layout.bytes]
+  __shared__ typename GpuBlock<kThreads>::Shared block_shared;
+  const int i = static_cast<int>(blockIdx.x);
+  if (i >= v.count) // uniform across the block, so no thread misses a barrier
+    return;
+  GpuBlock<kThreads> block(block_shared);
+  choose_velocity(block, i, v, carve_avoidance_scratch(avoidance_shared, layout));
+}
+
+/// Stage 7: acceleration limit and move.
+__global__ void __launch_bounds__(kAgentPolicy.threads_per_block)
+    integrate_kernel(AgentView v, float dt) {
+  const int i = agent_index();
+  if (i >= v.count)
+    return;
+  integrate_agent(i, v, dt);
+}
+
+/// Stage 8, first half of a pass: every agent's push from the positions before the pass.
+__global__ void __launch_bounds__(kAgentPolicy.threads_per_block)
+    collision_displacement_kernel(AgentView v, float resolve_factor) {
+  const int i = agent_index();
+  if (i >= v.count)
+    return;
+  collision_displacement(i, v, resolve_factor);
+}
+
+/// Stage 8, second half of a pass: apply the pushes (a separate launch is the grid-wide
+/// barrier that makes the pass Jacobi, as on the CPU).
+__global__ void __launch_bounds__(kAgentPolicy.threads_per_block)
+    apply_displacement_kernel(AgentView v) {
+  const int i = agent_index();
+  if (i >= v.count)
+    return;
+  apply_displacement(i, v);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Host side.
+// ---------------------------------------------------------------------------------------------
+
+/// Dynamic shared memory a block may use without opting in (cudaFuncSetAttribute).
+constexpr std::size_t kDefaultDynamicSharedLimit = 48 * 1024;
+
+template <int kThreads>
+void launch_avoidance(int count, const AgentView& view, const AvoidanceSharedLayout& layout,
+                      cudaStream_t stream) {
+  if (layout.bytes > kDefaultDynamicSharedLimit) {
+    // Very large max_neighbors / max_segments: ask for more; fails (checked) beyond the device.
+    CROWD_CUDA_CHECK(cudaFuncSetAttribute(avoidance_kernel<kThreads>,
+                                          cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                          static_cast<int>(layout.bytes)));
+  }
+  avoidance_kernel<kThreads><<<count, kThreads, layout.bytes, stream>>>(view, layout);
+  CROWD_CUDA_CHECK_LAUNCH("avoidance_kernel");
+}
+
+/// Launches the avoidance kernel instantiated for `block_size` (one of kAvoidanceBlockSizes).
+template <std::size_t... I>
+void launch_avoidance_for_size(int block_size, std::index_sequence<I...>, int count,
+                               const AgentView& view, const AvoidanceSharedLayout& layout,
+                               cudaStream_t stream) {
+  const bool launched =
+      ((block_size == kAvoidanceBlockSizes[I]
+            ? (launch_avoidance<kAvoidanceBlockSizes[I]>(count, view, layout, stream), true)
+            : false) ||
+       ...);
+  if (!launched)
+    throw std::logic_error("avoidance block size " + std::to_string(block_size) +
+                           " is not one of kAvoidanceBlockSizes");
+}
+
+/// Copies between host arrays and device buffers through one pinned staging buffer: the host
+/// side is packed into (or unpacked from) the staging buffer with memcpy, the device side is
+/// one cudaMemcpyAsync per array on the stream.
+class StagedCopies {
+public:
+  void clear() {
+    copies_.clear();
+    bytes_ = 0;
+  }
+
+  void add(void* host, void* device, std::size_t bytes) {
+    if (bytes == 0)
+      return;
+    copies_.push_back({host, device, bytes, bytes_});
+    bytes_ = align_shared(bytes_ + bytes); // keep every array 16-byte aligned in the staging
+  }
+
+  std::size_t bytes() const { return bytes_; }
+
+  /// Packs the host arrays and starts the copies to the device.
+  void upload(PinnedBuffer<unsigned char>& staging, cudaStream_t stream) const {
+    for (const Copy& c : copies_) {
+      std::memcpy(staging.data() + c.offset, c.host, c.bytes);
+      CROWD_CUDA_CHECK(cudaMemcpyAsync(c.device, staging.data() + c.offset, c.bytes,
+                                       cudaMemcpyHostToDevice, stream));
+    }
+  }
+
+  /// Starts the copies from the device; finish_download() after the stream synchronised.
+  void start_download(PinnedBuffer<unsigned char>& staging, cudaStream_t stream) const {
+    for (const Copy& c : copies_) {
+      CROWD_CUDA_CHECK(cudaMemcpyAsync(staging.data() + c.offset, c.device, c.bytes,
+                                       cudaMemcpyDeviceToHost, stream));
+    }
+  }
+
+  void finish_download(const PinnedBuffer<unsigned char>& staging) const {
+    for (const Copy& c : copies_)
+      std::memcpy(c.host, staging.data() + c.offset, c.bytes);
+  }
+
+private:
+  struct Copy {
+    void* host;
+    void* device;
+    std::size_t bytes;
+    std::size_t offset; ///< In the staging buffer.
+  };
+  std::vector<Copy> copies_;
+  std::size_t bytes_ = 0;
+};
+
+template <class T> std::size_t bytes_of(std::size_t count) {
+  return count * sizeof(T);
+}
+
+/// Queues host vector -> device buffer (upload) or back (download), the whole vector.
+template <class T>
+void add_copy(StagedCopies& copies, const std::vector<T>& host, DeviceBuffer<T>& device) {
+  copies.add(const_cast<T*>(host.data()), device.data(), bytes_of<T>(host.size()));
+}
+
+struct StreamDestroy {
+  void operator()(cudaStream_t stream) const { (void)cudaStreamDestroy(stream); }
+};
+struct EventDestroy {
+  void operator()(cudaEvent_t event) const { (void)cudaEventDestroy(event); }
+};
+using StreamHandle = std::unique_ptr<std::remove_pointer_t<cudaStream_t>, StreamDestroy>;
+using EventHandle = std::unique_ptr<std::remove_pointer_t<cudaEvent_t>, EventDestroy>;
+
+/// The stages timed on the stream, in pipeline order; an event is recorded between two.
+enum Stage : int {
+  kUpload,
+  kGrid,
+  kProximity,
+  kSteering,
+  kAvoidance,
+  kIntegrate,
+  kCollisions,
+  kDownload,
+  kStageCount
+};
+constexpr std::array<const char*, kStageCount> kStageNames{
+    "upload", "grid", "proximity", "steering", "avoidance", "integrate", "collisions", "download"};
+
+/// Everything that, when it changes, makes the device mirror upload the parameters again.
+struct LayoutKey {
+  std::uint64_t version = 0;
+  int count = 0;
+  int max_neighbors = 0;
+  int max_segments = 0;
+  std::size_t avoidance_sets = 0;
+  bool operator==(const LayoutKey&) const = default;
+};
+
+class CudaExecutor final : public Executor {
+public:
+  CudaExecutor() {
+    cudaStream_t stream = nullptr;
+    // Non-blocking: the executor's work must not serialise with other libraries' work on the
+    // legacy default stream.
+    CROWD_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    stream_.reset(stream);
+    for (EventHandle& handle : events_) {
+      cudaEvent_t event = nullptr;
+      CROWD_CUDA_CHECK(cudaEventCreate(&event));
+      handle.reset(event);
+    }
+    // No walls until set_walls: an empty one-cell grid, so a step without walls still works.
+    WallGridData empty;
+    empty.cell_start = {0, 0};
+    set_walls(empty);
+  }
+
+  std::string name() const override { return "cuda"; }
+
+  void set_walls(const WallGridData& walls) override {
+    const std::size_t segments = walls.p.size();
+    if (walls.cell_start.size() != static_cast<std::size_t>(walls.spec.cell_count()) + 1 ||
+        walls.q.size() != segments || walls.cell_box.size() != segments)
+      throw std::invalid_argument("set_walls: inconsistent WallGridData sizes");
+    const std::string what = "the wall grid (" + std::to_string(segments) + " segments)";
+    wall_cell_start_.reserve(walls.cell_start.size(), what);
+    wall_items_.reserve(walls.items.size(), what);
+    wall_p_.reserve(segments, what);
+    wall_q_.reserve(segments, what);
+    wall_cell_box_.reserve(segments, what);
+    // Once per run: copy straight from the (pageable) vectors and wait, no staging needed.
+    copy_to_device(wall_cell_start_, walls.cell_start);
+    copy_to_device(wall_items_, walls.items);
+    copy_to_device(wall_p_, walls.p);
+    copy_to_device(wall_q_, walls.q);
+    copy_to_device(wall_cell_box_, walls.cell_box);
+    CROWD_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+    walls_.grid.spec = walls.spec;
+    walls_.grid.cell_start = wall_cell_start_.data();
+    walls_.grid.items = wall_items_.data();
+    walls_.p = wall_p_.data();
+    walls_.q = wall_q_.data();
+    walls_.cell_box = wall_cell_box_.data();
+  }
+
+  void step(AgentArrays& agents, const KernelStepParams& params, StageTimes& times) override {
+    try {
+      run_step(agents, params, times);
+    } catch (...) {
+      // Let copies in flight finish before a later step may regrow the staging buffers they
+      // use, and upload everything again next time: the device state is unknown now.
+      (void)cudaStreamSynchronize(stream_.get());
+      (void)cudaGetLastError();
+      layout_.reset();
+      throw;
+    }
+  }
+
+  std::size_t host_memory_bytes() const override {
+    return upload_staging_.bytes() + download_staging_.bytes();
+  }
+
+  std::size_t device_memory_bytes() const override {
+    return mode_.bytes() + radius_.bytes() + height_.bytes() + max_accel_.bytes() +
+           query_range_.bytes() + separation_weight_.bytes() + avoidance_set_.bytes() +
+           avoidance_params_.bytes() + preferred_velocity_.bytes() + desired_speed_.bytes() +
+           position_.bytes() + velocity_.bytes() + desired_velocity_.bytes() +
+           new_velocity_.bytes() + displacement_.bytes() + neighbor_index_.bytes() +
+           neighbor_distance_sq_.bytes() + neighbor_count_.bytes() + segment_.bytes() +
+           segment_count_.bytes() + status_.bytes() + segment_scratch_distance_.bytes() +
+           segment_scratch_ids_.bytes() + grid_keys_.bytes() + grid_items_.bytes() +
+           cell_start_.bytes() + temp_allocator_.bytes() + wall_cell_start_.bytes() +
+           wall_items_.bytes() + wall_p_.bytes() + wall_q_.bytes() + wall_cell_box_.bytes();
+  }
+
+private:
+  /// One step: upload, stages 3-8, download, one synchronisation, stage times.
+  void run_step(AgentArrays& agents, const KernelStepParams& params, StageTimes& times) {
+    const int n = agents.count();
+    if (n == 0) {
+      for (const char* stage : kStageNames)
+        times.add(stage, 0.0);
+      return;
+    }
+    check_sizes(agents);
+    const LayoutKey key{agents.layout_version, n, agents.max_neighbors, agents.max_segments,
+                        agents.avoidance_params.size()};
+    const bool layout_changed = !layout_ || *layout_ != key;
+    if (layout_changed)
+      prepare_layout(agents);
+    const AgentView view = device_view(agents);
+    cudaStream_t stream = stream_.get();
+
+    // ---- upload: the per-step inputs, and the parameters when the layout changed ----
+    // Recorded before packing: the stream is idle here, so the interval includes the host's
+    // packing into the staging buffer as well as the copies.
+    record(kUpload);
+    uploads_.clear();
+    add_copy(uploads_, agents.mode, mode_);
+    add_copy(uploads_, agents.preferred_velocity, preferred_velocity_);
+    add_copy(uploads_, agents.desired_speed, desired_speed_);
+    add_copy(uploads_, agents.position, position_);
+    if (layout_changed) {
+      add_copy(uploads_, agents.radius, radius_);
+      add_copy(uploads_, agents.height, height_);
+      add_copy(uploads_, agents.max_accel, max_accel_);
+      add_copy(uploads_, agents.query_range, query_range_);
+      add_copy(uploads_, agents.separation_weight, separation_weight_);
+      add_copy(uploads_, agents.avoidance_set, avoidance_set_);
+      add_copy(uploads_, agents.avoidance_params, avoidance_params_);
+      // State read before it is written: velocity by steering (neighbours') and integrate,
+      // status by proximity (it keeps other bits), new_velocity of inactive agents by the
+      // download. New agents bring theirs; removed ones had velocity zeroed by the host.
+      add_copy(uploads_, agents.velocity, velocity_);
+      add_copy(uploads_, agents.new_velocity, new_velocity_);
+      add_copy(uploads_, agents.status, status_);
+    }
+    upload_staging_.reserve(uploads_.bytes(),
+                            "the upload staging of " + std::to_string(n) + " agents");
+    uploads_.upload(upload_staging_, stream);
+
+    // ---- 3 neighbour grid: the CPU executor's Thrust code, on the device ----
+    record(kGrid);
+    const GridSpec& spec = params.agent_grid;
+    const auto cells = static_cast<std::size_t>(spec.cell_count()) + 2; // see build_agent_grid
+    if (cell_start_.capacity() < cells)
+      cell_start_.reserve(cells, "the agent grid's " + std::to_string(cells) + " cells");
+    temp_allocator_.set_purpose("the agent grid of " + std::to_string(n) + " agents");
+    build_agent_grid(thrust::cuda::par_nosync(temp_allocator_).on(stream), spec, view,
+                     grid_keys_.data(), grid_items_.data(), cell_start_.data());
+    const GridView grid{spec, cell_start_.data(), grid_items_.data()};
+
+    const int agent_blocks = blocks_for(n, kAgentPolicy);
+    const int agent_threads = kAgentPolicy.threads_per_block;
+
+    // ---- 4 proximity ----
+    record(kProximity);
+    proximity_kernel<<<agent_blocks, agent_threads, 0, stream>>>(
+        view, grid, walls_, segment_scratch_distance_.data(), segment_scratch_ids_.data());
+    CROWD_CUDA_CHECK_LAUNCH("proximity_kernel");
+
+    // ---- 5 steering ----
+    record(kSteering);
+    steering_kernel<<<agent_blocks, agent_threads, 0, stream>>>(view);
+    CROWD_CUDA_CHECK_LAUNCH("steering_kernel");
+
+    // ---- 6 avoidance: one block per agent ----
+    record(kAvoidance);
+    launch_avoidance_for_size(avoidance_block_size_,
+                              std::make_index_sequence<kAvoidanceBlockSizes.size()>{}, n, view,
+                              avoidance_layout_, stream);
+
+    // ---- 7 integrate ----
+    record(kIntegrate);
+    integrate_kernel<<<agent_blocks, agent_threads, 0, stream>>>(view, params.dt);
+    CROWD_CUDA_CHECK_LAUNCH("integrate_kernel");
+
+    // ---- 8 collisions: Jacobi passes ----
+    record(kCollisions);
+    for (int pass = 0; pass < params.collision_iterations; ++pass) {
+      collision_displacement_kernel<<<agent_blocks, agent_threads, 0, stream>>>(
+          view, params.collision_resolve_factor);
+      CROWD_CUDA_CHECK_LAUNCH("collision_displacement_kernel");
+      apply_displacement_kernel<<<agent_blocks, agent_threads, 0, stream>>>(view);
+      CROWD_CUDA_CHECK_LAUNCH("apply_displacement_kernel");
+    }
+
+    // ---- download ----
+    record(kDownload);
+    downloads_.clear();
+    add_copy(downloads_, agents.position, position_);
+    add_copy(downloads_, agents.velocity, velocity_);
+    add_copy(downloads_, agents.desired_velocity, desired_velocity_);
+    add_copy(downloads_, agents.new_velocity, new_velocity_);
+    add_copy(downloads_, agents.neighbor_count, neighbor_count_);
+    add_copy(downloads_, agents.status, status_);
+    download_staging_.reserve(downloads_.bytes(),
+                              "the download staging of " + std::to_string(n) + " agents");
+    downloads_.start_download(download_staging_, stream);
+    record(kStageCount);
+
+    // The one synchronisation of the step.
+    CROWD_CUDA_CHECK(cudaStreamSynchronize(stream));
+    const auto unpack_start = std::chrono::steady_clock::now();
+    downloads_.finish_download(download_staging_);
+    const double unpack_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - unpack_start)
+            .count();
+    layout_ = key;
+
+    for (int stage = 0; stage < kStageCount; ++stage) {
+      float ms = 0.0f;
+      CROWD_CUDA_CHECK(cudaEventElapsedTime(&ms, events_[static_cast<std::size_t>(stage)].get(),
+                                            events_[static_cast<std::size_t>(stage) + 1].get()));
+      times.add(kStageNames[static_cast<std::size_t>(stage)],
+                stage == kDownload ? ms + unpack_ms : static_cast<double>(ms));
+    }
+  }
+
+  template <class T> void copy_to_device(DeviceBuffer<T>& device, const std::vector<T>& host) {
+    if (host.empty())
+      return;
+    CROWD_CUDA_CHECK(cudaMemcpyAsync(device.data(), host.data(), bytes_of<T>(host.size()),
+                                     cudaMemcpyHostToDevice, stream_.get()));
+  }
+
+  void record(int boundary) {
+    CROWD_CUDA_CHECK(
+        cudaEventRecord(events_[static_cast<std::size_t>(boundary)].get(), stream_.get()));
+  }
+
+  /// The host arrays must have the sizes AgentArrays promises, or the copies would read past
+  /// their ends.
+  static void check_sizes(const AgentArrays& a) {
+    const auto n = static_cast<std::size_t>(a.count());
+    const auto k = n * static_cast<std::size_t>(a.max_neighbors);
+    const auto s = n * static_cast<std::size_t>(a.max_segments);
+    const bool ok = a.max_neighbors >= 0 && a.max_segments >= 0 && a.radius.size() == n &&
+                    a.height.size() == n && a.max_accel.size() == n && a.query_range.size() == n &&
+                    a.separation_weight.size() == n && a.avoidance_set.size() == n &&
+                    a.preferred_velocity.size() == n && a.desired_speed.size() == n &&
+                    a.position.size() == n && a.velocity.size() == n &&
+                    a.desired_velocity.size() == n && a.new_velocity.size() == n &&
+                    a.displacement.size() == n && a.neighbor_index.size() == k &&
+                    a.neighbor_distance_sq.size() == k && a.neighbor_count.size() == n &&
+                    a.segment.size() == s && a.segment_count.size() == n && a.status.size() == n;
+    if (!ok)
+      throw std::invalid_argument("CUDA executor: AgentArrays fields do not match count() = " +
+                                  std::to_string(n));
+  }
+
+  /// Grows the device mirror to the agents' sizes and derives the launch shapes of the
+  /// avoidance stage; called when the layout key changed.
+  void prepare_layout(const AgentArrays& agents) {
+    const auto n = static_cast<std::size_t>(agents.count());
+    const auto k = n * static_cast<std::size_t>(agents.max_neighbors);
+    const auto s = n * static_cast<std::size_t>(agents.max_segments);
+    const std::string of = " for " + std::to_string(n) + " agents";
+    mode_.reserve(n, "mode" + of);
+    radius_.reserve(n, "radius" + of);
+    height_.reserve(n, "height" + of);
+    max_accel_.reserve(n, "max_accel" + of);
+    query_range_.reserve(n, "query_range" + of);
+    separation_weight_.reserve(n, "separation_weight" + of);
+    avoidance_set_.reserve(n, "avoidance_set" + of);
+    avoidance_params_.reserve(agents.avoidance_params.size(), "avoidance_params" + of);
+    preferred_velocity_.reserve(n, "preferred_velocity" + of);
+    desired_speed_.reserve(n, "desired_speed" + of);
+    position_.reserve(n, "position" + of);
+    velocity_.reserve(n, "velocity" + of);
+    desired_velocity_.reserve(n, "desired_velocity" + of);
+    new_velocity_.reserve(n, "new_velocity" + of);
+    displacement_.reserve(n, "displacement" + of);
+    neighbor_index_.reserve(k, "neighbor_index" + of);
+    neighbor_distance_sq_.reserve(k, "neighbor_distance_sq" + of);
+    neighbor_count_.reserve(n, "neighbor_count" + of);
+    segment_.reserve(s, "segment" + of);
+    segment_count_.reserve(n, "segment_count" + of);
+    status_.reserve(n, "status" + of);
+    segment_scratch_distance_.reserve(s, "wall segment scratch" + of);
+    segment_scratch_ids_.reserve(s, "wall segment scratch" + of);
+    grid_keys_.reserve(n, "agent grid keys" + of);
+    grid_items_.reserve(n, "agent grid items" + of);
+
+    // One thread per sample of the largest pattern any agent uses.
+    int samples = 1;
+    for (const std::int32_t set : agents.avoidance_set) {
+      if (set < 0 || static_cast<std::size_t>(set) >= agents.avoidance_params.size())
+        throw std::invalid_argument("CUDA executor: avoidance_set " + std::to_string(set) +
+                                    " out of range");
+      samples = std::max(
+          samples, agents.avoidance_params[static_cast<std::size_t>(set)].samples_per_level());
+    }
+    avoidance_block_size_ = avoidance_block_size(samples);
+    avoidance_layout_ = avoidance_shared_layout(agents.max_neighbors, agents.max_segments);
+  }
+
+  /// The kernels' view of the device mirror.
+  AgentView device_view(const AgentArrays& agents) {
+    AgentView v;
+    v.count = agents.count();
+    v.max_neighbors = agents.max_neighbors;
+    v.max_segments = agents.max_segments;
+    v.mode = mode_.data();
+    v.radius = radius_.data();
+    v.height = height_.data();
+    v.max_accel = max_accel_.data();
+    v.query_range = query_range_.data();
+    v.separation_weight = separation_weight_.data();
+    v.avoidance_set = avoidance_set_.data();
+    v.avoidance_params = avoidance_params_.data();
+    v.preferred_velocity = preferred_velocity_.data();
+    v.desired_speed = desired_speed_.data();
+    v.position = position_.data();
+    v.velocity = velocity_.data();
+    v.desired_velocity = desired_velocity_.data();
+    v.new_velocity = new_velocity_.data();
+    v.displacement = displacement_.data();
+    v.neighbor_index = neighbor_index_.data();
+    v.neighbor_distance_sq = neighbor_distance_sq_.data();
+    v.neighbor_count = neighbor_count_.data();
+    v.segment = segment_.data();
+    v.segment_count = segment_count_.data();
+    v.status = status_.data();
+    return v;
+  }
+
+  StreamHandle stream_;
+  std::array<EventHandle, kStageCount + 1> events_; // [stage boundaries]
+
+  // The device mirror of AgentArrays (d_ for every field; names as in AgentView).
+  DeviceBuffer<std::uint8_t> mode_;                // [count]
+  DeviceBuffer<float> radius_;                     // [count]
+  DeviceBuffer<float> height_;                     // [count]
+  DeviceBuffer<float> max_accel_;                  // [count]
+  DeviceBuffer<float> query_range_;                // [count]
+  DeviceBuffer<float> separation_weight_;          // [count]
+  DeviceBuffer<std::int32_t> avoidance_set_;       // [count]
+  DeviceBuffer<AvoidanceParams> avoidance_params_; // [sets]
+  DeviceBuffer<glm::vec2> preferred_velocity_;     // [count]
+  DeviceBuffer<float> desired_speed_;              // [count]
+  DeviceBuffer<glm::vec3> position_;               // [count]
+  DeviceBuffer<glm::vec2> velocity_;               // [count]
+  DeviceBuffer<glm::vec2> desired_velocity_;       // [count]
+  DeviceBuffer<glm::vec2> new_velocity_;           // [count]
+  DeviceBuffer<glm::vec2> displacement_;           // [count]
+  DeviceBuffer<std::int32_t> neighbor_index_;      // [count * max_neighbors]
+  DeviceBuffer<float> neighbor_distance_sq_;       // [count * max_neighbors]
+  DeviceBuffer<std::int32_t> neighbor_count_;      // [count]
+  DeviceBuffer<glm::vec4> segment_;                // [count * max_segments]
+  DeviceBuffer<std::int32_t> segment_count_;       // [count]
+  DeviceBuffer<std::uint8_t> status_;              // [count]
+  DeviceBuffer<float> segment_scratch_distance_;   // [count * max_segments]
+  DeviceBuffer<std::int32_t> segment_scratch_ids_; // [count * max_segments]
+
+  // The agent grid, rebuilt every step.
+  DeviceBuffer<std::int32_t> grid_keys_;  // [count]
+  DeviceBuffer<std::int32_t> grid_items_; // [count]
+  DeviceBuffer<std::int32_t> cell_start_; // [cell_count + 2]
+  DeviceTempAllocator temp_allocator_;    // Thrust's sort storage
+
+  // The wall grid, uploaded once by set_walls.
+  DeviceBuffer<std::int32_t> wall_cell_start_; // [cells + 1]
+  DeviceBuffer<std::int32_t> wall_items_;      // [listed segments]
+  DeviceBuffer<glm::vec3> wall_p_;             // [segments]
+  DeviceBuffer<glm::vec3> wall_q_;             // [segments]
+  DeviceBuffer<glm::ivec4> wall_cell_box_;     // [segments]
+  WallGridView walls_;
+
+  PinnedBuffer<unsigned char> upload_staging_;   // [bytes of one step's uploads]
+  PinnedBuffer<unsigned char> download_staging_; // [bytes of one step's downloads]
+  StagedCopies uploads_, downloads_;
+
+  std::optional<LayoutKey> layout_; ///< What the device mirror was last uploaded for.
+  int avoidance_block_size_ = kAvoidanceBlockSizes.front();
+  AvoidanceSharedLayout avoidance_layout_;
+};
+
+} // namespace
+
+int cuda_device_count() {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    (void)cudaGetLastError(); // not a sticky error; do not leave it for the next check
+    return 0;
+  }
+  return count;
+}
+
+std::unique_ptr<Executor> make_cuda_executor() {
+  int count = 0;
+  const cudaError_t status = cudaGetDeviceCount(&count);
+  if (status != cudaSuccess) {
+    (void)cudaGetLastError();
+    int runtime = 0;
+    (void)cudaRuntimeGetVersion(&runtime);
+    std::string message = std::string("no CUDA device found: cudaGetDeviceCount failed with ") +
+                          cudaGetErrorName(status) + " (" + cudaGetErrorString(status) + ")";
+    if (status == cudaErrorInsufficientDriver || status == cudaErrorNoDevice) {
+      // What the runtime means on a machine without a GPU: there is no driver at all.
+      message += ": no NVIDIA driver is loaded, or it is older than this CUDA runtime (" +
+                 std::to_string(runtime / 1000) + "." + std::to_string(runtime % 1000 / 10) + ")";
+    }
+    throw std::runtime_error(message + "; the cuda backend needs an NVIDIA GPU, use cpu instead");
+  }
+  if (count == 0) {
+    throw std::runtime_error("no CUDA device found: the CUDA runtime reports 0 devices; the cuda "
+                             "backend needs an NVIDIA GPU, use cpu instead");
+  }
+  return std::make_unique<CudaExecutor>();
+}
+
+} // namespace crowd

@@ -1,0 +1,282 @@
+#include "host/backends/detour_backend.h"
+
+#include "host/navmesh/navmesh.h"
+
+#include <DetourCrowd.h>
+#include <DetourNavMesh.h>
+#include <DetourNavMeshQuery.h>
+#include <DetourNode.h>
+#include <DetourObstacleAvoidance.h>
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace crowd {
+namespace {
+
+// RecastDemo's crowd tool flags (RecastDemo/Source/Tool_Crowd.cpp, CrowdToolState::addAgent
+// with every option of the tool's panel on).
+constexpr unsigned char kUpdateFlags = DT_CROWD_ANTICIPATE_TURNS | DT_CROWD_OPTIMIZE_VIS |
+                                       DT_CROWD_OPTIMIZE_TOPO | DT_CROWD_OBSTACLE_AVOIDANCE |
+                                       DT_CROWD_SEPARATION;
+
+// Corridor capacity and node pools that dtCrowd::init allocates (DetourCrowd.cpp:
+// m_maxPathResult = 256, MAX_PATHQUEUE_NODES = 4096, MAX_COMMON_NODES = 512), used only for
+// the memory estimate.
+constexpr std::size_t kCorridorPolys = 256;
+constexpr std::size_t kPathQueueNodes = 4096;
+constexpr std::size_t kCommonNodes = 512;
+
+bool same_avoidance(const AvoidanceParams& a, const AvoidanceParams& b) {
+  return a.vel_bias == b.vel_bias && a.weight_des_vel == b.weight_des_vel &&
+         a.weight_cur_vel == b.weight_cur_vel && a.weight_side == b.weight_side &&
+         a.weight_toi == b.weight_toi && a.horiz_time == b.horiz_time &&
+         a.adaptive_divs == b.adaptive_divs && a.adaptive_rings == b.adaptive_rings &&
+         a.adaptive_depth == b.adaptive_depth;
+}
+
+unsigned char to_uchar(std::int32_t value) {
+  return static_cast<unsigned char>(std::clamp<std::int32_t>(value, 0, 255));
+}
+
+std::size_t next_pow2(std::size_t v) {
+  std::size_t p = 1;
+  while (p < v) {
+    p <<= 1;
+  }
+  return p;
+}
+
+// Bytes of one dtNavMeshQuery's A* pools for `max_nodes` nodes (DetourNode.cpp: dtNodePool
+// keeps the nodes, a hash of nextPow2(max_nodes / 4) heads and one next link per node;
+// dtNodeQueue keeps max_nodes + 1 pointers), plus the small tiny-node pool of 64 nodes.
+std::size_t query_bytes(std::size_t max_nodes) {
+  const std::size_t hash = next_pow2(std::max<std::size_t>(max_nodes / 4, 1));
+  const std::size_t pool = max_nodes * sizeof(dtNode) + (hash + max_nodes) * sizeof(dtNodeIndex);
+  const std::size_t queue = (max_nodes + 1) * sizeof(dtNode*);
+  const std::size_t tiny = 64 * sizeof(dtNode) + (32 + 64) * sizeof(dtNodeIndex);
+  return sizeof(dtNavMeshQuery) + pool + queue + tiny;
+}
+
+} // namespace
+
+void DetourCrowdBackend::CrowdDeleter::operator()(dtCrowd* crowd) const {
+  dtFreeCrowd(crowd);
+}
+
+DetourCrowdBackend::DetourCrowdBackend(const NavMesh& navmesh, int capacity, float max_agent_radius)
+    : navmesh_(&navmesh), capacity_(capacity) {
+  if (capacity < 0) {
+    throw std::runtime_error("DetourCrowd backend: capacity must be >= 0, got " +
+                             std::to_string(capacity));
+  }
+  // DetourCrowd's proximity grid (DetourProximityGrid.h) stores agent ids and pool links as
+  // unsigned short, 0xffff meaning "none", and dtCrowd::init sizes its pool at 4 items per
+  // agent. Above 16,383 agents the links would silently wrap (field notes 1a), so refuse.
+  if (static_cast<long long>(capacity) * 4 > 65535) {
+    throw std::runtime_error(
+        "DetourCrowd backend: " + std::to_string(capacity) +
+        " agents is more than DetourCrowd can hold (at most " + std::to_string(kMaxCapacity) +
+        "): its proximity grid keeps agent ids and links as 16-bit unsigned short in a pool of "
+        "4 items per agent; use the cpu or cuda backend for larger crowds");
+  }
+  if (!(max_agent_radius > 0.0f)) {
+    throw std::runtime_error("DetourCrowd backend: max agent radius must be > 0, got " +
+                             std::to_string(max_agent_radius));
+  }
+  crowd_.reset(dtAllocCrowd());
+  if (!crowd_) {
+    throw std::runtime_error("DetourCrowd backend: dtAllocCrowd failed (out of memory)");
+  }
+  // dtCrowd::init takes a non-const dtNavMesh* but only reads it: it hands the mesh to
+  // dtNavMeshQuery::init (which stores a const pointer) and to its path queue. The navmesh is
+  // never modified through this pointer.
+  auto* nav = const_cast<dtNavMesh*>(&navmesh.detour());
+  // dtCrowd::init needs maxAgents >= 1 (dtAlloc of zero-sized arrays may fail); an empty scene
+  // still refuses add_agent through capacity_.
+  if (!crowd_->init(std::max(capacity, 1), max_agent_radius, nav)) {
+    throw std::runtime_error("DetourCrowd backend: dtCrowd::init failed for " +
+                             std::to_string(capacity) + " agents");
+  }
+  crowd_index_.reserve(static_cast<std::size_t>(capacity));
+  positions_.reserve(static_cast<std::size_t>(capacity));
+  velocities_.reserve(static_cast<std::size_t>(capacity));
+}
+
+DetourCrowdBackend::~DetourCrowdBackend() = default;
+
+int DetourCrowdBackend::avoidance_slot(const AvoidanceParams& params) {
+  for (std::size_t k = 0; k < avoidance_slots_.size(); ++k) {
+    if (same_avoidance(avoidance_slots_[k], params)) {
+      return static_cast<int>(k);
+    }
+  }
+  if (avoidance_slots_.size() >= DT_CROWD_MAX_OBSTAVOIDANCE_PARAMS) {
+    throw std::runtime_error(
+        "DetourCrowd backend: more than " + std::to_string(DT_CROWD_MAX_OBSTAVOIDANCE_PARAMS) +
+        " distinct avoidance parameter sets; DetourCrowd has only " +
+        std::to_string(DT_CROWD_MAX_OBSTAVOIDANCE_PARAMS) +
+        " dtObstacleAvoidanceParams slots (DT_CROWD_MAX_OBSTAVOIDANCE_PARAMS)");
+  }
+  dtObstacleAvoidanceParams p{};
+  p.velBias = params.vel_bias;
+  p.weightDesVel = params.weight_des_vel;
+  p.weightCurVel = params.weight_cur_vel;
+  p.weightSide = params.weight_side;
+  p.weightToi = params.weight_toi;
+  p.horizTime = params.horiz_time;
+  // Unused: dtCrowd::update hard-codes adaptive sampling (field notes 1b); 33 is init's value.
+  p.gridSize = 33;
+  // sampleVelocityAdaptive clamps divs and rings to DT_MAX_PATTERN_DIVS / RINGS itself.
+  p.adaptiveDivs = to_uchar(params.adaptive_divs);
+  p.adaptiveRings = to_uchar(params.adaptive_rings);
+  p.adaptiveDepth = to_uchar(params.adaptive_depth);
+  const int slot = static_cast<int>(avoidance_slots_.size());
+  crowd_->setObstacleAvoidanceParams(slot, &p);
+  avoidance_slots_.push_back(params);
+  return slot;
+}
+
+int DetourCrowdBackend::add_agent(const AgentSetup& setup) {
+  if (active_agents_ >= capacity_) {
+    throw std::runtime_error("DetourCrowd backend: cannot add agent " +
+                             std::to_string(crowd_index_.size()) + ": the crowd is full (" +
+                             std::to_string(capacity_) +
+                             " agents, the capacity it was created with)");
+  }
+  const AgentParams& ap = setup.params;
+  dtCrowdAgentParams params{};
+  params.radius = ap.radius;
+  params.height = navmesh_->settings().agent_height;
+  params.maxAcceleration = ap.max_accel;
+  params.maxSpeed = ap.max_speed;
+  params.collisionQueryRange = ap.query_range();
+  params.pathOptimizationRange = 30.0f * ap.radius; // RecastDemo Tool_Crowd.cpp
+  params.separationWeight = ap.separation_weight;
+  params.updateFlags = kUpdateFlags;
+  params.obstacleAvoidanceType = static_cast<unsigned char>(avoidance_slot(ap.avoidance));
+  params.queryFilterType = 0;
+  params.userData = nullptr;
+
+  const float pos[3] = {setup.position.x, setup.position.y, setup.position.z};
+  const int index = crowd_->addAgent(pos, &params);
+  if (index < 0) {
+    throw std::runtime_error("DetourCrowd backend: dtCrowd::addAgent failed for agent " +
+                             std::to_string(crowd_index_.size()) + " (no free slot)");
+  }
+  ++active_agents_;
+  const int id = static_cast<int>(crowd_index_.size());
+  crowd_index_.push_back(index);
+  const dtCrowdAgent* agent = crowd_->getAgent(index);
+  // addAgent snaps the position onto the navmesh (findNearestPoly with the crowd's extents).
+  positions_.emplace_back(agent->npos[0], agent->npos[1], agent->npos[2]);
+  velocities_.emplace_back(0.0f, 0.0f);
+  request_goal(index, setup.goal);
+  return id;
+}
+
+void DetourCrowdBackend::request_goal(int index, const glm::vec3& goal) {
+  // As RecastDemo's CrowdToolState::setMoveTarget: snap the target with the crowd's own
+  // placement half extents, (2, 1.5, 2) x max agent radius (dtCrowd::init).
+  const dtNavMeshQuery* query = crowd_->getNavMeshQuery();
+  const dtQueryFilter* filter = crowd_->getFilter(0);
+  const float target[3] = {goal.x, goal.y, goal.z};
+  dtPolyRef ref = 0;
+  float nearest[3] = {goal.x, goal.y, goal.z};
+  const dtStatus status =
+      query->findNearestPoly(target, crowd_->getQueryHalfExtents(), filter, &ref, nearest);
+  if (dtStatusFailed(status) || ref == 0 || !crowd_->requestMoveTarget(index, ref, nearest)) {
+    // No polygon near the goal: leave the agent standing (see stop_agent for why this is a
+    // zero velocity request rather than resetMoveTarget).
+    const float zero[3] = {0.0f, 0.0f, 0.0f};
+    crowd_->requestMoveVelocity(index, zero);
+  }
+}
+
+int DetourCrowdBackend::crowd_index(int id) const {
+  if (id < 0 || id >= static_cast<int>(crowd_index_.size())) {
+    throw std::out_of_range("DetourCrowd backend: unknown agent id " + std::to_string(id));
+  }
+  return crowd_index_[static_cast<std::size_t>(id)];
+}
+
+void DetourCrowdBackend::remove_agent(int id) {
+  const int index = crowd_index(id);
+  if (index < 0) {
+    return;
+  }
+  // dtCrowd::removeAgent only clears `active`; the slot may be reused by a later addAgent,
+  // which is why our ids map to dtCrowd indices instead of being them.
+  crowd_->removeAgent(index);
+  crowd_index_[static_cast<std::size_t>(id)] = -1;
+  velocities_[static_cast<std::size_t>(id)] = glm::vec2(0.0f);
+  --active_agents_;
+}
+
+void DetourCrowdBackend::set_goal(int id, const glm::vec3& goal) {
+  const int index = crowd_index(id);
+  if (index >= 0) {
+    request_goal(index, goal);
+  }
+}
+
+void DetourCrowdBackend::stop_agent(int id) {
+  const int index = crowd_index(id);
+  if (index < 0) {
+    return;
+  }
+  // resetMoveTarget would NOT stop a DetourCrowd agent: it sets targetState to
+  // DT_CROWDAGENT_TARGET_NONE, and dtCrowd::update's steering loop skips such agents
+  // ("if (ag->targetState == DT_CROWDAGENT_TARGET_NONE) continue;"), leaving their dvel
+  // from the last step unchanged. Velocity planning and integrate still run for every
+  // walking agent, so the agent keeps walking at its old desired velocity. A zero velocity
+  // request (DT_CROWDAGENT_TARGET_VELOCITY) makes the steering loop set dvel = 0 and
+  // desiredSpeed = 0, so the agent decelerates (at maxAcceleration) and stands, still an
+  // obstacle for the others and still pushed by collision resolution.
+  const float zero[3] = {0.0f, 0.0f, 0.0f};
+  crowd_->requestMoveVelocity(index, zero);
+}
+
+void DetourCrowdBackend::step(float dt) {
+  stages_.clear();
+  {
+    // dtCrowd::update runs all of its stages (field notes 1c) with no hook in between, so the
+    // whole update is one stage.
+    ScopedStage stage(stages_, "detour_update");
+    crowd_->update(dt, nullptr);
+  }
+  ScopedStage stage(stages_, "copy_out");
+  for (std::size_t id = 0; id < crowd_index_.size(); ++id) {
+    const int index = crowd_index_[id];
+    if (index < 0) {
+      continue;
+    }
+    const dtCrowdAgent* agent = crowd_->getAgent(index);
+    positions_[id] = glm::vec3(agent->npos[0], agent->npos[1], agent->npos[2]);
+    velocities_[id] = glm::vec2(agent->vel[0], agent->vel[2]);
+  }
+}
+
+std::size_t DetourCrowdBackend::host_memory_bytes() const {
+  // An estimate of what dtCrowd::init allocates for `capacity` agents (DetourCrowd.cpp), not
+  // a measurement: the agent pool (dtCrowdAgent embeds its local boundary and neighbours), one
+  // 256-poly corridor per agent, the active-agent list, the off-mesh animations, the proximity
+  // grid (pool of 4 x capacity 8-byte items and nextPow2 of that many 16-bit buckets,
+  // DetourProximityGrid.cpp), the shared path result, the crowd's own query (512 nodes) and
+  // the path queue's query (4096 nodes). Plus our id map and output arrays.
+  const std::size_t cap = static_cast<std::size_t>(std::max(capacity_, 1));
+  const std::size_t agents = cap * (sizeof(dtCrowdAgent) + kCorridorPolys * sizeof(dtPolyRef) +
+                                    sizeof(dtCrowdAgent*) + sizeof(dtCrowdAgentAnimation));
+  const std::size_t grid_pool = 4 * cap;
+  const std::size_t grid =
+      grid_pool * 4 * sizeof(unsigned short) + next_pow2(grid_pool) * sizeof(unsigned short);
+  const std::size_t shared = sizeof(dtCrowd) + kCorridorPolys * sizeof(dtPolyRef) +
+                             query_bytes(kCommonNodes) + query_bytes(kPathQueueNodes);
+  const std::size_t ours = crowd_index_.capacity() * sizeof(int) +
+                           positions_.capacity() * sizeof(glm::vec3) +
+                           velocities_.capacity() * sizeof(glm::vec2) +
+                           avoidance_slots_.capacity() * sizeof(AvoidanceParams);
+  return agents + grid + shared + ours;
+}
+
+} // namespace crowd

@@ -1,0 +1,83 @@
+// The reference backend: the unmodified DetourCrowd library (Debian librecast-dev
+// 1.5.1+git20210215) driven through its public API, the way RecastDemo's crowd tool does.
+// Everything observable (positions, velocities) is copied out after each dtCrowd::update so
+// that the shared metrics and outputs measure it with the same code as our solver.
+#pragma once
+
+#include "cuda/common/avoidance_params.h"
+#include "host/sim/backend.h"
+
+#include <cstddef>
+#include <glm/glm.hpp>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+class dtCrowd;
+
+namespace crowd {
+
+class NavMesh;
+
+class DetourCrowdBackend final : public CrowdBackend {
+public:
+  /// The largest capacity DetourCrowd can hold: its proximity grid (dtProximityGrid) keeps
+  /// item ids and pool links as `unsigned short` (0xffff = empty) in a pool of 4 x maxAgents
+  /// items (DetourCrowd.cpp, dtCrowd::init; field notes 1a), so 4 x capacity must stay below
+  /// 65535.
+  static constexpr int kMaxCapacity = 65535 / 4;
+
+  /// dtCrowd::init(capacity, max_agent_radius, navmesh). `capacity` is the number of agents
+  /// that can be in the crowd at once (the scenario's agent count). Throws std::runtime_error
+  /// when capacity exceeds kMaxCapacity, when max_agent_radius is not > 0, or when DetourCrowd
+  /// fails to initialise. The navmesh must outlive the backend.
+  DetourCrowdBackend(const NavMesh& navmesh, int capacity, float max_agent_radius);
+  ~DetourCrowdBackend() override;
+  DetourCrowdBackend(const DetourCrowdBackend&) = delete;
+  DetourCrowdBackend& operator=(const DetourCrowdBackend&) = delete;
+
+  std::string name() const override { return "detour"; }
+
+  /// Throws std::runtime_error when `capacity` agents are already in the crowd, or when the
+  /// agent uses a ninth distinct set of avoidance parameters (DetourCrowd has 8 slots).
+  int add_agent(const AgentSetup& setup) override;
+  /// The following throw std::out_of_range for an id never handed out; on a removed agent
+  /// they do nothing.
+  void remove_agent(int id) override;
+  void set_goal(int id, const glm::vec3& goal) override;
+  void stop_agent(int id) override;
+
+  void step(float dt) override;
+
+  std::span<const glm::vec3> positions() const override { return positions_; }
+  std::span<const glm::vec2> velocities() const override { return velocities_; }
+  const StageTimes& last_step_stages() const override { return stages_; }
+  /// An estimate of DetourCrowd's own allocations for `capacity` agents plus our arrays.
+  std::size_t host_memory_bytes() const override;
+
+  int capacity() const { return capacity_; }
+  /// Number of distinct avoidance parameter sets in use (dtObstacleAvoidanceParams slots).
+  int avoidance_slots_used() const { return static_cast<int>(avoidance_slots_.size()); }
+
+private:
+  struct CrowdDeleter {
+    void operator()(dtCrowd* crowd) const;
+  };
+
+  int crowd_index(int id) const; ///< Throws std::out_of_range; -1 when removed.
+  int avoidance_slot(const AvoidanceParams& params);
+  void request_goal(int index, const glm::vec3& goal);
+
+  const NavMesh* navmesh_;
+  int capacity_;
+  std::unique_ptr<dtCrowd, CrowdDeleter> crowd_;
+  int active_agents_ = 0;
+  std::vector<int> crowd_index_; ///< Our id -> dtCrowd agent index, -1 once removed.
+  std::vector<glm::vec3> positions_;
+  std::vector<glm::vec2> velocities_;
+  std::vector<AvoidanceParams> avoidance_slots_; ///< Slot k of dtCrowd holds entry k.
+  StageTimes stages_;
+};
+
+} // namespace crowd

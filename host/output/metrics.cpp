@@ -1,0 +1,759 @@
+// The run metrics of shared/spec/outputs.md.
+//
+// Definitions, applied identically to every backend on the positions at the end of each step,
+// to agents that are not Removed:
+//
+// * Overlap: agents i < j with |y_i - y_j| <= navmesh agent_height interpenetrate by
+//   pen = r_i + r_j - dist_xz. A (pair, step) is an overlap event when pen > 0.05 (r_i + r_j);
+//   max_overlap is the largest pen > 0 seen, events or not. Pairs are found with a uniform
+//   hash grid of cell 2 x the largest radius rebuilt every step, so any pair that touches lies
+//   in neighbouring cells.
+// * Walls, 2D worlds: pen = r - sd, sd the signed distance from the centre to an obstacle
+//   polygon's boundary (negative inside it) or to the bounds rectangle's edges (negative
+//   outside it); the largest over the obstacles and the bounds counts. An (agent, step) is a
+//   wall event when pen > 0.05 r.
+// * Walls, mesh worlds (no polygons to measure against): the navmesh is the walkable space
+//   eroded by the navmesh agent_radius R, so the wall is taken to lie R beyond the navmesh
+//   boundary. On the navmesh (the centre lies over a polygon) pen = r - (R + d), d the xz
+//   distance to the nearest boundary segment at the agent's level; off it pen = r - R + d_out,
+//   d_out the xz distance to the nearest navmesh point. Both are r - R on the boundary itself,
+//   so an agent no larger than R touches the wall only once it leaves the navmesh.
+// * Walked distance: the sum of per-step xz displacements, counted up to the end of the step
+//   in which the agent arrived (its first arrival); path ratio = walked / shortest navmesh path
+//   (findNearestPoly of start and goal, findPath, findStraightPath, xz length).
+// * Unreachable: no navmesh polygon within placement extents of the goal (or of the start),
+//   or a partial findPath result (last polygon is not the goal's). Computed once per agent,
+//   when it is made known (constructor or add_agent), with the A* pool at Detour's maximum
+//   (65535 nodes) and a path buffer as long as the navmesh has polygons.
+//
+// Counts are integer sums and maxima are exact, so the parallel reductions give the same
+// summary on every run.
+#include "host/output/metrics.h"
+
+#include "host/navmesh/navmesh.h"
+
+#include <DetourNavMesh.h>
+#include <DetourNavMeshQuery.h>
+#include <DetourStatus.h>
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <tbb/blocked_range.h>
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_reduce.h>
+
+namespace crowd {
+namespace {
+
+constexpr double kOverlapThreshold = 0.05; ///< Fraction of r_i + r_j.
+constexpr double kWallThreshold = 0.05;    ///< Fraction of r.
+constexpr int kPathNodes = 65535;          ///< dtNodePool's limit (16-bit node indices).
+
+struct Box {
+  glm::dvec2 min{std::numeric_limits<double>::max()};
+  glm::dvec2 max{std::numeric_limits<double>::lowest()};
+  void add(glm::dvec2 p) {
+    min = glm::min(min, p);
+    max = glm::max(max, p);
+  }
+  void add(const Box& b) {
+    min = glm::min(min, b.min);
+    max = glm::max(max, b.max);
+  }
+  bool empty() const { return min.x > max.x; }
+};
+
+/// Static items (obstacle polygons, navmesh boundary segments) binned by their boxes grown by
+/// `reach`, so that every item within `reach` of a point is listed in the point's cell.
+class StaticGrid {
+public:
+  void build(const std::vector<Box>& boxes, double reach, double min_cell) {
+    Box domain;
+    for (const Box& b : boxes) {
+      domain.add(b);
+    }
+    if (domain.empty()) {
+      return;
+    }
+    domain.min -= reach;
+    domain.max += reach;
+    const glm::dvec2 size = domain.max - domain.min;
+    // At most 512 cells a side: enough to keep a few candidates per cell in the scenes we run,
+    // bounded memory for a huge world.
+    cell_ = std::max({min_cell, size.x / 512.0, size.y / 512.0, 1e-3});
+    origin_ = domain.min;
+    nx_ = static_cast<int>(std::floor(size.x / cell_)) + 1;
+    nz_ = static_cast<int>(std::floor(size.y / cell_)) + 1;
+    start_.assign(static_cast<std::size_t>(nx_) * nz_ + 1, 0);
+    // Two passes (count, then fill) give a compact CSR layout.
+    for (int pass = 0; pass < 2; ++pass) {
+      std::vector<int> fill;
+      if (pass == 1) {
+        for (std::size_t c = 1; c < start_.size(); ++c) {
+          start_[c] += start_[c - 1];
+        }
+        items_.assign(static_cast<std::size_t>(start_.back()), 0);
+        fill.assign(start_.begin(), start_.end() - 1);
+      }
+      for (std::size_t k = 0; k < boxes.size(); ++k) {
+        const glm::ivec2 lo = cell_of(boxes[k].min - reach);
+        const glm::ivec2 hi = cell_of(boxes[k].max + reach);
+        for (int z = lo.y; z <= hi.y; ++z) {
+          for (int x = lo.x; x <= hi.x; ++x) {
+            const std::size_t c = static_cast<std::size_t>(z) * nx_ + x;
+            if (pass == 0) {
+              ++start_[c + 1];
+            } else {
+              items_[static_cast<std::size_t>(fill[c]++)] = static_cast<int>(k);
+            }
+          }
+        }
+      }
+    }
+  }
+
+  /// Items whose grown box may contain `p`; empty outside the grid.
+  std::span<const int> query(glm::dvec2 p) const {
+    if (start_.empty()) {
+      return {};
+    }
+    const glm::dvec2 local = (p - origin_) / cell_;
+    if (!(local.x >= 0.0 && local.y >= 0.0 && local.x < nx_ && local.y < nz_)) {
+      return {};
+    }
+    const std::size_t c =
+        static_cast<std::size_t>(local.y) * nx_ + static_cast<std::size_t>(local.x);
+    return std::span<const int>(items_).subspan(
+        static_cast<std::size_t>(start_[c]), static_cast<std::size_t>(start_[c + 1] - start_[c]));
+  }
+
+private:
+  glm::ivec2 cell_of(glm::dvec2 p) const {
+    const glm::dvec2 local = (p - origin_) / cell_;
+    return {std::clamp(static_cast<int>(std::floor(local.x)), 0, nx_ - 1),
+            std::clamp(static_cast<int>(std::floor(local.y)), 0, nz_ - 1)};
+  }
+
+  glm::dvec2 origin_{0.0};
+  double cell_ = 1.0;
+  int nx_ = 0, nz_ = 0;
+  std::vector<int> start_, items_;
+};
+
+double distance_to_segment(glm::dvec2 p, glm::dvec2 a, glm::dvec2 b) {
+  const glm::dvec2 ab = b - a;
+  const double len2 = glm::dot(ab, ab);
+  double t = len2 > 0.0 ? glm::dot(p - a, ab) / len2 : 0.0;
+  t = std::clamp(t, 0.0, 1.0);
+  return glm::length(p - (a + t * ab));
+}
+
+struct Obstacle {
+  std::vector<glm::dvec2> points;
+  Box box;
+
+  /// Distance to the boundary, negative inside (crossing-number test, any winding).
+  double signed_distance(glm::dvec2 p) const {
+    double dist = std::numeric_limits<double>::max();
+    bool inside = false;
+    const std::size_t n = points.size();
+    for (std::size_t i = 0, j = n - 1; i < n; j = i++) {
+      const glm::dvec2 a = points[j], b = points[i];
+      dist = std::min(dist, distance_to_segment(p, a, b));
+      if ((b.y > p.y) != (a.y > p.y) && p.x < (a.x - b.x) * (p.y - b.y) / (a.y - b.y) + b.x) {
+        inside = !inside;
+      }
+    }
+    return inside ? -dist : dist;
+  }
+};
+
+/// Signed distance from `p` to the edges of the rectangle, negative outside it.
+double bounds_signed_distance(glm::dvec2 p, glm::dvec2 lo, glm::dvec2 hi) {
+  if (p.x >= lo.x && p.x <= hi.x && p.y >= lo.y && p.y <= hi.y) {
+    return std::min({p.x - lo.x, hi.x - p.x, p.y - lo.y, hi.y - p.y});
+  }
+  const glm::dvec2 out = glm::max(glm::max(lo - p, p - hi), glm::dvec2(0.0));
+  return -glm::length(out);
+}
+
+struct QueryFree {
+  void operator()(dtNavMeshQuery* q) const { dtFreeNavMeshQuery(q); }
+};
+using OwnedQuery = std::unique_ptr<dtNavMeshQuery, QueryFree>;
+
+OwnedQuery new_query(const dtNavMesh* nav, int max_nodes) {
+  OwnedQuery q(dtAllocNavMeshQuery());
+  if (!q || dtStatusFailed(q->init(nav, max_nodes))) {
+    throw std::runtime_error("metrics: could not create a navmesh query");
+  }
+  return q;
+}
+
+/// Events of one step (or of part of it), reduced over agents.
+struct StepTally {
+  long long overlaps = 0;
+  double max_overlap = 0.0;
+  long long walls = 0;
+  double max_wall = 0.0;
+  void join(const StepTally& o) {
+    overlaps += o.overlaps;
+    max_overlap = std::max(max_overlap, o.max_overlap);
+    walls += o.walls;
+    max_wall = std::max(max_wall, o.max_wall);
+  }
+};
+
+/// A float as the double with the same shortest decimal form (0.1f -> 0.1, not
+/// 0.10000000149011612), so that JSON shows the number the user wrote.
+double decimal_double(float value) {
+  if (!std::isfinite(value)) {
+    return static_cast<double>(value);
+  }
+  char buf[64];
+  const auto end = std::to_chars(buf, buf + sizeof buf, value).ptr;
+  *end = '\0';
+  return std::strtod(buf, nullptr);
+}
+
+std::uint32_t cell_hash(std::int32_t x, std::int32_t z) {
+  return static_cast<std::uint32_t>(x) * 73856093u ^ static_cast<std::uint32_t>(z) * 19349663u;
+}
+
+std::int32_t cell_coord(float v, double inv_cell) {
+  const double c = std::floor(static_cast<double>(v) * inv_cell);
+  return static_cast<std::int32_t>(std::clamp(c, -1.0e9, 1.0e9));
+}
+
+} // namespace
+
+struct MetricsCollector::Impl {
+  struct Agent {
+    float radius = 0.0f;
+    glm::vec3 last{0.0f}; ///< Position at the last observed step.
+    double walked = 0.0;
+    double path_length = 0.0; ///< 0 when unknown (unreachable) or degenerate.
+    bool unreachable = false;
+    std::optional<double> arrival_time;
+    std::optional<double> walked_at_arrival; ///< Unset while the arrival step is unobserved.
+  };
+
+  std::string scenario_name;
+  float dt = 0.0f;
+  float agent_height = 2.0f;
+  float nav_radius = 0.0f;
+  float max_radius = 0.0f;
+  std::vector<Agent> agents;
+
+  // Walls of 2D worlds.
+  bool has_bounds = false;
+  glm::dvec2 bounds_min{0.0}, bounds_max{0.0};
+  std::vector<Obstacle> obstacles;
+  // Walls of mesh worlds.
+  bool mesh_world = false;
+  std::vector<WallSegment> segments;
+  std::vector<Box> wall_boxes;    ///< Of the obstacles (2D) or boundary segments (mesh).
+  StaticGrid wall_grid;           ///< wall_boxes grown by the reach of the largest agent.
+  float wall_grid_radius = -1.0f; ///< max_radius the grid was built for.
+  std::unique_ptr<tbb::enumerable_thread_specific<OwnedQuery>> step_queries;
+
+  // The navmesh, as Detour objects: the dtNavMesh lives on the heap of NavMesh's Impl, so this
+  // pointer survives moves of the NavMesh; the NavMesh itself must outlive the collector.
+  const dtNavMesh* nav = nullptr;
+  dtQueryFilter filter;
+  glm::vec3 extents{0.0f};
+  int max_path = 1;
+  OwnedQuery path_query; ///< For agents added later, created on first use.
+
+  // Per-step scratch for the overlap grid, kept to avoid reallocating every step. The active
+  // agents are copied in bucket order (structure of arrays), so that the pair loop reads each
+  // bucket's agents from consecutive memory.
+  struct Slot {
+    float x, y, z, radius;
+    int agent;
+    std::int32_t cx, cz;
+  };
+  std::vector<Slot> unsorted, slots;
+  std::vector<std::uint32_t> bucket_of;
+  std::vector<int> bucket_start, bucket_fill;
+
+  int observed_steps = 0;
+  long long overlap_events = 0, wall_events = 0;
+  double max_overlap = 0.0, max_wall = 0.0;
+
+  std::vector<double> step_ms;
+  std::vector<std::pair<std::string, double>> stage_totals;
+
+  double wall_penetration(const glm::vec3& pos, float radius) const;
+  double mesh_wall_penetration(const glm::vec3& pos, float radius) const;
+  void add_agents(std::span<const AgentSetup> setups);
+  void path_of(dtNavMeshQuery& query, std::vector<dtPolyRef>& path, std::vector<float>& straight,
+               const AgentSetup& setup, Agent& agent) const;
+  void update_wall_grid();
+};
+
+void MetricsCollector::Impl::update_wall_grid() {
+  if (wall_grid_radius >= max_radius) {
+    return;
+  }
+  // On a mesh world a segment matters on the navmesh only within r - R of the centre (off the
+  // navmesh the distance comes from findNearestPoly); obstacles matter within r.
+  const double reach = mesh_world ? std::max(static_cast<double>(max_radius) - nav_radius, 0.0)
+                                  : static_cast<double>(max_radius);
+  wall_grid.build(wall_boxes, reach, std::max(2.0 * max_radius, 0.5));
+  wall_grid_radius = max_radius;
+}
+
+void MetricsCollector::Impl::path_of(dtNavMeshQuery& query, std::vector<dtPolyRef>& path,
+                                     std::vector<float>& straight, const AgentSetup& setup,
+                                     Agent& agent) const {
+  const float half[3] = {extents.x, extents.y, extents.z};
+  const float start[3] = {setup.position.x, setup.position.y, setup.position.z};
+  const float goal[3] = {setup.goal.x, setup.goal.y, setup.goal.z};
+  dtPolyRef start_ref = 0, goal_ref = 0;
+  float start_pt[3], goal_pt[3];
+  const dtStatus s1 = query.findNearestPoly(start, half, &filter, &start_ref, start_pt);
+  const dtStatus s2 = query.findNearestPoly(goal, half, &filter, &goal_ref, goal_pt);
+  if (dtStatusFailed(s1) || dtStatusFailed(s2) || start_ref == 0 || goal_ref == 0) {
+    agent.unreachable = true;
+    return;
+  }
+  int npath = 0;
+  const dtStatus st = query.findPath(start_ref, goal_ref, start_pt, goal_pt, &filter, path.data(),
+                                     &npath, max_path);
+  if (dtStatusFailed(st) || npath == 0 || path[static_cast<std::size_t>(npath - 1)] != goal_ref ||
+      dtStatusDetail(st, DT_PARTIAL_RESULT)) {
+    agent.unreachable = true;
+    return;
+  }
+  int nstraight = 0;
+  const dtStatus ss = query.findStraightPath(start_pt, goal_pt, path.data(), npath, straight.data(),
+                                             nullptr, nullptr, &nstraight, max_path + 2);
+  if (dtStatusFailed(ss)) {
+    return;
+  }
+  double length = 0.0;
+  for (int k = 1; k < nstraight; ++k) {
+    const float* a = &straight[static_cast<std::size_t>(3 * (k - 1))];
+    const float* b = &straight[static_cast<std::size_t>(3 * k)];
+    const double dx = static_cast<double>(b[0]) - a[0], dz = static_cast<double>(b[2]) - a[2];
+    length += std::sqrt(dx * dx + dz * dz);
+  }
+  agent.path_length = length;
+}
+
+void MetricsCollector::Impl::add_agents(std::span<const AgentSetup> setups) {
+  const std::size_t first = agents.size();
+  agents.resize(first + setups.size());
+  for (std::size_t i = 0; i < setups.size(); ++i) {
+    agents[first + i].radius = setups[i].params.radius;
+    agents[first + i].last = setups[i].position;
+    max_radius = std::max(max_radius, setups[i].params.radius);
+  }
+  update_wall_grid();
+
+  const std::size_t straight_size = 3 * static_cast<std::size_t>(max_path + 2);
+  if (setups.size() == 1) {
+    // One agent added through the API: one reusable query, no thread pool.
+    if (!path_query) {
+      path_query = new_query(nav, kPathNodes);
+    }
+    std::vector<dtPolyRef> path(static_cast<std::size_t>(max_path));
+    std::vector<float> straight(straight_size);
+    path_of(*path_query, path, straight, setups[0], agents[first]);
+    return;
+  }
+  struct Worker {
+    OwnedQuery query;
+    std::vector<dtPolyRef> path;
+    std::vector<float> straight;
+  };
+  tbb::enumerable_thread_specific<Worker> workers([&] {
+    return Worker{new_query(nav, kPathNodes),
+                  std::vector<dtPolyRef>(static_cast<std::size_t>(max_path)),
+                  std::vector<float>(straight_size)};
+  });
+  // Each agent's result depends on nothing else, so the parallel loop is deterministic.
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, setups.size(), 16), [&](const auto& r) {
+    Worker& w = workers.local();
+    for (std::size_t i = r.begin(); i != r.end(); ++i) {
+      path_of(*w.query, w.path, w.straight, setups[i], agents[first + i]);
+    }
+  });
+}
+
+double MetricsCollector::Impl::mesh_wall_penetration(const glm::vec3& pos, float radius) const {
+  const double r = radius;
+  const double nav_r = nav_radius;
+  dtNavMeshQuery& query = *step_queries->local();
+  const float center[3] = {pos.x, pos.y, pos.z};
+  const float half[3] = {extents.x, extents.y, extents.z};
+  dtPolyRef ref = 0;
+  float nearest[3] = {pos.x, pos.y, pos.z};
+  bool over = false;
+  const dtStatus status = query.findNearestPoly(center, half, &filter, &ref, nearest, &over);
+  const glm::dvec2 p(pos.x, pos.z);
+  if (!dtStatusFailed(status) && ref != 0 && over) {
+    // On the navmesh: the wall is nav_r beyond the nearest boundary segment at this level.
+    if (r <= nav_r) {
+      return r - nav_r; // <= 0 whatever the distance.
+    }
+    double d = r - nav_r; // Only segments nearer than this matter.
+    for (const int k : wall_grid.query(p)) {
+      const WallSegment& s = segments[static_cast<std::size_t>(k)];
+      const float lo = std::min(s.p.y, s.q.y) - agent_height;
+      const float hi = std::max(s.p.y, s.q.y) + agent_height;
+      if (pos.y < lo || pos.y > hi) {
+        continue;
+      }
+      d = std::min(d, distance_to_segment(p, {s.p.x, s.p.z}, {s.q.x, s.q.z}));
+    }
+    return r - nav_r - d;
+  }
+  double d_out = 0.0;
+  if (!dtStatusFailed(status) && ref != 0) {
+    d_out = std::hypot(static_cast<double>(nearest[0]) - pos.x,
+                       static_cast<double>(nearest[2]) - pos.z);
+  } else {
+    // Nothing within placement extents: far off the mesh, measure to every boundary segment.
+    d_out = std::numeric_limits<double>::max();
+    for (const WallSegment& s : segments) {
+      d_out = std::min(d_out, distance_to_segment(p, {s.p.x, s.p.z}, {s.q.x, s.q.z}));
+    }
+    if (segments.empty()) {
+      return 0.0;
+    }
+  }
+  return r - nav_r + d_out;
+}
+
+double MetricsCollector::Impl::wall_penetration(const glm::vec3& pos, float radius) const {
+  if (mesh_world) {
+    return mesh_wall_penetration(pos, radius);
+  }
+  const glm::dvec2 p(pos.x, pos.z);
+  const double r = radius;
+  double pen = std::numeric_limits<double>::lowest();
+  if (has_bounds) {
+    pen = r - bounds_signed_distance(p, bounds_min, bounds_max);
+  }
+  for (const int k : wall_grid.query(p)) {
+    pen = std::max(pen, r - obstacles[static_cast<std::size_t>(k)].signed_distance(p));
+  }
+  return pen;
+}
+
+MetricsCollector::MetricsCollector(const Scenario& scenario, const NavMesh& navmesh,
+                                   std::span<const AgentSetup> agents)
+    : impl_(std::make_unique<Impl>()) {
+  Impl& m = *impl_;
+  m.scenario_name = scenario.name;
+  m.dt = scenario.dt;
+  m.agent_height = navmesh.settings().agent_height;
+  m.nav_radius = navmesh.settings().agent_radius;
+  m.nav = &navmesh.detour();
+  m.filter = navmesh.filter();
+  m.extents = navmesh.placement_extents();
+  // A path never visits a polygon twice, so the polygon count bounds its length and findPath
+  // cannot be cut short by the buffer (which would look like a partial result).
+  m.max_path = std::max(navmesh.polygon_count(), 1) + 1;
+
+  if (scenario.world.is_mesh()) {
+    m.mesh_world = true;
+    m.segments = navmesh.boundary_segments();
+    m.wall_boxes.resize(m.segments.size());
+    for (std::size_t k = 0; k < m.segments.size(); ++k) {
+      m.wall_boxes[k].add({m.segments[k].p.x, m.segments[k].p.z});
+      m.wall_boxes[k].add({m.segments[k].q.x, m.segments[k].q.z});
+    }
+    const dtNavMesh* nav = m.nav;
+    m.step_queries = std::make_unique<tbb::enumerable_thread_specific<OwnedQuery>>(
+        [nav] { return new_query(nav, 64); });
+  } else {
+    if (scenario.world.bounds) {
+      m.has_bounds = true;
+      m.bounds_min = scenario.world.bounds->min;
+      m.bounds_max = scenario.world.bounds->max;
+    }
+    for (const Polygon2D& polygon : scenario.world.obstacles) {
+      if (polygon.size() < 3) {
+        continue;
+      }
+      Obstacle o;
+      for (const glm::vec2& v : polygon) {
+        o.points.emplace_back(v);
+        o.box.add(glm::dvec2(v));
+      }
+      m.wall_boxes.push_back(o.box);
+      m.obstacles.push_back(std::move(o));
+    }
+  }
+  m.add_agents(agents);
+}
+
+MetricsCollector::~MetricsCollector() = default;
+MetricsCollector::MetricsCollector(MetricsCollector&&) noexcept = default;
+
+void MetricsCollector::add_agent(const AgentSetup& agent) {
+  impl_->add_agents(std::span<const AgentSetup>(&agent, 1));
+}
+
+void MetricsCollector::observe_step(std::span<const glm::vec3> positions,
+                                    std::span<const AgentPhase> phases) {
+  Impl& m = *impl_;
+  // Agents beyond the ones made known (constructor, add_agent) have no radius: not measured.
+  const std::size_t n = std::min(positions.size(), m.agents.size());
+  const double inv_cell =
+      m.max_radius > 0.0f ? 1.0 / (2.0 * static_cast<double>(m.max_radius)) : 1.0;
+
+  ++m.observed_steps;
+  const double now = m.observed_steps * static_cast<double>(m.dt);
+  m.unsorted.clear();
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i < phases.size() && phases[i] == AgentPhase::Removed) {
+      continue;
+    }
+    Impl::Agent& a = m.agents[i];
+    const glm::vec3& p = positions[i];
+    const double dx = static_cast<double>(p.x) - a.last.x;
+    const double dz = static_cast<double>(p.z) - a.last.z;
+    a.walked += std::sqrt(dx * dx + dz * dz);
+    a.last = p;
+    if (a.arrival_time && !a.walked_at_arrival && now + 0.25 * m.dt >= *a.arrival_time) {
+      a.walked_at_arrival = a.walked;
+    }
+    m.unsorted.push_back({p.x, p.y, p.z, a.radius, static_cast<int>(i), cell_coord(p.x, inv_cell),
+                          cell_coord(p.z, inv_cell)});
+  }
+  const std::size_t count = m.unsorted.size();
+  if (count == 0 || !(m.max_radius > 0.0f)) {
+    return;
+  }
+
+  // Hash grid: cell = 2 x the largest radius, so two discs that touch are in neighbouring
+  // cells; cells hashed into buckets, bucket contents made contiguous by counting sort.
+  std::size_t table = 16;
+  while (table < 2 * count) {
+    table <<= 1;
+  }
+  const std::uint32_t mask = static_cast<std::uint32_t>(table - 1);
+  m.bucket_of.resize(count);
+  m.bucket_start.assign(table + 1, 0);
+  for (std::size_t k = 0; k < count; ++k) {
+    m.bucket_of[k] = cell_hash(m.unsorted[k].cx, m.unsorted[k].cz) & mask;
+    ++m.bucket_start[m.bucket_of[k] + 1];
+  }
+  for (std::size_t b = 1; b <= table; ++b) {
+    m.bucket_start[b] += m.bucket_start[b - 1];
+  }
+  m.bucket_fill.assign(m.bucket_start.begin(), m.bucket_start.end() - 1);
+  m.slots.resize(count);
+  for (std::size_t k = 0; k < count; ++k) {
+    m.slots[static_cast<std::size_t>(m.bucket_fill[m.bucket_of[k]]++)] = m.unsorted[k];
+  }
+
+  const Impl& cm = m;
+  const StepTally tally = tbb::parallel_reduce(
+      tbb::blocked_range<std::size_t>(0, count, 1024), StepTally{},
+      [&](const tbb::blocked_range<std::size_t>& r, StepTally t) {
+        for (std::size_t k = r.begin(); k != r.end(); ++k) {
+          const Impl::Slot& a = cm.slots[k];
+          const double ra = a.radius;
+
+          // Overlaps with the agents in the 3 x 3 neighbouring cells. Two of those cells can
+          // hash to one bucket: visit each bucket once. Agents of far cells sharing a bucket
+          // are too far apart to touch. Two agents that touch are in neighbouring cells, so
+          // each finds the other: counting only partners in a later slot counts the pair once.
+          std::array<std::uint32_t, 9> buckets{};
+          std::size_t nb = 0;
+          for (int dz = -1; dz <= 1; ++dz) {
+            for (int dx = -1; dx <= 1; ++dx) {
+              const std::uint32_t b = cell_hash(a.cx + dx, a.cz + dz) & mask;
+              if (std::find(buckets.begin(), buckets.begin() + nb, b) == buckets.begin() + nb) {
+                buckets[nb++] = b;
+              }
+            }
+          }
+          for (std::size_t q = 0; q < nb; ++q) {
+            const std::size_t end = static_cast<std::size_t>(cm.bucket_start[buckets[q] + 1]);
+            for (std::size_t s =
+                     std::max(static_cast<std::size_t>(cm.bucket_start[buckets[q]]), k + 1);
+                 s < end; ++s) {
+              const Impl::Slot& b = cm.slots[s];
+              if (std::abs(static_cast<double>(a.y) - b.y) > cm.agent_height) {
+                continue;
+              }
+              const double sum = ra + b.radius;
+              const double dx = static_cast<double>(a.x) - b.x;
+              const double dz = static_cast<double>(a.z) - b.z;
+              const double d2 = dx * dx + dz * dz;
+              if (d2 >= sum * sum) {
+                continue;
+              }
+              const double pen = sum - std::sqrt(d2);
+              t.max_overlap = std::max(t.max_overlap, pen);
+              if (pen > kOverlapThreshold * sum) {
+                ++t.overlaps;
+              }
+            }
+          }
+
+          const double wall = cm.wall_penetration({a.x, a.y, a.z}, a.radius);
+          if (wall > 0.0) {
+            t.max_wall = std::max(t.max_wall, wall);
+            if (wall > kWallThreshold * ra) {
+              ++t.walls;
+            }
+          }
+        }
+        return t;
+      },
+      [](StepTally x, const StepTally& y) {
+        x.join(y);
+        return x;
+      });
+  m.overlap_events += tally.overlaps;
+  m.max_overlap = std::max(m.max_overlap, tally.max_overlap);
+  m.wall_events += tally.walls;
+  m.max_wall = std::max(m.max_wall, tally.max_wall);
+}
+
+void MetricsCollector::record_arrival(int agent, double time) {
+  Impl& m = *impl_;
+  if (agent < 0 || agent >= static_cast<int>(m.agents.size())) {
+    return; // Not one of the agents this collector measures.
+  }
+  Impl::Agent& a = m.agents[static_cast<std::size_t>(agent)];
+  if (a.arrival_time) {
+    return; // The first arrival counts (the goal the path length was computed for).
+  }
+  a.arrival_time = time;
+  // If the step that ended at `time` was already observed, its displacement is in `walked`;
+  // otherwise the next observe_step freezes the distance.
+  const double observed = m.observed_steps * static_cast<double>(m.dt);
+  if (observed + 0.25 * m.dt >= time) {
+    a.walked_at_arrival = a.walked;
+  }
+}
+
+void MetricsCollector::record_step_time(double ms, const StageTimes& stages) {
+  Impl& m = *impl_;
+  m.step_ms.push_back(ms);
+  for (const auto& [stage, stage_ms] : stages.entries()) {
+    auto it = std::find_if(m.stage_totals.begin(), m.stage_totals.end(),
+                           [&](const auto& e) { return e.first == stage; });
+    if (it == m.stage_totals.end()) {
+      m.stage_totals.emplace_back(stage, stage_ms);
+    } else {
+      it->second += stage_ms;
+    }
+  }
+}
+
+bool MetricsCollector::goal_unreachable(int agent) const {
+  if (agent < 0 || agent >= static_cast<int>(impl_->agents.size())) {
+    return false;
+  }
+  return impl_->agents[static_cast<std::size_t>(agent)].unreachable;
+}
+
+long long MetricsCollector::overlap_events() const {
+  return impl_->overlap_events;
+}
+long long MetricsCollector::wall_events() const {
+  return impl_->wall_events;
+}
+
+MetricsSummary MetricsCollector::summary(const std::string& backend, int steps_run) const {
+  const Impl& m = *impl_;
+  MetricsSummary s;
+  s.scenario = m.scenario_name;
+  s.backend = backend;
+  s.agents = static_cast<int>(m.agents.size());
+  s.steps = steps_run;
+  s.dt = m.dt;
+
+  double time_sum = 0.0, time_max = 0.0, ratio_sum = 0.0;
+  int ratios = 0;
+  for (const Impl::Agent& a : m.agents) {
+    s.unreachable += a.unreachable ? 1 : 0;
+    if (!a.arrival_time) {
+      continue;
+    }
+    ++s.arrived;
+    time_sum += *a.arrival_time;
+    time_max = std::max(time_max, *a.arrival_time);
+    if (a.path_length > 0.0) {
+      ratio_sum += a.walked_at_arrival.value_or(a.walked) / a.path_length;
+      ++ratios;
+    }
+  }
+  if (s.arrived > 0) {
+    s.mean_arrival_time = time_sum / s.arrived;
+    s.max_arrival_time = time_max;
+  }
+  if (ratios > 0) {
+    s.mean_path_ratio = ratio_sum / ratios;
+  }
+  s.overlap_events = m.overlap_events;
+  s.max_overlap = m.max_overlap;
+  s.wall_events = m.wall_events;
+  s.max_wall_penetration = m.max_wall;
+
+  if (!m.step_ms.empty()) {
+    double total = 0.0;
+    for (const double ms : m.step_ms) {
+      total += ms;
+    }
+    const double n = static_cast<double>(m.step_ms.size());
+    s.step_ms_mean = total / n;
+    std::vector<double> sorted = m.step_ms;
+    std::sort(sorted.begin(), sorted.end());
+    // Nearest rank: the smallest value with at least 95% of the samples at or below it.
+    const std::size_t rank = static_cast<std::size_t>(std::ceil(0.95 * n));
+    s.step_ms_p95 = sorted[std::clamp<std::size_t>(rank, 1, sorted.size()) - 1];
+    for (const auto& [stage, ms] : m.stage_totals) {
+      s.stage_ms.emplace_back(stage, ms / n);
+    }
+  }
+  return s;
+}
+
+nlohmann::json to_json(const MetricsSummary& s) {
+  // nlohmann::json keeps object keys sorted, so the order of outputs.md (and the pipeline
+  // order of stage_ms) is not kept in the returned object; JSON objects are unordered anyway.
+  const auto optional = [](const std::optional<double>& v) -> nlohmann::json {
+    return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+  };
+  nlohmann::json stages = nlohmann::json::object();
+  for (const auto& [stage, ms] : s.stage_ms) {
+    stages[stage] = ms;
+  }
+  nlohmann::json j = nlohmann::json::object();
+  j["scenario"] = s.scenario;
+  j["backend"] = s.backend;
+  j["agents"] = s.agents;
+  j["steps"] = s.steps;
+  j["dt"] = decimal_double(s.dt);
+  j["arrived"] = s.arrived;
+  j["unreachable"] = s.unreachable;
+  j["mean_arrival_time"] = optional(s.mean_arrival_time);
+  j["max_arrival_time"] = optional(s.max_arrival_time);
+  j["overlap_events"] = s.overlap_events;
+  j["max_overlap"] = s.max_overlap;
+  j["wall_events"] = s.wall_events;
+  j["max_wall_penetration"] = s.max_wall_penetration;
+  j["mean_path_ratio"] = optional(s.mean_path_ratio);
+  j["step_ms_mean"] = s.step_ms_mean;
+  j["step_ms_p95"] = s.step_ms_p95;
+  j["stage_ms"] = std::move(stages);
+  return j;
+}
+
+} // namespace crowd

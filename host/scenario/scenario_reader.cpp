@@ -1,0 +1,945 @@
+// Reads and validates scenario files (shared/spec/scenario.md). Every problem becomes one
+// ScenarioError naming the file, the JSON path and what is wrong, so that a user can fix the
+// file without reading this code. Checks run in a fixed order (unknown keys of an object
+// first, then its keys in the order the spec lists them), so a file with several problems
+// always reports the same one.
+#include "host/scenario/json_path.h"
+#include "host/scenario/polygon2d.h"
+#include "host/scenario/scenario.h"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <climits>
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <span>
+#include <sstream>
+#include <string_view>
+#include <system_error>
+#include <tuple>
+#include <utility>
+
+namespace crowd {
+
+namespace {
+
+std::string compose_message(const std::string& file, const std::string& json_path,
+                            const std::string& problem) {
+  return file + ": " + (json_path.empty() ? std::string("(root)") : json_path) + ": " + problem;
+}
+
+} // namespace
+
+ScenarioError::ScenarioError(std::string file, std::string json_path, std::string problem)
+    : std::runtime_error(compose_message(file, json_path, problem)), file_(std::move(file)),
+      json_path_(json_path.empty() ? std::string("(root)") : std::move(json_path)),
+      problem_(std::move(problem)) {}
+
+int Scenario::step_count() const {
+  if (steps) {
+    return *steps;
+  }
+  // duration and dt went through float: 0.3 / 0.1 comes out as 3.0000001, which must give 3
+  // steps, not 4. A relative slack of 1e-6 absorbs that rounding (float's is ~6e-8) while a
+  // duration that really is a fraction of a step longer still gets its extra step.
+  const double quotient = static_cast<double>(duration) / static_cast<double>(dt);
+  const double steps_needed = std::ceil(quotient * (1.0 - 1e-6));
+  if (!(steps_needed >= 1.0)) {
+    return duration > 0.0f ? 1 : 0;
+  }
+  return steps_needed >= static_cast<double>(INT_MAX) ? INT_MAX : static_cast<int>(steps_needed);
+}
+
+std::size_t Scenario::agent_count() const {
+  std::size_t total = agents.size();
+  for (const GroupSpec& group : groups) {
+    total += static_cast<std::size_t>(std::max(group.count, 0));
+  }
+  return total;
+}
+
+float Scenario::max_agent_radius() const {
+  float largest = 0.0f;
+  bool any = false;
+  for (const ExplicitAgentSpec& agent : agents) {
+    largest = std::max(largest, agent.params.radius);
+    any = true;
+  }
+  for (const GroupSpec& group : groups) {
+    largest = std::max(largest, group.radius ? group.radius->hi : group.base.radius);
+    any = true;
+  }
+  // Without agents in the file the only radius agents added later through the API can be
+  // expected to have is the scenario's default.
+  return any ? largest : defaults.radius;
+}
+
+namespace {
+
+using nlohmann::json;
+using KeyList = std::span<const std::string_view>;
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+/// More agents than this in one scenario is almost certainly a typo, and ids are `int`.
+constexpr std::int64_t kMaxAgents = 10'000'000;
+
+constexpr std::string_view kTopKeys[] = {"name",   "seed",   "dt",       "duration",
+                                         "steps",  "world",  "defaults", "agents",
+                                         "groups", "source", "notes",    "expect"};
+constexpr std::string_view kAnnotationKeys[] = {"source", "notes", "expect"};
+constexpr std::string_view kWorldKeys[] = {"bounds", "obstacles", "mesh", "navmesh"};
+constexpr std::string_view kNavmeshKeys[] = {"cell_size",    "cell_height", "agent_radius",
+                                             "agent_height", "max_climb",   "max_slope"};
+constexpr std::string_view kParamKeys[] = {
+    "radius",         "max_speed",         "max_accel",
+    "avoidance",      "separation_weight", "collision_query_range",
+    "arrival_radius", "on_arrival"};
+constexpr std::string_view kUniformKeys[] = {"uniform"};
+constexpr std::string_view kAgentKeys[] = {"position", "goal"};
+constexpr std::string_view kGroupKeys[] = {"count", "spawn", "goal"};
+constexpr std::string_view kSpawnKeys[] = {"rect", "circle"};
+constexpr std::string_view kGoalKeys[] = {"rect", "point"};
+constexpr std::string_view kCircleKeys[] = {"center", "radius"};
+constexpr std::string_view kAvoidanceKeys[] = {"vel_bias",      "weight_des_vel", "weight_cur_vel",
+                                               "weight_side",   "weight_toi",     "horiz_time",
+                                               "adaptive_divs", "adaptive_rings", "adaptive_depth"};
+
+bool contains(KeyList keys, std::string_view key) {
+  return std::find(keys.begin(), keys.end(), key) != keys.end();
+}
+
+std::string format_number(double value) {
+  if (std::isnan(value)) {
+    return "NaN";
+  }
+  if (std::isinf(value)) {
+    return value > 0 ? "infinity" : "-infinity";
+  }
+  char buffer[64];
+  // Whole numbers in full ("10000000", not "1e+07"): limits are quoted to users.
+  const auto result =
+      std::abs(value) < 1e15 && value == std::floor(value)
+          ? std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::fixed)
+          : std::to_chars(buffer, buffer + sizeof buffer, value);
+  return std::string(buffer, result.ptr);
+}
+
+/// A value as it would appear in the file, shortened so that a message stays one line.
+std::string show(const json& value) {
+  if (value.is_number_float() && !std::isfinite(value.get<double>())) {
+    return format_number(value.get<double>());
+  }
+  std::string text = value.dump();
+  constexpr std::size_t kMaxShown = 60;
+  if (text.size() > kMaxShown) {
+    text = text.substr(0, kMaxShown - 3) + "...";
+  }
+  return text;
+}
+
+std::string type_phrase(const json& value) {
+  switch (value.type()) {
+  case json::value_t::null:
+    return "null";
+  case json::value_t::object:
+    return "an object";
+  case json::value_t::array:
+    return "an array";
+  case json::value_t::string:
+    return "a string";
+  case json::value_t::boolean:
+    return "a boolean";
+  default:
+    return "a number";
+  }
+}
+
+/// `got 3 (a number)`: the type is named because "0.4" and 0.4 look alike in a message.
+std::string got_typed(const json& value) {
+  return "got " + show(value) + " (" + type_phrase(value) + ")";
+}
+
+std::string quoted_list(KeyList keys) {
+  std::string out;
+  for (const std::string_view key : keys) {
+    out += out.empty() ? "" : ", ";
+    out += key;
+  }
+  return out;
+}
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) {
+    row[j] = j;
+  }
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+/// An interval of allowed numbers and the words a message uses for it.
+struct Range {
+  double lo = -kInf, hi = kInf;
+  bool lo_open = false, hi_open = false;
+
+  bool contains(double v) const {
+    return (lo_open ? v > lo : v >= lo) && (hi_open ? v < hi : v <= hi);
+  }
+  std::string describe(std::string_view noun) const {
+    const std::string n(noun);
+    if (lo == -kInf && hi == kInf) {
+      return noun == "number" ? "a finite number" : "an integer";
+    }
+    const std::string article = noun == "number" ? "a " : "an ";
+    if (hi == kInf) {
+      return article + n + (lo_open ? " > " : " >= ") + format_number(lo);
+    }
+    if (lo == -kInf) {
+      return article + n + (hi_open ? " < " : " <= ") + format_number(hi);
+    }
+    return article + n + " in " + (lo_open ? "(" : "[") + format_number(lo) + ", " +
+           format_number(hi) + (hi_open ? ")" : "]");
+  }
+};
+
+constexpr Range kFinite{};
+constexpr Range kPositive{0.0, kInf, true, false};
+constexpr Range kNonNegative{0.0, kInf, false, false};
+
+enum class ParamsContext { Defaults, Agent, Group };
+
+/// The JSON path of the parser's position, followed while nlohmann parses so that a duplicate
+/// key or a number that overflows can be reported where it is (nlohmann's own messages for
+/// those carry no position).
+class PathTracker {
+public:
+  bool on_event(json::parse_event_t event, const json& parsed) {
+    using E = json::parse_event_t;
+    if (event == E::object_start || event == E::array_start || event == E::value) {
+      if (!stack_.empty() && stack_.back().is_array) {
+        ++stack_.back().elements;
+      }
+    }
+    switch (event) {
+    case E::object_start:
+      stack_.push_back({false, 0, {}, {}});
+      break;
+    case E::array_start:
+      stack_.push_back({true, 0, {}, {}});
+      break;
+    case E::key: {
+      Frame& top = stack_.back();
+      top.key = parsed.get<std::string>();
+      if (!top.keys.insert(top.key).second && !in_annotation()) {
+        throw DuplicateKey{current_path()};
+      }
+      break;
+    }
+    case E::object_end:
+    case E::array_end:
+      stack_.pop_back();
+      break;
+    case E::value:
+      break;
+    }
+    return true;
+  }
+
+  /// Thrown out of the parser at the second occurrence of a key in one object.
+  struct DuplicateKey {
+    std::string path;
+  };
+
+  /// Path of the key just read (for a duplicate) or of the value being read (for an overflow).
+  std::string current_path() const {
+    std::string path;
+    for (const Frame& frame : stack_) {
+      path = frame.is_array
+                 ? json_path::element(path, frame.elements - (&frame == &stack_.back() ? 0 : 1))
+                 : json_path::member(path, frame.key);
+    }
+    return path;
+  }
+
+private:
+  struct Frame {
+    bool is_array = false;
+    std::size_t elements = 0; ///< Elements started so far (arrays).
+    std::string key;          ///< Last key read (objects).
+    std::set<std::string> keys;
+  };
+
+  // Annotations are free-form and never read, so neither they nor their contents are held to
+  // our rules (at the top level, the key just read is the front frame's key).
+  bool in_annotation() const {
+    return !stack_.front().is_array && contains(kAnnotationKeys, stack_.front().key);
+  }
+
+  std::vector<Frame> stack_;
+};
+
+class Reader {
+public:
+  explicit Reader(const std::filesystem::path& file) : file_(file), name_(file.string()) {}
+
+  json parse(const std::string& text) const {
+    PathTracker tracker;
+    json::parser_callback_t callback = [&tracker](int, json::parse_event_t event, json& parsed) {
+      return tracker.on_event(event, parsed);
+    };
+    json root;
+    try {
+      root = json::parse(text, callback);
+    } catch (const json::parse_error& e) {
+      // "[json.exception.parse_error.101] parse error at line 3, column 5: ..." without the tag.
+      const std::string what = e.what();
+      const std::size_t tag_end = what.find("] ");
+      fail("",
+           "malformed JSON: " + (tag_end == std::string::npos ? what : what.substr(tag_end + 2)));
+    } catch (const PathTracker::DuplicateKey& duplicate) {
+      fail(duplicate.path,
+           "duplicate key (JSON parsers disagree on which value wins, so it is refused)");
+    } catch (const json::out_of_range& e) {
+      // nlohmann refuses numbers that overflow a double (1e999) instead of making them inf.
+      const std::string what = e.what();
+      const std::size_t open = what.find('\''), close = what.rfind('\'');
+      const std::string literal = open != std::string::npos && close > open
+                                      ? what.substr(open + 1, close - open - 1)
+                                      : std::string("a number");
+      fail(tracker.current_path(),
+           "must be a finite number, got " + literal + ", which overflows to infinity");
+    }
+    return root;
+  }
+
+  Scenario read(const json& root) const {
+    Scenario scenario;
+    scenario.file = file_;
+    expect_object(root, "", "the scenario");
+    check_keys(root, "", kTopKeys);
+
+    const std::string stem = file_.stem().string();
+    scenario.name = stem.empty() ? std::string("scenario") : stem;
+    if (root.contains("name")) {
+      const json& name = root["name"];
+      if (!name.is_string() || name.get<std::string>().empty()) {
+        fail("name", "must be a non-empty string, " + got_typed(name));
+      }
+      scenario.name = name.get<std::string>();
+    }
+    if (root.contains("seed")) {
+      scenario.seed = read_seed(root["seed"], "seed");
+    }
+    if (root.contains("dt")) {
+      scenario.dt = number(root["dt"], "dt", {0.0, 1.0, true, false});
+    }
+    if (root.contains("duration")) {
+      scenario.duration = number(root["duration"], "duration", kPositive);
+    }
+    if (root.contains("steps")) {
+      scenario.steps = static_cast<int>(integer(root["steps"], "steps", 0, INT_MAX));
+    } else {
+      const double quotient =
+          static_cast<double>(scenario.duration) / static_cast<double>(scenario.dt);
+      if (quotient > static_cast<double>(INT_MAX)) {
+        fail("duration", "gives " + format_number(std::ceil(quotient)) + " steps of dt " +
+                             format_number(scenario.dt) + ", more than the limit of " +
+                             std::to_string(INT_MAX));
+      }
+    }
+
+    scenario.world = read_world(required(root, "", "world", "the walkable space"), "world");
+
+    if (root.contains("defaults")) {
+      const json& defaults = root["defaults"];
+      expect_object(defaults, "defaults", "agent parameters");
+      check_keys(defaults, "defaults", kParamKeys);
+      read_params(defaults, "defaults", ParamsContext::Defaults, scenario.defaults, nullptr);
+    }
+
+    std::int64_t total_agents = 0;
+    if (root.contains("agents")) {
+      const json& agents = root["agents"];
+      expect_array(agents, "agents", "explicit agents");
+      for (std::size_t i = 0; i < agents.size(); ++i) {
+        scenario.agents.push_back(
+            read_agent(agents[i], json_path::element("agents", i), scenario.defaults));
+      }
+      total_agents = static_cast<std::int64_t>(agents.size());
+    }
+    if (root.contains("groups")) {
+      const json& groups = root["groups"];
+      expect_array(groups, "groups", "groups of generated agents");
+      for (std::size_t i = 0; i < groups.size(); ++i) {
+        const std::string path = json_path::element("groups", i);
+        scenario.groups.push_back(read_group(groups[i], path, scenario.defaults));
+        total_agents += scenario.groups.back().count;
+        if (total_agents > kMaxAgents) {
+          fail(json_path::member(path, "count"),
+               "brings the scenario to " + std::to_string(total_agents) +
+                   " agents, more than the limit of " + std::to_string(kMaxAgents));
+        }
+      }
+    }
+    if (total_agents > kMaxAgents) {
+      fail("agents", "has " + std::to_string(total_agents) + " agents, more than the limit of " +
+                         std::to_string(kMaxAgents));
+    }
+    return scenario;
+  }
+
+private:
+  [[noreturn]] void fail(const std::string& path, std::string problem) const {
+    throw ScenarioError(name_, path, std::move(problem));
+  }
+
+  // ---- structure ------------------------------------------------------------------------
+
+  void expect_object(const json& value, const std::string& path, std::string_view what) const {
+    if (!value.is_object()) {
+      fail(path, "must be an object (" + std::string(what) + "), " + got_typed(value));
+    }
+  }
+
+  void expect_array(const json& value, const std::string& path, std::string_view what) const {
+    if (!value.is_array()) {
+      fail(path, "must be an array (" + std::string(what) + "), " + got_typed(value));
+    }
+  }
+
+  /// Unknown keys are refused rather than ignored: a misspelt "max_sped" would otherwise
+  /// silently run with the default speed.
+  void check_keys(const json& object, const std::string& path, KeyList allowed,
+                  KeyList more_allowed = {}) const {
+    for (const auto& item : object.items()) {
+      const std::string& key = item.key();
+      if (contains(allowed, key) || contains(more_allowed, key)) {
+        continue;
+      }
+      std::string problem = "unknown key \"" + key + "\"";
+      std::string_view suggestion;
+      std::size_t best = 3; // suggest only close misspellings
+      for (const KeyList list : {allowed, more_allowed}) {
+        for (const std::string_view candidate : list) {
+          const std::size_t distance = edit_distance(key, candidate);
+          if (distance < best) {
+            best = distance;
+            suggestion = candidate;
+          }
+        }
+      }
+      if (!suggestion.empty()) {
+        problem += " (did you mean \"" + std::string(suggestion) + "\"?)";
+      }
+      std::string list = quoted_list(allowed);
+      if (more_allowed.size() > 0) {
+        list += ", " + quoted_list(more_allowed);
+      }
+      fail(json_path::member(path, key), problem + "; allowed keys: " + list);
+    }
+  }
+
+  const json& required(const json& object, const std::string& path, std::string_view key,
+                       std::string_view what) const {
+    const auto it = object.find(key);
+    if (it == object.end()) {
+      fail(path, "missing required key \"" + std::string(key) + "\" (" + std::string(what) + ")");
+    }
+    return *it;
+  }
+
+  // ---- scalars ---------------------------------------------------------------------------
+
+  float number(const json& value, const std::string& path, const Range& range) const {
+    if (!value.is_number()) {
+      fail(path, "must be " + range.describe("number") + ", " + got_typed(value));
+    }
+    const double d = value.get<double>();
+    if (!std::isfinite(d)) {
+      fail(path, "must be " + range.describe("number") + ", got " + format_number(d));
+    }
+    const float f = static_cast<float>(d);
+    if (!std::isfinite(f)) {
+      fail(path, "must be " + range.describe("number") + ", got " + show(value) +
+                     ", which overflows a 32-bit float to infinity");
+    }
+    // The float is checked too: 1e-50 is > 0 but becomes 0 when stored.
+    if (!range.contains(d) || !range.contains(static_cast<double>(f))) {
+      fail(path, "must be " + range.describe("number") + ", got " + show(value));
+    }
+    return f;
+  }
+
+  /// An integer in [lo, hi]. A number with a zero fraction (2.0, 1e3) is accepted: JSON has
+  /// one number type and some writers emit every number with a fraction or an exponent.
+  std::int64_t integer(const json& value, const std::string& path, std::int64_t lo,
+                       std::int64_t hi) const {
+    const Range range{static_cast<double>(lo), hi == INT64_MAX ? kInf : static_cast<double>(hi)};
+    const std::string expected = "must be " + range.describe("integer");
+    if (!value.is_number()) {
+      fail(path, expected + ", " + got_typed(value));
+    }
+    std::int64_t result = 0;
+    if (value.is_number_unsigned()) {
+      const std::uint64_t u = value.get<std::uint64_t>();
+      if (u > static_cast<std::uint64_t>(hi)) {
+        fail(path, expected + ", got " + show(value));
+      }
+      result = static_cast<std::int64_t>(u);
+    } else if (value.is_number_integer()) {
+      result = value.get<std::int64_t>();
+    } else {
+      const double d = value.get<double>();
+      if (!std::isfinite(d) || d != std::floor(d)) {
+        fail(path, expected + ", got " + show(value));
+      }
+      if (d < static_cast<double>(lo) || d > static_cast<double>(hi)) {
+        fail(path, expected + ", got " + show(value));
+      }
+      result = static_cast<std::int64_t>(d);
+    }
+    if (result < lo || result > hi) {
+      fail(path, expected + ", got " + show(value));
+    }
+    return result;
+  }
+
+  /// Any unsigned 64-bit integer, so that seeds printed by other tools are taken as they are.
+  std::uint64_t read_seed(const json& value, const std::string& path) const {
+    const std::string expected = "must be an integer in [0, 18446744073709551615]";
+    if (!value.is_number()) {
+      fail(path, expected + ", " + got_typed(value));
+    }
+    if (value.is_number_unsigned()) {
+      return value.get<std::uint64_t>();
+    }
+    if (value.is_number_integer()) {
+      const std::int64_t i = value.get<std::int64_t>();
+      if (i < 0) {
+        fail(path, expected + ", got " + show(value));
+      }
+      return static_cast<std::uint64_t>(i);
+    }
+    const double d = value.get<double>();
+    // 2^64 is exactly representable; anything below it with no fraction converts exactly.
+    if (!std::isfinite(d) || d != std::floor(d) || d < 0.0 || d >= 18446744073709551616.0) {
+      fail(path, expected + ", got " + show(value));
+    }
+    return static_cast<std::uint64_t>(d);
+  }
+
+  std::string string_value(const json& value, const std::string& path,
+                           std::string_view expected) const {
+    if (!value.is_string()) {
+      fail(path, "must be " + std::string(expected) + ", " + got_typed(value));
+    }
+    return value.get<std::string>();
+  }
+
+  // ---- points and rectangles -------------------------------------------------------------
+
+  glm::vec2 point2(const json& value, const std::string& path) const {
+    if (!value.is_array() || value.size() != 2) {
+      fail(path, "must be a point [x, z], " + got_typed(value));
+    }
+    return {number(value[0], json_path::element(path, 0), kFinite),
+            number(value[1], json_path::element(path, 1), kFinite)};
+  }
+
+  PointSpec point(const json& value, const std::string& path) const {
+    if (!value.is_array() || (value.size() != 2 && value.size() != 3)) {
+      fail(path, "must be a point [x, z] or [x, y, z], " + got_typed(value));
+    }
+    std::array<float, 3> c{};
+    for (std::size_t i = 0; i < value.size(); ++i) {
+      c[i] = number(value[i], json_path::element(path, i), kFinite);
+    }
+    PointSpec spec;
+    spec.has_height = value.size() == 3;
+    spec.position = spec.has_height ? glm::vec3(c[0], c[1], c[2]) : glm::vec3(c[0], 0.0f, c[1]);
+    return spec;
+  }
+
+  /// `[[x0, z0], [x1, z1]]` with x0 < x1 and z0 < z1; `names` is how the message spells it.
+  std::pair<glm::vec2, glm::vec2> rect(const json& value, const std::string& path,
+                                       std::string_view names) const {
+    const std::string form(names);
+    if (!value.is_array() || value.size() != 2) {
+      fail(path, "must be " + form + ", " + got_typed(value));
+    }
+    const glm::vec2 lo = point2(value[0], json_path::element(path, 0));
+    const glm::vec2 hi = point2(value[1], json_path::element(path, 1));
+    if (!(lo.x < hi.x && lo.y < hi.y)) {
+      fail(path, "must be " + form + " with the first corner below the second in x and in z, got " +
+                     show(value));
+    }
+    return {lo, hi};
+  }
+
+  // ---- world -----------------------------------------------------------------------------
+
+  WorldSpec read_world(const json& value, const std::string& path) const {
+    expect_object(value, path, "the walkable space");
+    check_keys(value, path, kWorldKeys);
+    WorldSpec world;
+    const bool has_bounds = value.contains("bounds"), has_mesh = value.contains("mesh");
+    if (has_bounds == has_mesh) {
+      fail(path, std::string("must have exactly one of \"bounds\" (a 2D world) or \"mesh\" (an OBJ "
+                             "file), got ") +
+                     (has_bounds ? "both" : "neither"));
+    }
+    if (has_bounds) {
+      const auto [lo, hi] =
+          rect(value["bounds"], json_path::member(path, "bounds"), "[[xmin, zmin], [xmax, zmax]]");
+      world.bounds = WorldSpec::Bounds2D{lo, hi};
+    }
+    if (value.contains("obstacles")) {
+      const std::string obstacles_path = json_path::member(path, "obstacles");
+      if (has_mesh) {
+        fail(obstacles_path, "is only allowed with \"bounds\" (a 2D world); a mesh world has its "
+                             "obstacles in the mesh");
+      }
+      const json& obstacles = value["obstacles"];
+      expect_array(obstacles, obstacles_path, "polygons [[x, z], ...]");
+      for (std::size_t i = 0; i < obstacles.size(); ++i) {
+        world.obstacles.push_back(polygon(obstacles[i], json_path::element(obstacles_path, i)));
+      }
+    }
+    if (has_mesh) {
+      world.mesh = mesh_path(value["mesh"], json_path::member(path, "mesh"));
+    }
+    if (value.contains("navmesh")) {
+      world.navmesh = read_navmesh(value["navmesh"], json_path::member(path, "navmesh"));
+    }
+    return world;
+  }
+
+  Polygon2D polygon(const json& value, const std::string& path) const {
+    if (!value.is_array()) {
+      fail(path, "must be a polygon [[x, z], ...] of at least 3 points, " + got_typed(value));
+    }
+    Polygon2D points;
+    for (std::size_t i = 0; i < value.size(); ++i) {
+      points.push_back(point2(value[i], json_path::element(path, i)));
+    }
+    if (const auto defect = polygon_defect(points)) {
+      fail(path, "obstacle polygon " + *defect);
+    }
+    return points;
+  }
+
+  std::filesystem::path mesh_path(const json& value, const std::string& path) const {
+    const std::string text = string_value(value, path, "a path to an OBJ file");
+    if (text.empty()) {
+      fail(path, "must be a path to an OBJ file, got an empty string");
+    }
+    std::filesystem::path mesh(text);
+    if (mesh.is_relative()) {
+      mesh = file_.parent_path() / mesh;
+    }
+    std::error_code error;
+    std::filesystem::path resolved = std::filesystem::absolute(mesh, error);
+    resolved = (error ? mesh : resolved).lexically_normal();
+    if (!std::filesystem::exists(resolved, error)) {
+      fail(path, "file not found: " + resolved.string());
+    }
+    if (std::filesystem::is_directory(resolved, error)) {
+      fail(path, "is a directory, not an OBJ file: " + resolved.string());
+    }
+    return resolved;
+  }
+
+  NavmeshSettings read_navmesh(const json& value, const std::string& path) const {
+    expect_object(value, path, "Recast build settings");
+    check_keys(value, path, kNavmeshKeys);
+    NavmeshSettings settings;
+    const auto field = [&](std::string_view key, const Range& range, float& out) {
+      if (value.contains(key)) {
+        out = number(value[std::string(key)], json_path::member(path, key), range);
+      }
+    };
+    field("cell_size", kPositive, settings.cell_size);
+    field("cell_height", kPositive, settings.cell_height);
+    if (value.contains("agent_radius")) {
+      settings.agent_radius =
+          number(value["agent_radius"], json_path::member(path, "agent_radius"), kPositive);
+    }
+    field("agent_height", kPositive, settings.agent_height);
+    field("max_climb", kNonNegative, settings.max_climb);
+    field("max_slope", {0.0, 90.0, true, true}, settings.max_slope);
+    return settings;
+  }
+
+  // ---- agent parameters ------------------------------------------------------------------
+
+  /// Reads the agent-parameter keys of `object` over `params` (which already holds the
+  /// built-in defaults and the `defaults` object). In a group, numeric parameters may be
+  /// {"uniform": [a, b]}: those land in `group`'s distributions, constants in `params`.
+  void read_params(const json& object, const std::string& path, ParamsContext context,
+                   AgentParams& params, GroupSpec* group) const {
+    struct Numeric {
+      std::string_view key;
+      Range range;
+      float AgentParams::*member; ///< nullptr for collision_query_range (optional)
+      std::optional<Distribution> GroupSpec::*distribution;
+    };
+    const Numeric numerics[] = {
+        {"radius", kPositive, &AgentParams::radius, &GroupSpec::radius},
+        {"max_speed", kPositive, &AgentParams::max_speed, &GroupSpec::max_speed},
+        {"max_accel", kPositive, &AgentParams::max_accel, &GroupSpec::max_accel},
+        {"separation_weight", kNonNegative, &AgentParams::separation_weight,
+         &GroupSpec::separation_weight},
+        {"collision_query_range", kPositive, nullptr, &GroupSpec::collision_query_range},
+        {"arrival_radius", kPositive, &AgentParams::arrival_radius, &GroupSpec::arrival_radius},
+    };
+    for (const Numeric& numeric : numerics) {
+      const auto it = object.find(numeric.key);
+      if (it == object.end()) {
+        continue;
+      }
+      const std::string key_path = json_path::member(path, numeric.key);
+      const auto set = [&](float v) {
+        if (numeric.member != nullptr) {
+          params.*numeric.member = v;
+        } else {
+          params.collision_query_range = v;
+        }
+      };
+      if (it->is_object() && context == ParamsContext::Group) {
+        const Distribution d = uniform(*it, key_path, numeric.range);
+        if (d.is_constant()) {
+          set(d.lo);
+        } else {
+          group->*numeric.distribution = d;
+        }
+        continue;
+      }
+      if (it->is_object() && it->contains("uniform")) {
+        fail(key_path,
+             "must be " + numeric.range.describe("number") +
+                 "; {\"uniform\": [a, b]} is only allowed in groups, where each "
+                 "generated agent draws its own value (" +
+                 (context == ParamsContext::Agent ? "an explicit agent" : "\"defaults\"") +
+                 " has one value)");
+      }
+      set(number(*it, key_path, numeric.range));
+    }
+
+    if (const auto it = object.find("avoidance"); it != object.end()) {
+      read_avoidance(*it, json_path::member(path, "avoidance"), params);
+    }
+    if (const auto it = object.find("on_arrival"); it != object.end()) {
+      const std::string key_path = json_path::member(path, "on_arrival");
+      const std::string expected = "\"stop\" or \"remove\"";
+      const std::string text = string_value(*it, key_path, expected);
+      if (text == "stop") {
+        params.on_arrival = OnArrival::Stop;
+      } else if (text == "remove") {
+        params.on_arrival = OnArrival::Remove;
+      } else {
+        fail(key_path, "must be " + expected + ", got " + show(*it));
+      }
+    }
+  }
+
+  Distribution uniform(const json& value, const std::string& path, const Range& range) const {
+    check_keys(value, path, kUniformKeys);
+    const json& bounds = required(value, path, "uniform", "[a, b]");
+    const std::string bounds_path = json_path::member(path, "uniform");
+    if (!bounds.is_array() || bounds.size() != 2) {
+      fail(bounds_path, "must be [a, b] with a <= b, " + got_typed(bounds));
+    }
+    Distribution d;
+    d.lo = number(bounds[0], json_path::element(bounds_path, 0), range);
+    d.hi = number(bounds[1], json_path::element(bounds_path, 1), range);
+    if (d.lo > d.hi) {
+      fail(bounds_path, "must be [a, b] with a <= b, got " + show(bounds));
+    }
+    return d;
+  }
+
+  void read_avoidance(const json& value, const std::string& path, AgentParams& params) const {
+    if (value.is_string()) {
+      const std::string name = value.get<std::string>();
+      const std::pair<const char*, AvoidancePreset> presets[] = {
+          {"low", AvoidancePreset::Low},
+          {"medium", AvoidancePreset::Medium},
+          {"good", AvoidancePreset::Good},
+          {"high", AvoidancePreset::High}};
+      for (const auto& [preset_name, preset] : presets) {
+        if (name == preset_name) {
+          params.avoidance = avoidance_preset(preset);
+          params.avoidance_name = name;
+          return;
+        }
+      }
+      fail(path, "must be \"low\", \"medium\", \"good\", \"high\" or an object of avoidance "
+                 "parameters, got " +
+                     show(value));
+    }
+    if (!value.is_object()) {
+      fail(path, "must be \"low\", \"medium\", \"good\", \"high\" or an object of avoidance "
+                 "parameters, " +
+                     got_typed(value));
+    }
+    check_keys(value, path, kAvoidanceKeys);
+    // A custom object starts from "good" (the default) whatever preset the defaults named,
+    // so that its meaning does not depend on other parts of the file.
+    AvoidanceParams a = avoidance_preset(AvoidancePreset::Good);
+    const auto real = [&](std::string_view key, const Range& range, float& out) {
+      if (const auto it = value.find(key); it != value.end()) {
+        out = number(*it, json_path::member(path, key), range);
+      }
+    };
+    const auto whole = [&](std::string_view key, std::int64_t lo, std::int64_t hi,
+                           std::int32_t& out) {
+      if (const auto it = value.find(key); it != value.end()) {
+        out = static_cast<std::int32_t>(integer(*it, json_path::member(path, key), lo, hi));
+      }
+    };
+    real("vel_bias", {0.0, 1.0}, a.vel_bias);
+    real("weight_des_vel", kNonNegative, a.weight_des_vel);
+    real("weight_cur_vel", kNonNegative, a.weight_cur_vel);
+    real("weight_side", kNonNegative, a.weight_side);
+    real("weight_toi", kNonNegative, a.weight_toi);
+    real("horiz_time", kPositive, a.horiz_time);
+    whole("adaptive_divs", 1, kMaxPatternDivs, a.adaptive_divs);
+    whole("adaptive_rings", 1, kMaxPatternRings, a.adaptive_rings);
+    whole("adaptive_depth", 1, 16, a.adaptive_depth);
+    params.avoidance = a;
+    params.avoidance_name = "custom";
+  }
+
+  // ---- agents and groups -----------------------------------------------------------------
+
+  ExplicitAgentSpec read_agent(const json& value, const std::string& path,
+                               const AgentParams& defaults) const {
+    expect_object(value, path, "an agent with \"position\" and \"goal\"");
+    check_keys(value, path, kAgentKeys, kParamKeys);
+    ExplicitAgentSpec agent;
+    agent.position = point(required(value, path, "position", "[x, z] or [x, y, z]"),
+                           json_path::member(path, "position"));
+    agent.goal = point(required(value, path, "goal", "[x, z] or [x, y, z]"),
+                       json_path::member(path, "goal"));
+    agent.params = defaults;
+    read_params(value, path, ParamsContext::Agent, agent.params, nullptr);
+    return agent;
+  }
+
+  GroupSpec read_group(const json& value, const std::string& path,
+                       const AgentParams& defaults) const {
+    expect_object(value, path, "a group with \"count\", \"spawn\" and \"goal\"");
+    check_keys(value, path, kGroupKeys, kParamKeys);
+    GroupSpec group;
+    group.count = static_cast<int>(integer(required(value, path, "count", "number of agents"),
+                                           json_path::member(path, "count"), 1, kMaxAgents));
+    read_spawn(required(value, path, "spawn", "where the agents start"),
+               json_path::member(path, "spawn"), group);
+    read_goal(required(value, path, "goal", "where the agents go"), json_path::member(path, "goal"),
+              group);
+    group.base = defaults;
+    read_params(value, path, ParamsContext::Group, group.base, &group);
+    return group;
+  }
+
+  /// The one key of a {"rect": ...} / {"circle": ...} style object (`allowed` has two keys).
+  std::string single_key(const json& value, const std::string& path, KeyList allowed,
+                         const std::string& forms) const {
+    if (!value.is_object()) {
+      fail(path, "must be " + forms + ", " + got_typed(value));
+    }
+    check_keys(value, path, allowed);
+    if (value.size() != 1) {
+      fail(path, "must have exactly one key, \"" + std::string(allowed[0]) + "\" or \"" +
+                     std::string(allowed[1]) + "\", got " +
+                     (value.empty() ? std::string("none") : show(value)));
+    }
+    return value.begin().key();
+  }
+
+  void read_spawn(const json& value, const std::string& path, GroupSpec& group) const {
+    const std::string forms =
+        "{\"rect\": [[x0, z0], [x1, z1]]} or {\"circle\": {\"center\": [x, z], \"radius\": r}}";
+    const std::string kind = single_key(value, path, kSpawnKeys, forms);
+    const std::string kind_path = json_path::member(path, kind);
+    if (kind == "rect") {
+      group.spawn_kind = GroupSpec::SpawnKind::Rect;
+      std::tie(group.spawn_min, group.spawn_max) =
+          rect(value["rect"], kind_path, "[[x0, z0], [x1, z1]]");
+      return;
+    }
+    group.spawn_kind = GroupSpec::SpawnKind::Circle;
+    const json& circle = value["circle"];
+    expect_object(circle, kind_path, "{\"center\": [x, z], \"radius\": r}");
+    check_keys(circle, kind_path, kCircleKeys);
+    group.circle_center = point2(required(circle, kind_path, "center", "[x, z]"),
+                                 json_path::member(kind_path, "center"));
+    group.circle_radius = number(required(circle, kind_path, "radius", "a number > 0"),
+                                 json_path::member(kind_path, "radius"), kPositive);
+  }
+
+  void read_goal(const json& value, const std::string& path, GroupSpec& group) const {
+    const std::string forms = "\"antipodal\", {\"rect\": [[x0, z0], [x1, z1]]} or "
+                              "{\"point\": [x, z]}";
+    if (value.is_string()) {
+      if (value.get<std::string>() != "antipodal") {
+        fail(path, "must be " + forms + ", got " + show(value));
+      }
+      if (group.spawn_kind != GroupSpec::SpawnKind::Circle) {
+        fail(path, "\"antipodal\" needs a circle spawn (the goal is the start mirrored through "
+                   "the circle's centre), but this group's spawn is a rect");
+      }
+      group.goal_kind = GroupSpec::GoalKind::Antipodal;
+      return;
+    }
+    const std::string kind = single_key(value, path, kGoalKeys, forms);
+    const std::string kind_path = json_path::member(path, kind);
+    if (kind == "rect") {
+      group.goal_kind = GroupSpec::GoalKind::Rect;
+      std::tie(group.goal_min, group.goal_max) =
+          rect(value["rect"], kind_path, "[[x0, z0], [x1, z1]]");
+    } else {
+      group.goal_kind = GroupSpec::GoalKind::Point;
+      group.goal_point = point2(value["point"], kind_path);
+    }
+  }
+
+  std::filesystem::path file_;
+  std::string name_;
+};
+
+} // namespace
+
+Scenario parse_scenario(const std::string& json_text, const std::filesystem::path& file) {
+  const Reader reader(file);
+  return reader.read(reader.parse(json_text));
+}
+
+Scenario load_scenario(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) {
+    std::error_code error;
+    const bool exists = std::filesystem::exists(file, error);
+    throw ScenarioError(file.string(), "", exists ? "cannot read the file" : "file not found");
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) {
+    throw ScenarioError(file.string(), "", "error while reading the file");
+  }
+  return parse_scenario(text.str(), file);
+}
+
+} // namespace crowd

@@ -1,0 +1,177 @@
+// `crowd run` as a user drives it: outputs as in shared/spec/outputs.md, repeatable bytes
+// whatever the thread count, and one clear message with a non-zero exit for bad input.
+#include "tests/cli/cli_runner.h"
+
+#include <fstream>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <set>
+
+namespace crowd::testing {
+namespace {
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);)
+    lines.push_back(line);
+  return lines;
+}
+
+TEST(CrowdRun, TrajectoryBytesAreIdenticalWithOneAndTwoThreads) {
+  TempDir dir;
+  const auto one = dir / "one.csv";
+  const auto two = dir / "two.csv";
+  ASSERT_EQ(run_cli("run " + sample("crossing.json") +
+                    " --backend cpu --steps 150 --threads 1 --out " + one.string())
+                .exit_code,
+            0);
+  ASSERT_EQ(run_cli("run " + sample("crossing.json") +
+                    " --backend cpu --steps 150 --threads 2 --out " + two.string())
+                .exit_code,
+            0);
+  const std::string a = read_file(one);
+  ASSERT_GT(a.size(), 1000u);
+  EXPECT_TRUE(a == read_file(two)) << "trajectories differ between --threads 1 and --threads 2";
+}
+
+TEST(CrowdRun, WritesTheTrajectoryCsvOfTheSpecEveryKSteps) {
+  TempDir dir;
+  const auto csv = dir / "t.csv";
+  const CliResult r = run_cli("run " + sample("circle.json") +
+                              " --backend cpu --steps 20 --every 5 --out " + csv.string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto lines = lines_of(read_file(csv));
+  ASSERT_FALSE(lines.empty());
+  EXPECT_EQ(lines[0], "step,time,agent,x,y,z,vx,vz");
+  // Frames 0, 5, 10, 15, 20 with 100 agents each.
+  EXPECT_EQ(lines.size(), 1u + 5u * 100u);
+  std::set<int> steps;
+  for (std::size_t i = 1; i < lines.size(); ++i) {
+    const int step = std::stoi(lines[i].substr(0, lines[i].find(',')));
+    steps.insert(step);
+    EXPECT_EQ(std::count(lines[i].begin(), lines[i].end(), ','), 7) << lines[i];
+  }
+  EXPECT_EQ(steps, (std::set<int>{0, 5, 10, 15, 20}));
+  EXPECT_EQ(lines[1].rfind("0,0,0,", 0), 0u)
+      << "frame 0 starts with agent 0 at time 0: " << lines[1];
+}
+
+TEST(CrowdRun, MetricsHoldEveryKeyOfTheSpec) {
+  TempDir dir;
+  const auto path = dir / "m.json";
+  const CliResult r = run_cli("run " + sample("circle.json") +
+                              " --backend cpu --steps 30 --metrics " + path.string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const nlohmann::json m = nlohmann::json::parse(read_file(path));
+  for (const char* key :
+       {"scenario", "backend", "agents", "steps", "dt", "arrived", "unreachable",
+        "mean_arrival_time", "max_arrival_time", "overlap_events", "max_overlap", "wall_events",
+        "max_wall_penetration", "mean_path_ratio", "step_ms_mean", "step_ms_p95", "stage_ms"})
+    EXPECT_TRUE(m.contains(key)) << key;
+  EXPECT_EQ(m["scenario"], "circle");
+  EXPECT_EQ(m["agents"], 100);
+  EXPECT_EQ(m["steps"], 30);
+  EXPECT_TRUE(m["stage_ms"].is_object());
+  EXPECT_TRUE(m["stage_ms"].contains("avoidance"));
+  // Nobody crosses a 40 m circle in 3 s.
+  EXPECT_TRUE(m["mean_arrival_time"].is_null());
+  // The summary names the figures a user looks at first.
+  for (const char* word : {"100 agents", "arrived", "overlaps", "wall contacts", "ms per step"})
+    EXPECT_NE(r.output.find(word), std::string::npos) << word << "\n" << r.output;
+}
+
+TEST(CrowdRun, HelpExplainsEveryOption) {
+  const CliResult top = run_cli("--help");
+  EXPECT_EQ(top.exit_code, 0);
+  EXPECT_NE(top.output.find("run"), std::string::npos);
+  const CliResult run = run_cli("run --help");
+  EXPECT_EQ(run.exit_code, 0);
+  for (const char* option : {"--backend", "--steps", "--threads", "--out", "--every", "--metrics"})
+    EXPECT_NE(run.output.find(option), std::string::npos) << option;
+}
+
+TEST(CrowdRun, CudaBackendWithoutADeviceIsAClearError) {
+  TempDir dir;
+  const CliResult r = run_cli("run " + sample("circle.json") + " --backend cuda --steps 1");
+  if (r.exit_code == 0)
+    GTEST_SKIP() << "a CUDA device is present: the cuda backend ran";
+  EXPECT_NE(r.output.find("CUDA"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("Segmentation"), std::string::npos);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bad input: one message naming the file, the JSON path and the problem; non-zero exit; no
+// output file left under the requested name.
+
+struct BadScenario {
+  std::string name;
+  std::string json;
+  std::string expected_path; ///< JSON path the message must name
+};
+
+class BadScenarioRun : public ::testing::TestWithParam<BadScenario> {};
+
+TEST_P(BadScenarioRun, IsRefusedWithOneMessageNamingFileAndPath) {
+  TempDir dir;
+  const auto file = dir / "bad.json";
+  std::ofstream(file) << GetParam().json;
+  const auto csv = dir / "out.csv";
+  const CliResult r = run_cli("run " + file.string() + " --backend cpu --out " + csv.string());
+  EXPECT_NE(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find(file.string()), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find(GetParam().expected_path), std::string::npos) << r.output;
+  EXPECT_EQ(lines_of(r.output).size(), 1u) << "one message, got:\n" << r.output;
+  EXPECT_FALSE(std::filesystem::exists(csv));
+}
+
+const std::string kWorld =
+    R"("world": {"bounds": [[0, 0], [20, 20]], "obstacles": [[[8, 8], [12, 8], [12, 12], [8, 12]]]})";
+
+INSTANTIATE_TEST_SUITE_P(
+    SpecErrors, BadScenarioRun,
+    ::testing::Values(
+        BadScenario{"malformed_json", "{\"world\": {\"bounds\": [[0, 0], [20, 20]]", ""},
+        BadScenario{"wrong_type", "{" + kWorld + R"(, "dt": "fast"})", "dt"},
+        BadScenario{"out_of_range",
+                    "{" + kWorld +
+                        R"(, "agents": [{"position": [1, 1], "goal": [5, 5], "radius": -1}]})",
+                    "agents[0].radius"},
+        BadScenario{"infinity",
+                    "{" + kWorld + R"(, "agents": [{"position": [1, 1e999], "goal": [5, 5]}]})",
+                    "agents[0].position"},
+        BadScenario{"unknown_key", "{" + kWorld + R"(, "agentz": []})", "agentz"},
+        BadScenario{"inside_obstacle",
+                    "{" + kWorld + R"(, "agents": [{"position": [10, 10], "goal": [1, 1]}]})",
+                    "agents[0].position"},
+        BadScenario{"off_the_world",
+                    "{" + kWorld + R"(, "agents": [{"position": [40, 1], "goal": [1, 1]}]})",
+                    "agents[0].position"},
+        BadScenario{"missing_mesh", R"({"world": {"mesh": "nowhere.obj"}})", "world.mesh"},
+        BadScenario{"dt_zero", "{" + kWorld + R"(, "dt": 0})", "dt"}),
+    [](const auto& test_param) { return test_param.param.name; });
+
+TEST(CrowdRun, MissingScenarioFileIsAClearError) {
+  const CliResult r = run_cli("run /nonexistent/scenario.json --backend cpu");
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.output.find("/nonexistent/scenario.json"), std::string::npos) << r.output;
+}
+
+TEST(CrowdRun, UnreachableGoalIsReportedNotAnError) {
+  TempDir dir;
+  const auto file = dir / "island.json";
+  // A wall splits the floor in two; the agent's goal is on the other side.
+  std::ofstream(file) << R"({"steps": 100, "world": {"bounds": [[0, 0], [20, 10]],
+    "obstacles": [[[9, -1], [11, -1], [11, 11], [9, 11]]]},
+    "agents": [{"position": [2, 5], "goal": [18, 5]}]})";
+  const auto metrics = dir / "m.json";
+  const CliResult r =
+      run_cli("run " + file.string() + " --backend cpu --metrics " + metrics.string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const nlohmann::json m = nlohmann::json::parse(read_file(metrics));
+  EXPECT_EQ(m["unreachable"], 1);
+  EXPECT_EQ(m["arrived"], 0);
+}
+
+} // namespace
+} // namespace crowd::testing

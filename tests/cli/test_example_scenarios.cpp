@@ -1,0 +1,46 @@
+// Every example scenario through `crowd run`, on our CPU backend and on DetourCrowd: ours must
+// get at least as many agents to their goals, with no more overlap events, and no wall events.
+#include "tests/cli/cli_runner.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+namespace crowd::testing {
+namespace {
+
+nlohmann::json run_metrics(const std::string& scenario, const std::string& backend,
+                           const TempDir& dir) {
+  const auto metrics = dir / (backend + ".json");
+  const CliResult r = run_cli("run " + sample(scenario) + " --backend " + backend + " --metrics " +
+                              metrics.string());
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  std::cout << r.output;
+  return nlohmann::json::parse(read_file(metrics));
+}
+
+class ExampleScenario : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(ExampleScenario, CpuBackendMovesTheCrowdAtLeastAsWellAsDetourCrowd) {
+  TempDir dir;
+  const nlohmann::json ours = run_metrics(GetParam(), "cpu", dir);
+  const nlohmann::json detour = run_metrics(GetParam(), "detour", dir);
+  ASSERT_EQ(ours["agents"], detour["agents"]);
+  EXPECT_EQ(ours["backend"], "cpu");
+  EXPECT_EQ(detour["backend"], "detour");
+  EXPECT_GE(ours["arrived"].get<int>(), detour["arrived"].get<int>());
+  EXPECT_LE(ours["overlap_events"].get<long long>(), detour["overlap_events"].get<long long>());
+  EXPECT_EQ(ours["wall_events"].get<long long>(), 0);
+  EXPECT_EQ(ours["unreachable"], detour["unreachable"]);
+}
+
+INSTANTIATE_TEST_SUITE_P(Samples, ExampleScenario,
+                         ::testing::Values("circle.json", "crossing.json", "corridor.json",
+                                           "bottleneck.json", "pillars.json", "plaza_mesh.json"),
+                         [](const auto& test_param) {
+                           std::string name =
+                               test_param.param.substr(0, test_param.param.find('.'));
+                           return name;
+                         });
+
+} // namespace
+} // namespace crowd::testing

@@ -1,0 +1,628 @@
+// The scenario reader: what a valid file means (defaults, precedence, presets, steps) and
+// what a user sees for an invalid one (file, JSON path and problem in one line).
+#include "host/scenario/scenario.h"
+
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <unistd.h>
+
+namespace crowd {
+namespace {
+
+namespace fs = std::filesystem;
+
+/// The error parse_scenario throws for `text` (the test fails when there is none).
+ScenarioError error_for(const std::string& text, const fs::path& file = "test.json") {
+  try {
+    parse_scenario(text, file);
+  } catch (const ScenarioError& e) {
+    return e;
+  }
+  ADD_FAILURE() << "accepted:\n" << text;
+  return ScenarioError("", "(none)", "(none)");
+}
+
+/// A scenario with a 10 x 10 m 2D world and `extra` top-level members ("" for none).
+std::string with_world(const std::string& extra) {
+  return R"({"world": {"bounds": [[0, 0], [10, 10]]})" + (extra.empty() ? "" : ", " + extra) + "}";
+}
+
+/// A scenario whose only explicit agent has the given extra members.
+std::string with_agent(const std::string& members) {
+  return with_world(R"("agents": [{"position": [1, 1], "goal": [9, 9])" +
+                    (members.empty() ? "" : ", " + members) + "}]");
+}
+
+/// A scenario whose only group has the given members over a valid group (4 agents, rect
+/// spawn, point goal): a member given here replaces the valid one.
+std::string with_group(const std::string& members) {
+  nlohmann::json group = nlohmann::json::parse(
+      R"({"count": 4, "spawn": {"rect": [[1, 1], [4, 4]]}, "goal": {"point": [9, 9]}})");
+  group.update(nlohmann::json::parse("{" + members + "}"));
+  return with_world(R"("groups": [)" + group.dump() + "]");
+}
+
+class TempDir {
+public:
+  TempDir() {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    path_ = fs::temp_directory_path() /
+            ("crowd_reader_" + std::string(info->name()) + "_" + std::to_string(::getpid()));
+    fs::remove_all(path_);
+    fs::create_directories(path_);
+  }
+  ~TempDir() { fs::remove_all(path_); }
+  const fs::path& path() const { return path_; }
+  fs::path write(const std::string& name, const std::string& text) const {
+    const fs::path file = path_ / name;
+    fs::create_directories(file.parent_path());
+    std::ofstream(file) << text;
+    return file;
+  }
+
+private:
+  fs::path path_;
+};
+
+// ---- valid files ------------------------------------------------------------------------
+
+TEST(ScenarioReader, MinimalFileGetsTheSpecDefaults) {
+  const Scenario s = parse_scenario(with_world(""), "scenarios/crossing.json");
+  EXPECT_EQ(s.name, "crossing"); // file name stem
+  EXPECT_EQ(s.file, fs::path("scenarios/crossing.json"));
+  EXPECT_EQ(s.seed, 0u);
+  EXPECT_FLOAT_EQ(s.dt, 0.1f);
+  EXPECT_FLOAT_EQ(s.duration, 60.0f);
+  EXPECT_FALSE(s.steps.has_value());
+  EXPECT_EQ(s.step_count(), 600);
+  ASSERT_TRUE(s.world.bounds.has_value());
+  EXPECT_EQ(s.world.bounds->min, glm::vec2(0, 0));
+  EXPECT_EQ(s.world.bounds->max, glm::vec2(10, 10));
+  EXPECT_FALSE(s.world.is_mesh());
+  EXPECT_FLOAT_EQ(s.world.navmesh.cell_size, 0.3f);
+  EXPECT_FLOAT_EQ(s.world.navmesh.cell_height, 0.2f);
+  EXPECT_FALSE(s.world.navmesh.agent_radius.has_value());
+  EXPECT_FLOAT_EQ(s.world.navmesh.agent_height, 2.0f);
+  EXPECT_FLOAT_EQ(s.world.navmesh.max_climb, 0.9f);
+  EXPECT_FLOAT_EQ(s.world.navmesh.max_slope, 45.0f);
+  EXPECT_FLOAT_EQ(s.defaults.radius, 0.4f);
+  EXPECT_FLOAT_EQ(s.defaults.max_speed, 1.4f);
+  EXPECT_FLOAT_EQ(s.defaults.max_accel, 8.0f);
+  EXPECT_FLOAT_EQ(s.defaults.separation_weight, 2.0f);
+  EXPECT_FLOAT_EQ(s.defaults.query_range(), 4.8f); // 12 x radius
+  EXPECT_FLOAT_EQ(s.defaults.arrival_radius, 0.5f);
+  EXPECT_EQ(s.defaults.on_arrival, OnArrival::Stop);
+  EXPECT_EQ(s.defaults.avoidance_name, "good");
+  EXPECT_TRUE(s.agents.empty());
+  EXPECT_TRUE(s.groups.empty());
+  EXPECT_EQ(s.agent_count(), 0u);
+}
+
+TEST(ScenarioReader, TopLevelValuesAreRead) {
+  const Scenario s =
+      parse_scenario(with_world(R"("name": "rush hour", "seed": 18446744073709551615, "dt": 0.05,
+                    "duration": 12.5, "steps": 40)"),
+                     "x.json");
+  EXPECT_EQ(s.name, "rush hour");
+  EXPECT_EQ(s.seed, UINT64_MAX);
+  EXPECT_FLOAT_EQ(s.dt, 0.05f);
+  EXPECT_FLOAT_EQ(s.duration, 12.5f);
+  EXPECT_EQ(s.steps, 40);
+}
+
+TEST(ScenarioReader, AnnotationsAreAcceptedAndIgnored) {
+  // Annotations are free-form: any type, any keys, even keys that repeat.
+  const Scenario s = parse_scenario(with_world(R"("source": "paper", "notes": ["a", 1, {"x": null}],
+                    "expect": {"arrived": 1, "arrived": 2, "whatever": {"deep": true}},
+                    "notes": "said twice")"),
+                                    "a.json");
+  EXPECT_EQ(s.name, "a");
+}
+
+TEST(ScenarioReader, StepsOverrideDuration) {
+  EXPECT_EQ(parse_scenario(with_world(R"("duration": 100, "steps": 7)"), "a.json").step_count(), 7);
+  EXPECT_EQ(parse_scenario(with_world(R"("steps": 0)"), "a.json").step_count(), 0);
+}
+
+TEST(ScenarioReader, StepCountRoundsDurationUpToWholeStepsWithoutFloatNoise) {
+  const auto steps = [](const std::string& duration, const std::string& dt) {
+    return parse_scenario(with_world(R"("duration": )" + duration + R"(, "dt": )" + dt), "a.json")
+        .step_count();
+  };
+  EXPECT_EQ(steps("60", "0.1"), 600);
+  EXPECT_EQ(steps("0.3", "0.1"), 3); // 0.3f / 0.1f is 3.0000001 in float
+  EXPECT_EQ(steps("0.7", "0.1"), 7);
+  EXPECT_EQ(steps("1", "0.3"), 4); // a partial step is still simulated
+  EXPECT_EQ(steps("0.01", "1"), 1);
+}
+
+TEST(ScenarioReader, IntegersMayBeWrittenWithAZeroFraction) {
+  const Scenario s = parse_scenario(with_world(R"("seed": 5.0, "steps": 1e2)"), "a.json");
+  EXPECT_EQ(s.seed, 5u);
+  EXPECT_EQ(s.steps, 100);
+}
+
+TEST(ScenarioReader, PointsTakeTwoOrThreeCoordinates) {
+  const Scenario s = parse_scenario(
+      with_world(R"("agents": [{"position": [1, 2], "goal": [3, 4, 5]}])"), "a.json");
+  ASSERT_EQ(s.agents.size(), 1u);
+  EXPECT_FALSE(s.agents[0].position.has_height);
+  EXPECT_EQ(s.agents[0].position.position, glm::vec3(1, 0, 2)); // [x, z]
+  EXPECT_TRUE(s.agents[0].goal.has_height);
+  EXPECT_EQ(s.agents[0].goal.position, glm::vec3(3, 4, 5));
+}
+
+TEST(ScenarioReader, AgentKeysOverrideDefaultsWhichOverrideBuiltIns) {
+  const Scenario s = parse_scenario(with_world(R"(
+    "defaults": {"radius": 0.3, "max_speed": 2.0, "on_arrival": "remove"},
+    "agents": [
+      {"position": [1, 1], "goal": [9, 9]},
+      {"position": [2, 2], "goal": [9, 9], "radius": 0.5, "max_accel": 3,
+       "collision_query_range": 2.5, "on_arrival": "stop"}
+    ])"),
+                                    "a.json");
+  ASSERT_EQ(s.agents.size(), 2u);
+  const AgentParams& plain = s.agents[0].params;
+  EXPECT_FLOAT_EQ(plain.radius, 0.3f);        // defaults
+  EXPECT_FLOAT_EQ(plain.max_speed, 2.0f);     // defaults
+  EXPECT_FLOAT_EQ(plain.max_accel, 8.0f);     // built-in
+  EXPECT_FLOAT_EQ(plain.query_range(), 3.6f); // 12 x its radius
+  EXPECT_EQ(plain.on_arrival, OnArrival::Remove);
+  const AgentParams& own = s.agents[1].params;
+  EXPECT_FLOAT_EQ(own.radius, 0.5f);
+  EXPECT_FLOAT_EQ(own.max_speed, 2.0f);
+  EXPECT_FLOAT_EQ(own.max_accel, 3.0f);
+  EXPECT_FLOAT_EQ(own.query_range(), 2.5f);
+  EXPECT_EQ(own.on_arrival, OnArrival::Stop);
+}
+
+TEST(ScenarioReader, GroupConstantsGoToTheBaseAndUniformsToDistributions) {
+  const Scenario s = parse_scenario(with_world(R"(
+    "defaults": {"max_speed": 2.0, "arrival_radius": 0.7},
+    "groups": [{"count": 3, "spawn": {"rect": [[0, 0], [5, 5]]}, "goal": {"point": [9, 9]},
+                "radius": {"uniform": [0.3, 0.5]}, "max_accel": 4,
+                "separation_weight": {"uniform": [1, 1]}}])"),
+                                    "a.json");
+  ASSERT_EQ(s.groups.size(), 1u);
+  const GroupSpec& g = s.groups[0];
+  EXPECT_EQ(g.count, 3);
+  EXPECT_FLOAT_EQ(g.base.max_speed, 2.0f);      // defaults
+  EXPECT_FLOAT_EQ(g.base.arrival_radius, 0.7f); // defaults
+  EXPECT_FLOAT_EQ(g.base.max_accel, 4.0f);      // group constant
+  ASSERT_TRUE(g.radius.has_value());
+  EXPECT_FLOAT_EQ(g.radius->lo, 0.3f);
+  EXPECT_FLOAT_EQ(g.radius->hi, 0.5f);
+  // A uniform over one value is that constant.
+  EXPECT_FALSE(g.separation_weight.has_value());
+  EXPECT_FLOAT_EQ(g.base.separation_weight, 1.0f);
+  EXPECT_FALSE(g.max_speed.has_value());
+  EXPECT_FLOAT_EQ(s.max_agent_radius(), 0.5f);
+}
+
+TEST(ScenarioReader, GroupSpawnAndGoalForms) {
+  const Scenario s = parse_scenario(with_world(R"("groups": [
+    {"count": 8, "spawn": {"circle": {"center": [5, 5], "radius": 4}}, "goal": "antipodal"},
+    {"count": 2, "spawn": {"rect": [[1, 2], [3, 4]]}, "goal": {"rect": [[6, 7], [8, 9]]}},
+    {"count": 1, "spawn": {"rect": [[1, 2], [3, 4]]}, "goal": {"point": [7, 8]}}])"),
+                                    "a.json");
+  ASSERT_EQ(s.groups.size(), 3u);
+  EXPECT_EQ(s.groups[0].spawn_kind, GroupSpec::SpawnKind::Circle);
+  EXPECT_EQ(s.groups[0].circle_center, glm::vec2(5, 5));
+  EXPECT_FLOAT_EQ(s.groups[0].circle_radius, 4.0f);
+  EXPECT_EQ(s.groups[0].goal_kind, GroupSpec::GoalKind::Antipodal);
+  EXPECT_EQ(s.groups[1].spawn_kind, GroupSpec::SpawnKind::Rect);
+  EXPECT_EQ(s.groups[1].spawn_min, glm::vec2(1, 2));
+  EXPECT_EQ(s.groups[1].spawn_max, glm::vec2(3, 4));
+  EXPECT_EQ(s.groups[1].goal_kind, GroupSpec::GoalKind::Rect);
+  EXPECT_EQ(s.groups[1].goal_min, glm::vec2(6, 7));
+  EXPECT_EQ(s.groups[1].goal_max, glm::vec2(8, 9));
+  EXPECT_EQ(s.groups[2].goal_kind, GroupSpec::GoalKind::Point);
+  EXPECT_EQ(s.groups[2].goal_point, glm::vec2(7, 8));
+  EXPECT_EQ(s.agent_count(), 11u);
+}
+
+TEST(ScenarioReader, AvoidancePresetsAreRecastsDemoPresets) {
+  const std::pair<const char*, AvoidancePreset> presets[] = {{"low", AvoidancePreset::Low},
+                                                             {"medium", AvoidancePreset::Medium},
+                                                             {"good", AvoidancePreset::Good},
+                                                             {"high", AvoidancePreset::High}};
+  for (const auto& [name, preset] : presets) {
+    const Scenario s = parse_scenario(
+        with_world(R"("defaults": {"avoidance": ")" + std::string(name) + "\"}"), "a.json");
+    const AvoidanceParams expected = avoidance_preset(preset);
+    EXPECT_EQ(s.defaults.avoidance_name, name);
+    EXPECT_EQ(s.defaults.avoidance.adaptive_divs, expected.adaptive_divs) << name;
+    EXPECT_EQ(s.defaults.avoidance.adaptive_rings, expected.adaptive_rings) << name;
+    EXPECT_EQ(s.defaults.avoidance.adaptive_depth, expected.adaptive_depth) << name;
+    EXPECT_FLOAT_EQ(s.defaults.avoidance.vel_bias, expected.vel_bias) << name;
+  }
+}
+
+TEST(ScenarioReader, CustomAvoidanceStartsFromGoodWhateverTheDefaultsSay) {
+  const Scenario s =
+      parse_scenario(with_agent(R"("avoidance": {"horiz_time": 4, "adaptive_rings": 3,
+                                                            "weight_side": 0})")
+                         .replace(1, 0, R"("defaults": {"avoidance": "low"}, )"),
+                     "a.json");
+  const AgentParams& p = s.agents[0].params;
+  const AvoidanceParams good = avoidance_preset(AvoidancePreset::Good);
+  EXPECT_EQ(p.avoidance_name, "custom");
+  EXPECT_FLOAT_EQ(p.avoidance.horiz_time, 4.0f);
+  EXPECT_EQ(p.avoidance.adaptive_rings, 3);
+  EXPECT_FLOAT_EQ(p.avoidance.weight_side, 0.0f);
+  EXPECT_EQ(p.avoidance.adaptive_divs, good.adaptive_divs); // not low's 5
+  EXPECT_EQ(p.avoidance.adaptive_depth, good.adaptive_depth);
+  EXPECT_FLOAT_EQ(p.avoidance.vel_bias, good.vel_bias);
+  EXPECT_FLOAT_EQ(p.avoidance.weight_toi, good.weight_toi);
+  EXPECT_EQ(s.defaults.avoidance_name, "low");
+}
+
+TEST(ScenarioReader, MaxAgentRadiusCoversAgentsAndGroupsOrFallsBackToDefaults) {
+  EXPECT_FLOAT_EQ(
+      parse_scenario(with_world(R"("defaults": {"radius": 0.7})"), "a.json").max_agent_radius(),
+      0.7f);
+  EXPECT_FLOAT_EQ(parse_scenario(with_agent(R"("radius": 0.9)"), "a.json").max_agent_radius(),
+                  0.9f);
+  EXPECT_FLOAT_EQ(parse_scenario(with_group(R"("radius": 0.2)"), "a.json").max_agent_radius(),
+                  0.2f);
+}
+
+TEST(ScenarioReader, MeshPathIsResolvedAgainstTheScenarioDirectory) {
+  const TempDir dir;
+  dir.write("meshes/floor.obj", "v 0 0 0\nv 1 0 0\nv 0 0 1\nf 1 2 3\n");
+  const fs::path file = dir.write("scenes/level.json",
+                                  R"({"world": {"mesh": "../meshes/floor.obj",
+                                                "navmesh": {"cell_size": 0.2, "max_slope": 30}}})");
+  const Scenario s = load_scenario(file);
+  EXPECT_TRUE(s.world.is_mesh());
+  EXPECT_FALSE(s.world.bounds.has_value());
+  EXPECT_TRUE(s.world.mesh.is_absolute());
+  EXPECT_EQ(s.world.mesh, fs::absolute(dir.path() / "meshes/floor.obj").lexically_normal());
+  EXPECT_FLOAT_EQ(s.world.navmesh.cell_size, 0.2f);
+  EXPECT_FLOAT_EQ(s.world.navmesh.max_slope, 30.0f);
+  EXPECT_EQ(s.name, "level");
+  EXPECT_EQ(s.file, file);
+}
+
+// ---- errors -----------------------------------------------------------------------------
+
+TEST(ScenarioReaderErrors, MessageIsFileThenJsonPathThenProblem) {
+  const ScenarioError e = error_for(with_agent(R"("radius": -1)"), "dir/circle.json");
+  EXPECT_STREQ(e.what(), "dir/circle.json: agents[0].radius: must be a number > 0, got -1");
+  EXPECT_EQ(e.file(), "dir/circle.json");
+  EXPECT_EQ(e.json_path(), "agents[0].radius");
+  EXPECT_EQ(e.problem(), "must be a number > 0, got -1");
+}
+
+TEST(ScenarioReaderErrors, MalformedJsonGivesLineAndColumn) {
+  const ScenarioError e =
+      error_for("{\n  \"world\": {\"bounds\": [[0, 0], [10, 10]]},\n  \"dt\": ,\n}");
+  EXPECT_EQ(e.json_path(), "(root)");
+  EXPECT_NE(e.problem().find("malformed JSON"), std::string::npos) << e.what();
+  EXPECT_NE(e.problem().find("line 3, column"), std::string::npos) << e.what();
+  EXPECT_EQ(e.problem().find("[json.exception"), std::string::npos) << e.what();
+
+  EXPECT_NE(error_for("").problem().find("malformed JSON"), std::string::npos);
+}
+
+TEST(ScenarioReaderErrors, DocumentMustBeAnObject) {
+  const ScenarioError e = error_for("[1, 2]");
+  EXPECT_EQ(e.json_path(), "(root)");
+  EXPECT_NE(e.problem().find("must be an object"), std::string::npos) << e.what();
+}
+
+TEST(ScenarioReaderErrors, DuplicateKeyIsRefusedWhereItIs) {
+  const ScenarioError e = error_for(with_world(R"("groups": [{"count": 2, "count": 3}])"));
+  EXPECT_EQ(e.json_path(), "groups[0].count");
+  EXPECT_NE(e.problem().find("duplicate key"), std::string::npos) << e.what();
+}
+
+TEST(ScenarioReaderErrors, MissingWorldAndRequiredKeys) {
+  EXPECT_EQ(error_for(R"({"dt": 0.1})").what(),
+            std::string("test.json: (root): missing required key \"world\" (the walkable space)"));
+  EXPECT_EQ(error_for(with_world(R"("agents": [{"position": [1, 1]}])")).json_path(), "agents[0]");
+  EXPECT_NE(error_for(with_world(R"("agents": [{"position": [1, 1]}])")).problem().find("\"goal\""),
+            std::string::npos);
+  EXPECT_EQ(error_for(with_world(R"("groups": [{"spawn": {"rect": [[0, 0], [1, 1]]},
+                                                "goal": {"point": [1, 1]}}])"))
+                .problem(),
+            "missing required key \"count\" (number of agents)");
+}
+
+struct ErrorCase {
+  std::string name;
+  std::string json;
+  std::string path;
+  std::string problem_part; ///< A part of the problem text the user needs to see.
+};
+
+std::ostream& operator<<(std::ostream& out, const ErrorCase& c) {
+  return out << c.name;
+}
+
+std::string case_name(const ::testing::TestParamInfo<ErrorCase>& info) {
+  return info.param.name;
+}
+
+class ScenarioReaderErrorTable : public ::testing::TestWithParam<ErrorCase> {};
+
+TEST_P(ScenarioReaderErrorTable, NamesThePathAndTheProblem) {
+  const ErrorCase& c = GetParam();
+  const ScenarioError e = error_for(c.json);
+  EXPECT_EQ(e.json_path(), c.path) << e.what();
+  EXPECT_NE(e.problem().find(c.problem_part), std::string::npos)
+      << "problem: " << e.problem() << "\nexpected to contain: " << c.problem_part;
+  EXPECT_EQ(std::string(e.what()), "test.json: " + c.path + ": " + e.problem());
+}
+
+// Unknown keys in every kind of object, each listing the keys that are allowed.
+INSTANTIATE_TEST_SUITE_P(
+    UnknownKeys, ScenarioReaderErrorTable,
+    ::testing::Values(
+        ErrorCase{"top", with_world(R"("speed": 1)"), "speed",
+                  "allowed keys: name, seed, dt, duration, steps, world, "
+                  "defaults, agents, groups, source, notes, expect"},
+        ErrorCase{"world", R"({"world": {"bounds": [[0, 0], [1, 1]], "floor": 0}})", "world.floor",
+                  "unknown key \"floor\"; allowed keys: bounds, obstacles, mesh, navmesh"},
+        ErrorCase{"navmesh", R"({"world": {"bounds": [[0, 0], [1, 1]], "navmesh": {"cell": 1}}})",
+                  "world.navmesh.cell",
+                  "allowed keys: cell_size, cell_height, agent_radius, agent_height, max_climb, "
+                  "max_slope"},
+        ErrorCase{"defaults", with_world(R"("defaults": {"max_sped": 1})"), "defaults.max_sped",
+                  "unknown key \"max_sped\" (did you mean \"max_speed\"?); allowed keys: radius, "
+                  "max_speed, max_accel, avoidance, separation_weight, collision_query_range, "
+                  "arrival_radius, on_arrival"},
+        ErrorCase{"agent", with_agent(R"("colour": "red")"), "agents[0].colour",
+                  "allowed keys: position, goal, radius, max_speed"},
+        ErrorCase{"group", with_group(R"("spread": 2)"), "groups[0].spread",
+                  "allowed keys: count, spawn, goal, radius"},
+        ErrorCase{
+            "spawn",
+            with_world(R"("groups": [{"count": 1, "spawn": {"square": 1}, "goal": "antipodal"}])"),
+            "groups[0].spawn.square", "allowed keys: rect, circle"},
+        ErrorCase{"circle", with_world(R"("groups": [{"count": 1, "goal": "antipodal",
+                     "spawn": {"circle": {"center": [1, 1], "radius": 1, "r": 2}}}])"),
+                  "groups[0].spawn.circle.r", "allowed keys: center, radius"},
+        ErrorCase{"goal", with_group(R"("goal": {"points": [1, 1]})"), "groups[0].goal.points",
+                  "(did you mean \"point\"?); allowed keys: rect, point"},
+        ErrorCase{"avoidance", with_agent(R"("avoidance": {"horizon": 2})"),
+                  "agents[0].avoidance.horizon",
+                  "allowed keys: vel_bias, weight_des_vel, weight_cur_vel, weight_side, "
+                  "weight_toi, horiz_time, adaptive_divs, adaptive_rings, adaptive_depth"},
+        ErrorCase{"uniform", with_group(R"("radius": {"uniform": [0.1, 0.2], "seed": 1})"),
+                  "groups[0].radius.seed", "allowed keys: uniform"},
+        ErrorCase{"odd_key", with_world(R"("a.b": 1)"), R"(["a.b"])", "unknown key \"a.b\""}),
+    case_name);
+
+// Wrong types.
+INSTANTIATE_TEST_SUITE_P(
+    WrongTypes, ScenarioReaderErrorTable,
+    ::testing::Values(
+        ErrorCase{"dt_string", with_world(R"("dt": "0.1")"), "dt",
+                  "must be a number in (0, 1], got \"0.1\" (a string)"},
+        ErrorCase{"name_number", with_world(R"("name": 3)"), "name",
+                  "must be a non-empty string, got 3 (a number)"},
+        ErrorCase{"world_array", R"({"world": []})", "world", "must be an object"},
+        ErrorCase{"agents_object", with_world(R"("agents": {})"), "agents", "must be an array"},
+        ErrorCase{"agent_not_object", with_world(R"("agents": [3])"), "agents[0]",
+                  "must be an object"},
+        ErrorCase{"radius_bool", with_agent(R"("radius": true)"), "agents[0].radius",
+                  "got true (a boolean)"},
+        ErrorCase{"position_short", with_world(R"("agents": [{"position": [1], "goal": [1, 1]}])"),
+                  "agents[0].position", "must be a point [x, z] or [x, y, z], got [1]"},
+        ErrorCase{"coordinate_null",
+                  with_world(R"("agents": [{"position": [1, null], "goal": [1, 1]}])"),
+                  "agents[0].position[1]", "got null"},
+        ErrorCase{"count_fraction", with_group(R"("count": 2.5)"), "groups[0].count",
+                  "must be an integer in [1, 10000000], got 2.5"},
+        ErrorCase{"steps_fraction", with_world(R"("steps": 2.5)"), "steps",
+                  "must be an integer in [0, 2147483647], got 2.5"},
+        ErrorCase{"seed_fraction", with_world(R"("seed": 1.5)"), "seed", "must be an integer"},
+        ErrorCase{"avoidance_number", with_agent(R"("avoidance": 3)"), "agents[0].avoidance",
+                  "must be \"low\", \"medium\", \"good\", \"high\" or an object"},
+        ErrorCase{"adaptive_divs_fraction", with_agent(R"("avoidance": {"adaptive_divs": 6.5})"),
+                  "agents[0].avoidance.adaptive_divs", "must be an integer in [1, 32]"},
+        ErrorCase{"mesh_number", R"({"world": {"mesh": 1}})", "world.mesh",
+                  "must be a path to an OBJ file"},
+        ErrorCase{"goal_word", with_group(R"("goal": "opposite")"), "groups[0].goal",
+                  "must be \"antipodal\", {\"rect\": [[x0, z0], [x1, z1]]} or {\"point\": [x, z]}"},
+        ErrorCase{"spawn_both", with_group(R"("spawn": {"rect": [[0, 0], [1, 1]],
+                                                        "circle": {"center": [1, 1], "radius": 1}})"),
+                  "groups[0].spawn", "must have exactly one key, \"rect\" or \"circle\", got {"}),
+    case_name);
+
+// Values out of range.
+INSTANTIATE_TEST_SUITE_P(
+    OutOfRange, ScenarioReaderErrorTable,
+    ::testing::Values(
+        ErrorCase{"dt_zero", with_world(R"("dt": 0)"), "dt", "must be a number in (0, 1], got 0"},
+        ErrorCase{"dt_big", with_world(R"("dt": 1.5)"), "dt", "got 1.5"},
+        ErrorCase{"duration_negative", with_world(R"("duration": -5)"), "duration",
+                  "must be a number > 0, got -5"},
+        ErrorCase{"too_many_steps", with_world(R"("duration": 1e9, "dt": 0.001)"), "duration",
+                  "more than the limit of 2147483647"},
+        ErrorCase{"steps_negative", with_world(R"("steps": -1)"), "steps", "got -1"},
+        ErrorCase{"seed_negative", with_world(R"("seed": -1)"), "seed",
+                  "must be an integer in [0, 18446744073709551615], got -1"},
+        ErrorCase{"empty_name", with_world(R"("name": "")"), "name", "must be a non-empty string"},
+        ErrorCase{"count_zero", with_group(R"("count": 0)"), "groups[0].count", "got 0"},
+        ErrorCase{"count_huge", with_group(R"("count": 10000001)"), "groups[0].count",
+                  "must be an integer in [1, 10000000], got 10000001"},
+        ErrorCase{"max_speed_zero", with_agent(R"("max_speed": 0)"), "agents[0].max_speed",
+                  "must be a number > 0, got 0"},
+        ErrorCase{"max_accel", with_agent(R"("max_accel": -2)"), "agents[0].max_accel", "> 0"},
+        ErrorCase{"separation", with_agent(R"("separation_weight": -0.5)"),
+                  "agents[0].separation_weight", "must be a number >= 0, got -0.5"},
+        ErrorCase{"query_range", with_agent(R"("collision_query_range": 0)"),
+                  "agents[0].collision_query_range", "> 0"},
+        ErrorCase{"arrival", with_group(R"("arrival_radius": -1)"), "groups[0].arrival_radius",
+                  "> 0"},
+        ErrorCase{"on_arrival", with_agent(R"("on_arrival": "vanish")"), "agents[0].on_arrival",
+                  "must be \"stop\" or \"remove\", got \"vanish\""},
+        ErrorCase{"avoidance_name", with_world(R"("defaults": {"avoidance": "best"})"),
+                  "defaults.avoidance", "got \"best\""},
+        ErrorCase{"vel_bias", with_agent(R"("avoidance": {"vel_bias": 1.5})"),
+                  "agents[0].avoidance.vel_bias", "must be a number in [0, 1], got 1.5"},
+        ErrorCase{"weight_toi", with_agent(R"("avoidance": {"weight_toi": -1})"),
+                  "agents[0].avoidance.weight_toi", ">= 0"},
+        ErrorCase{"horiz_time", with_agent(R"("avoidance": {"horiz_time": 0})"),
+                  "agents[0].avoidance.horiz_time", "> 0"},
+        ErrorCase{"divs", with_agent(R"("avoidance": {"adaptive_divs": 33})"),
+                  "agents[0].avoidance.adaptive_divs", "must be an integer in [1, 32], got 33"},
+        ErrorCase{"rings", with_agent(R"("avoidance": {"adaptive_rings": 5})"),
+                  "agents[0].avoidance.adaptive_rings", "in [1, 4]"},
+        ErrorCase{"depth", with_agent(R"("avoidance": {"adaptive_depth": 0})"),
+                  "agents[0].avoidance.adaptive_depth", "in [1, 16]"},
+        ErrorCase{"cell_size",
+                  R"({"world": {"bounds": [[0, 0], [1, 1]], "navmesh": {"cell_size": 0}}})",
+                  "world.navmesh.cell_size", "must be a number > 0, got 0"},
+        ErrorCase{"max_slope",
+                  R"({"world": {"bounds": [[0, 0], [1, 1]], "navmesh": {"max_slope": 90}}})",
+                  "world.navmesh.max_slope", "must be a number in (0, 90), got 90"},
+        ErrorCase{"max_climb",
+                  R"({"world": {"bounds": [[0, 0], [1, 1]], "navmesh": {"max_climb": -1}}})",
+                  "world.navmesh.max_climb", ">= 0"},
+        ErrorCase{"bounds_inverted", R"({"world": {"bounds": [[10, 0], [0, 10]]}})", "world.bounds",
+                  "[[xmin, zmin], [xmax, zmax]] with the first corner below the second"},
+        ErrorCase{"bounds_flat", R"({"world": {"bounds": [[0, 0], [10, 0]]}})", "world.bounds",
+                  "got [[0,0],[10,0]]"},
+        ErrorCase{"spawn_rect_inverted", with_group(R"("spawn": {"rect": [[4, 4], [1, 1]]})"),
+                  "groups[0].spawn.rect", "with the first corner below the second"},
+        ErrorCase{"goal_rect_inverted", with_group(R"("goal": {"rect": [[4, 4], [4, 5]]})"),
+                  "groups[0].goal.rect", "with the first corner below the second"},
+        ErrorCase{"circle_radius",
+                  with_group(R"("spawn": {"circle": {"center": [1, 1], "radius": 0}})"),
+                  "groups[0].spawn.circle.radius", "must be a number > 0, got 0"},
+        ErrorCase{"uniform_reversed", with_group(R"("radius": {"uniform": [0.5, 0.3]})"),
+                  "groups[0].radius.uniform", "must be [a, b] with a <= b, got [0.5,0.3]"},
+        ErrorCase{"uniform_out_of_range", with_group(R"("max_speed": {"uniform": [-1, 2]})"),
+                  "groups[0].max_speed.uniform[0]", "must be a number > 0, got -1"},
+        ErrorCase{"uniform_not_pair", with_group(R"("max_speed": {"uniform": [1, 2, 3]})"),
+                  "groups[0].max_speed.uniform", "must be [a, b]"}),
+    case_name);
+
+// NaN and infinity: JSON has no literal for them, but numbers can overflow.
+INSTANTIATE_TEST_SUITE_P(
+    NotFinite, ScenarioReaderErrorTable,
+    ::testing::Values(
+        ErrorCase{"radius_overflow", with_agent(R"("radius": 1e999)"), "agents[0].radius",
+                  "must be a finite number, got 1e999, which overflows to infinity"},
+        ErrorCase{"coordinate_overflow",
+                  with_world(R"("agents": [{"position": [1, -1e999], "goal": [1, 1]}])"),
+                  "agents[0].position[1]", "got -1e999, which overflows"},
+        ErrorCase{"bounds_overflow", R"({"world": {"bounds": [[0, 0], [1e999, 10]]}})",
+                  "world.bounds[1][0]", "overflows"},
+        ErrorCase{"float_overflow", with_world(R"("duration": 1e39)"), "duration",
+                  "got 1e+39, which overflows a 32-bit float to infinity"},
+        ErrorCase{"nan_literal", with_world(R"("dt": NaN)"), "(root)", "malformed JSON"}),
+    case_name);
+
+// The world's structure and obstacles.
+INSTANTIATE_TEST_SUITE_P(
+    World, ScenarioReaderErrorTable,
+    ::testing::Values(
+        ErrorCase{"neither", R"({"world": {}})", "world",
+                  "must have exactly one of \"bounds\" (a 2D world) or \"mesh\" (an OBJ file), got "
+                  "neither"},
+        ErrorCase{"both", R"({"world": {"bounds": [[0, 0], [1, 1]], "mesh": "a.obj"}})", "world",
+                  "got both"},
+        ErrorCase{"obstacles_with_mesh", R"({"world": {"mesh": "a.obj", "obstacles": []}})",
+                  "world.obstacles", "only allowed with \"bounds\""},
+        ErrorCase{"missing_mesh", R"({"world": {"mesh": "no/such/mesh.obj"}})", "world.mesh",
+                  "file not found: " +
+                      (fs::current_path() / "no/such/mesh.obj").lexically_normal().string()},
+        ErrorCase{"two_points",
+                  R"({"world": {"bounds": [[0, 0], [9, 9]], "obstacles": [[[1, 1], [2, 2]]]}})",
+                  "world.obstacles[0]", "must have at least 3 points, got 2"},
+        ErrorCase{"zero_area",
+                  R"({"world": {"bounds": [[0, 0], [9, 9]],
+                                "obstacles": [[[1, 1], [2, 2], [3, 3]]]}})",
+                  "world.obstacles[0]", "has zero area"},
+        ErrorCase{"bow_tie",
+                  R"({"world": {"bounds": [[0, 0], [9, 9]], "obstacles": [
+                        [[1, 1], [2, 1], [2, 2], [1, 2]],
+                        [[1, 1], [3, 3], [3, 1], [1, 3]]]}})",
+                  "world.obstacles[1]", "is not simple: edge 0 touches or crosses edge 2"},
+        ErrorCase{"repeated_point",
+                  R"({"world": {"bounds": [[0, 0], [9, 9]],
+                                "obstacles": [[[1, 1], [2, 1], [2, 1], [1, 2]]]}})",
+                  "world.obstacles[0]", "point 2 repeats point 1"},
+        ErrorCase{"obstacle_point_3d",
+                  R"({"world": {"bounds": [[0, 0], [9, 9]],
+                                "obstacles": [[[1, 1], [2, 1, 0], [1, 2]]]}})",
+                  "world.obstacles[0][1]", "must be a point [x, z]"}),
+    case_name);
+
+// Group rules and parameter forms that depend on where they appear.
+INSTANTIATE_TEST_SUITE_P(
+    Rules, ScenarioReaderErrorTable,
+    ::testing::Values(
+        ErrorCase{"antipodal_needs_circle", with_group(R"("goal": "antipodal")"), "groups[0].goal",
+                  "\"antipodal\" needs a circle spawn"},
+        ErrorCase{"uniform_in_agent", with_agent(R"("radius": {"uniform": [0.3, 0.5]})"),
+                  "agents[0].radius",
+                  "{\"uniform\": [a, b]} is only allowed in groups, where each generated agent "
+                  "draws its own value (an explicit agent has one value)"},
+        ErrorCase{"uniform_in_defaults",
+                  with_world(R"("defaults": {"max_speed": {"uniform": [1, 2]}})"),
+                  "defaults.max_speed", "only allowed in groups"},
+        ErrorCase{"uniform_for_on_arrival", with_group(R"("on_arrival": {"uniform": [0, 1]})"),
+                  "groups[0].on_arrival", "must be \"stop\" or \"remove\""},
+        ErrorCase{"total_agents", with_world(R"("groups": [
+                    {"count": 6000000, "spawn": {"rect": [[0, 0], [1, 1]]}, "goal": {"point": [1, 1]}},
+                    {"count": 6000000, "spawn": {"rect": [[0, 0], [1, 1]]}, "goal": {"point": [1, 1]}}])"),
+                  "groups[1].count", "brings the scenario to 12000000 agents"}),
+    case_name);
+
+TEST(ScenarioReaderErrors, ValidObstaclesOfAnyWindingAreAccepted) {
+  const Scenario s = parse_scenario(R"({"world": {"bounds": [[0, 0], [20, 20]], "obstacles": [
+      [[1, 1], [3, 1], [3, 3], [1, 3]],
+      [[5, 5], [5, 7], [7, 7], [7, 5]],
+      [[10, 10], [14, 10], [14, 14], [12, 11], [10, 14]],
+      [[15, 2], [19, 2], [19, 2.1], [15, 2.1]]]}})",
+                                    "a.json");
+  EXPECT_EQ(s.world.obstacles.size(), 4u); // ccw, cw, concave, a thin wall
+  EXPECT_EQ(s.world.obstacles[2][3], glm::vec2(12, 11));
+}
+
+TEST(ScenarioReaderErrors, MeshDirectoryIsNotAFile) {
+  const TempDir dir;
+  fs::create_directories(dir.path() / "meshes");
+  const fs::path file = dir.write("s.json", R"({"world": {"mesh": "meshes"}})");
+  try {
+    load_scenario(file);
+    FAIL() << "accepted a directory as mesh";
+  } catch (const ScenarioError& e) {
+    EXPECT_EQ(e.json_path(), "world.mesh");
+    EXPECT_NE(e.problem().find("is a directory"), std::string::npos) << e.what();
+  }
+}
+
+TEST(ScenarioReaderErrors, MissingScenarioFile) {
+  try {
+    load_scenario("/nonexistent/dir/s.json");
+    FAIL() << "no error";
+  } catch (const ScenarioError& e) {
+    EXPECT_STREQ(e.what(), "/nonexistent/dir/s.json: (root): file not found");
+  }
+}
+
+TEST(ScenarioReaderErrors, LoadedFileErrorsNameTheFileAsGiven) {
+  const TempDir dir;
+  const fs::path file = dir.write("bad.json", with_agent(R"("max_speed": "fast")"));
+  try {
+    load_scenario(file);
+    FAIL() << "no error";
+  } catch (const ScenarioError& e) {
+    EXPECT_EQ(e.file(), file.string());
+    EXPECT_EQ(std::string(e.what()).rfind(file.string() + ": agents[0].max_speed: ", 0), 0u)
+        << e.what();
+  }
+}
+
+} // namespace
+} // namespace crowd
