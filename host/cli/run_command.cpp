@@ -65,7 +65,7 @@ int run_command(const RunOptions& options) {
     if (trajectory)
       trajectory->finish();
     if (!options.metrics.empty()) {
-      nlohmann::json json = to_json(summary);
+      nlohmann::ordered_json json = to_json(summary);
       json["host_memory_bytes"] = sim.host_memory_bytes();
       write_file_atomically(options.metrics, json.dump(2) + "\n");
     }

@@ -29,7 +29,8 @@ InputGeometry geometry_from_2d_world(const WorldSpec& world);
 /// Reads a Wavefront OBJ file (v and f records; polygons are fan-triangulated; negative
 /// indices are relative). Throws ScenarioError naming the file, the line and the problem
 /// (missing file, malformed record, index out of range, no triangles). `scenario_file` and
-/// `json_path` name where the mesh was referenced, for the message when the file is missing.
+/// `json_path` name where the mesh was referenced; every message starts with them, e.g.
+/// "scene.json: world.mesh: /.../level.obj:12: face index 40 out of range (38 vertices)".
 InputGeometry load_obj(const std::filesystem::path& obj_file, const std::string& scenario_file,
                        const std::string& json_path);
 

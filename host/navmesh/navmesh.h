@@ -66,7 +66,9 @@ public:
   NavQueryPtr make_query(int max_nodes = 4096) const;
   /// The filter every query of the project uses (all polygons walkable, unit costs).
   const dtQueryFilter& filter() const;
-  /// Half extents for findNearestPoly when placing agents and goals.
+  /// Half extents for findNearestPoly when placing agents and goals: DetourCrowd's
+  /// (2, 1.5, 2) x agent radius, but at least 1 m (and the erosion plus one cell)
+  /// horizontally and 1.5 m vertically, so a point against a wall still finds the mesh.
   glm::vec3 placement_extents() const;
 
   const NavmeshBuildSettings& settings() const;

@@ -725,17 +725,16 @@ MetricsSummary MetricsCollector::summary(const std::string& backend, int steps_r
   return s;
 }
 
-nlohmann::json to_json(const MetricsSummary& s) {
-  // nlohmann::json keeps object keys sorted, so the order of outputs.md (and the pipeline
-  // order of stage_ms) is not kept in the returned object; JSON objects are unordered anyway.
-  const auto optional = [](const std::optional<double>& v) -> nlohmann::json {
-    return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+nlohmann::ordered_json to_json(const MetricsSummary& s) {
+  // ordered_json keeps insertion order: the order of outputs.md, and stage_ms in pipeline order.
+  const auto optional = [](const std::optional<double>& v) -> nlohmann::ordered_json {
+    return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
   };
-  nlohmann::json stages = nlohmann::json::object();
+  nlohmann::ordered_json stages = nlohmann::ordered_json::object();
   for (const auto& [stage, ms] : s.stage_ms) {
     stages[stage] = ms;
   }
-  nlohmann::json j = nlohmann::json::object();
+  nlohmann::ordered_json j = nlohmann::ordered_json::object();
   j["scenario"] = s.scenario;
   j["backend"] = s.backend;
   j["agents"] = s.agents;

@@ -10,6 +10,7 @@
 #include <glm/glm.hpp>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -44,13 +45,18 @@ struct MetricsSummary {
   std::vector<std::pair<std::string, double>> stage_ms; ///< Mean ms per step, pipeline order.
 };
 
-nlohmann::json to_json(const MetricsSummary& summary);
+/// The metrics object of outputs.md, keys in the order of that table and stage_ms in
+/// pipeline order.
+nlohmann::ordered_json to_json(const MetricsSummary& summary);
 
 class MetricsCollector {
 public:
   /// Measures walls against the scenario's obstacles and bounds (2D worlds) or against the
-  /// navmesh boundary (mesh worlds); computes each agent's shortest navmesh path length and
-  /// whether its goal is reachable, once, here.
+  /// navmesh boundary (mesh worlds, which have no obstacle polygons: the navmesh is the
+  /// walkable area shrunk by the navmesh agent radius R, so the wall is taken to lie R beyond
+  /// its edge: depth = r - (R + distance to the nearest boundary edge) on the navmesh,
+  /// r - R + distance to the navmesh off it); computes each agent's shortest navmesh path
+  /// length and whether its goal is reachable, once, here. `navmesh` must outlive this.
   MetricsCollector(const Scenario& scenario, const NavMesh& navmesh,
                    std::span<const AgentSetup> agents);
   ~MetricsCollector();

@@ -103,7 +103,8 @@ struct GroupSpec {
   glm::vec2 goal_point{0.0f};               ///< Point goal.
 
   /// Parameters that are the same for every agent of the group (defaults overridden by the
-  /// group's constant values); the numeric ones below replace them per agent when drawn.
+  /// group's constant values). Where a distribution below is set, the value drawn per agent
+  /// replaces base's (which then still holds the `defaults` value and is not used).
   AgentParams base;
   std::optional<Distribution> radius, max_speed, max_accel, separation_weight,
       collision_query_range, arrival_radius;

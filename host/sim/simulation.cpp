@@ -74,7 +74,12 @@ struct Simulation::Impl {
   Impl(Scenario s, const SimulationOptions& options)
       : scenario(std::move(s)), navmesh(NavMesh::build(scenario)),
         setups(populate(scenario, navmesh)) {
-    const int capacity = std::max<int>(1, static_cast<int>(setups.size()));
+    // DetourCrowd cannot grow after init: room for the scene plus some agents added through
+    // the API, within what its 16-bit grid allows (a larger scene is refused with the reason).
+    const int scene = static_cast<int>(setups.size());
+    const int capacity = scene > DetourCrowdBackend::kMaxCapacity
+                             ? scene
+                             : std::min(DetourCrowdBackend::kMaxCapacity, scene + std::max(64, scene / 8));
     backend = make_backend(options.backend, navmesh, options.solver, capacity,
                            std::max(scenario.max_agent_radius(), navmesh.settings().agent_radius));
     for (const AgentSetup& setup : setups)

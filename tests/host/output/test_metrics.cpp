@@ -287,7 +287,7 @@ TEST(Metrics, ArrivalStatsAreNullWhenNoneArrived) {
   EXPECT_FALSE(s.mean_arrival_time);
   EXPECT_FALSE(s.max_arrival_time);
   EXPECT_FALSE(s.mean_path_ratio);
-  const nlohmann::json j = to_json(s);
+  const nlohmann::ordered_json j = to_json(s);
   EXPECT_TRUE(j.at("mean_arrival_time").is_null());
   EXPECT_TRUE(j.at("max_arrival_time").is_null());
   EXPECT_EQ(j.at("backend"), "detour");
@@ -299,7 +299,7 @@ TEST(Metrics, JsonHasEveryKeyOfTheSpec) {
   stages.add("detour_update", 1.5);
   m.record_step_time(1.5, stages);
   m.record_arrival(0, 2.5);
-  const nlohmann::json j = to_json(m.summary("cpu", 7));
+  const nlohmann::ordered_json j = to_json(m.summary("cpu", 7));
   for (const char* key :
        {"scenario", "backend", "agents", "steps", "dt", "arrived", "unreachable",
         "mean_arrival_time", "max_arrival_time", "overlap_events", "max_overlap", "wall_events",
