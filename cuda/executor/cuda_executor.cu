@@ -126,11 +126,11 @@ __global__ void __launch_bounds__(kAgentPolicy.threads_per_block)
 
 /// Stage 8, first half of a pass: every agent's push from the positions before the pass.
 __global__ void __launch_bounds__(kAgentPolicy.threads_per_block)
-    collision_displacement_kernel(AgentView v, float resolve_factor) {
+    collision_displacement_kernel(AgentView v, CollisionParams collision) {
   const int i = agent_index();
   if (i >= v.count)
     return;
-  collision_displacement(i, v, resolve_factor);
+  collision_displacement(i, v, collision);
 }
 
 /// Stage 8, second half of a pass: apply the pushes (a separate launch is the grid-wide
@@ -436,8 +436,8 @@ private:
     // ---- 8 collisions: Jacobi passes ----
     record(kCollisions);
     for (int pass = 0; pass < params.collision_iterations; ++pass) {
-      collision_displacement_kernel<<<agent_blocks, agent_threads, 0, stream>>>(
-          view, params.collision_resolve_factor);
+      collision_displacement_kernel<<<agent_blocks, agent_threads, 0, stream>>>(view,
+                                                                                params.collision);
       CROWD_CUDA_CHECK_LAUNCH("collision_displacement_kernel");
       apply_displacement_kernel<<<agent_blocks, agent_threads, 0, stream>>>(view);
       CROWD_CUDA_CHECK_LAUNCH("apply_displacement_kernel");

@@ -47,7 +47,7 @@ int main(int argc, char** argv) {
       ->default_val(run.solver.max_wall_segments);
   run_cmd
       ->add_option("--collision-iterations", run.solver.collision_iterations,
-                   "Passes of collision resolution per step (cpu/cuda; DetourCrowd: 4)")
+                   "Passes of collision resolution per step (cpu/cuda; DetourCrowd runs 4)")
       ->check(CLI::Range(0, 64))
       ->default_val(run.solver.collision_iterations);
   run_cmd->add_flag("--quiet", run.quiet, "Do not print the summary");

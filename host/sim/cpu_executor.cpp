@@ -75,8 +75,7 @@ public:
       {
         ScopedStage stage(times, "collisions");
         for (int pass = 0; pass < params.collision_iterations; ++pass) {
-          for_each_agent(
-              n, [&](int i) { collision_displacement(i, view, params.collision_resolve_factor); });
+          for_each_agent(n, [&](int i) { collision_displacement(i, view, params.collision); });
           for_each_agent(n, [&](int i) { apply_displacement(i, view); });
         }
       }

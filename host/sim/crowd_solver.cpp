@@ -21,7 +21,9 @@ CrowdSolver::CrowdSolver(const NavMesh& navmesh, const SolverOptions& options,
       arena_(options.threads > 0 ? options.threads : tbb::task_arena::automatic),
       executor_(std::move(executor)) {
   if (options_.max_neighbors < 0 || options_.max_wall_segments < 0 || options_.max_corners < 1 ||
-      options_.max_path_polys < 2 || options_.collision_iterations < 0)
+      options_.max_path_polys < 2 || options_.collision_iterations < 0 ||
+      !(options_.collision_resolve_factor > 0.0f && options_.collision_resolve_factor < 2.0f) ||
+      !(options_.collision_yield >= 0.0f && options_.collision_yield <= 1.0f))
     throw std::invalid_argument("solver options out of range");
   arrays_.max_neighbors = options_.max_neighbors;
   arrays_.max_segments = options_.max_wall_segments;
@@ -31,7 +33,9 @@ CrowdSolver::CrowdSolver(const NavMesh& navmesh, const SolverOptions& options,
                            4.0f);
   executor_->set_walls(walls_);
   kernel_params_.collision_iterations = options_.collision_iterations;
-  kernel_params_.collision_resolve_factor = options_.collision_resolve_factor;
+  kernel_params_.collision.relaxation = options_.collision_resolve_factor;
+  kernel_params_.collision.walls = options_.collision_walls;
+  kernel_params_.collision.yield = options_.collision_yield;
 }
 
 CrowdSolver::~CrowdSolver() = default;

@@ -3,6 +3,7 @@
 // with the inputs uploaded and positions and velocities downloaded.
 #pragma once
 
+#include "cuda/kernels/collision.h"
 #include "host/sim/agent_arrays.h"
 #include "host/sim/stage_timer.h"
 #include "host/sim/wall_grid_builder.h"
@@ -16,7 +17,7 @@ namespace crowd {
 struct KernelStepParams {
   float dt = 0.1f;
   int collision_iterations = 4;
-  float collision_resolve_factor = 0.7f;
+  CollisionParams collision;
   GridSpec agent_grid; ///< Grid for the neighbour search (cells >= the largest query range).
 };
 
