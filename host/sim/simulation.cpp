@@ -4,6 +4,7 @@
 #include "host/sim/crowd_solver.h"
 #include "host/sim/executor.h"
 
+#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <optional>
@@ -55,6 +56,16 @@ std::unique_ptr<CrowdBackend> make_backend(BackendKind kind, const NavMesh& navm
   throw std::logic_error("unreachable backend kind");
 }
 
+/// The float dt as the decimal the user wrote (0.1f -> 0.1), so that times are step x 0.1
+/// and not step x 0.100000001490116.
+double decimal_seconds(float dt) {
+  char text[32];
+  const auto end = std::to_chars(text, text + sizeof(text), dt).ptr;
+  double value = static_cast<double>(dt);
+  std::from_chars(text, end, value);
+  return value;
+}
+
 bool finite(const glm::vec3& v) {
   return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
 }
@@ -77,9 +88,10 @@ struct Simulation::Impl {
     // DetourCrowd cannot grow after init: room for the scene plus some agents added through
     // the API, within what its 16-bit grid allows (a larger scene is refused with the reason).
     const int scene = static_cast<int>(setups.size());
-    const int capacity = scene > DetourCrowdBackend::kMaxCapacity
-                             ? scene
-                             : std::min(DetourCrowdBackend::kMaxCapacity, scene + std::max(64, scene / 8));
+    const int capacity =
+        scene > DetourCrowdBackend::kMaxCapacity
+            ? scene
+            : std::min(DetourCrowdBackend::kMaxCapacity, scene + std::max(64, scene / 8));
     backend = make_backend(options.backend, navmesh, options.solver, capacity,
                            std::max(scenario.max_agent_radius(), navmesh.settings().agent_radius));
     for (const AgentSetup& setup : setups)
@@ -184,7 +196,7 @@ int Simulation::step_index() const {
   return impl_->step_index;
 }
 double Simulation::time() const {
-  return impl_->step_index * static_cast<double>(impl_->scenario.dt);
+  return impl_->step_index * decimal_seconds(impl_->scenario.dt);
 }
 int Simulation::agent_count() const {
   return static_cast<int>(impl_->setups.size());
