@@ -1,6 +1,7 @@
 #include "host/paths/corridor_navigator.h"
 
 #include "host/paths/corner_steering.h"
+#include "host/paths/path_tree.h"
 
 #include <DetourCommon.h>
 #include <DetourNavMesh.h>
@@ -11,6 +12,7 @@
 #include <oneapi/tbb/enumerable_thread_specific.h>
 #include <oneapi/tbb/parallel_for.h>
 #include <oneapi/tbb/task_arena.h>
+#include <unordered_map>
 #include <vector>
 
 namespace crowd {
@@ -34,6 +36,11 @@ struct NavAgent {
   bool goal_unreachable = false; ///< The last search proved the goal out of reach.
 };
 
+struct CachedTree {
+  PathTree tree;
+  std::uint64_t last_used = 0; ///< path_step of the last request it served
+};
+
 struct PathResult {
   int agent = -1;
   std::vector<dtPolyRef> path;
@@ -51,10 +58,15 @@ struct CorridorNavigator::Impl {
   std::deque<NavAgent> agents;
   std::deque<int> queue; // agents waiting for a path search, first come first served
   tbb::enumerable_thread_specific<NavQueryPtr> queries;
+  PolygonGraph graph;
+  std::unordered_map<std::int32_t, CachedTree> trees; // by goal polygon
+  std::uint64_t path_step = 0;
+  std::size_t searches = 0; // trees built plus A* searches, for tests and inspection
 
   Impl(const NavMesh& mesh, const SolverOptions& opts, tbb::task_arena& task_arena)
       : navmesh(mesh), options(opts), arena(task_arena),
-        queries([this] { return navmesh.make_query(options.path_search_nodes); }) {}
+        queries([this] { return navmesh.make_query(options.path_search_nodes); }),
+        graph(mesh.detour(), mesh.filter()) {}
 
   dtNavMeshQuery& query() { return *queries.local(); }
 
@@ -125,7 +137,7 @@ struct CorridorNavigator::Impl {
     int count = 0;
     const dtStatus status =
         q.findPath(a.corridor.getFirstPoly(), a.target_ref, a.corridor.getPos(), &a.target_pos.x,
-                   &filter, result.path.data(), &count, options.max_path_polys);
+                   &filter, result.path.data(), &count, options.max_path_polys - 1);
     if (dtStatusFailed(status) || count == 0)
       return result;
     result.path.resize(static_cast<std::size_t>(count));
@@ -145,22 +157,108 @@ struct CorridorNavigator::Impl {
     return result;
   }
 
+  // A path for agent i from its goal polygon's tree, written into its corridor. Returns false
+  // when the tree does not reach the agent's polygon (the goal is out of reach from there): an
+  // A* search then finds the partial path to the nearest reachable point.
+  bool follow_tree(int i, const PathTree& tree) {
+    NavAgent& a = agents[static_cast<std::size_t>(i)];
+    thread_local std::vector<dtPolyRef> path;
+    // dtPathCorridor::setCorridor asserts npath < its capacity.
+    path.resize(static_cast<std::size_t>(options.max_path_polys - 1));
+    bool complete = false;
+    const int count =
+        graph.extract_path(tree, graph.index_of(a.corridor.getFirstPoly()), path, complete);
+    if (count == 0)
+      return false;
+    glm::vec3 end = a.target_pos;
+    if (!complete) {
+      // Longer than the corridor holds: aim for the point of the last polygon nearest to the
+      // target; the validity check asks again near its end.
+      float nearest[3];
+      if (dtStatusFailed(query().closestPointOnPoly(path[static_cast<std::size_t>(count - 1)],
+                                                    &a.target_pos.x, nearest, nullptr)))
+        return false;
+      end = {nearest[0], nearest[1], nearest[2]};
+    }
+    a.corridor.setCorridor(&end.x, path.data(), count);
+    // The tree chose the way out of the agent's polygon for the portal it was reached by, not
+    // for where the agent stands; a short A* from its position (the corridor's topology
+    // optimisation) mends the start, as a search of its own would have planned it.
+    a.corridor.optimizePathTopology(&query(), &navmesh.filter());
+    a.goal_unreachable = false;
+    a.state = TargetState::Valid;
+    a.replan_time = 0.0f;
+    return true;
+  }
+
+  // Serves the queue in order. An agent whose goal polygon has a tree (cached, or built this
+  // step) gets its path from it at once; a goal polygon without one costs one search of the
+  // budget (path_requests_per_step), as does an A* search. Agents beyond the budget keep their
+  // place. Every decision is taken in queue order, so the outcome does not depend on threads.
   void run_path_searches() {
-    const std::size_t budget =
-        static_cast<std::size_t>(std::max(0, options.path_requests_per_step));
-    const std::size_t n = std::min(budget, queue.size());
-    if (n == 0)
-      return;
-    std::vector<PathResult> results(n);
-    std::vector<int> batch(queue.begin(), queue.begin() + static_cast<std::ptrdiff_t>(n));
-    queue.erase(queue.begin(), queue.begin() + static_cast<std::ptrdiff_t>(n));
-    tbb::parallel_for(std::size_t{0}, n, [&](std::size_t k) { results[k] = search(batch[k]); });
+    ++path_step;
+    int budget = std::max(0, options.path_requests_per_step);
+    // A short queue is served within a few steps by exact A* searches, one per agent (a tree
+    // plans toward its goal polygon's centroid, which in a few sample scenes left agents
+    // approaching their goals more slowly); a long one shares paths.
+    const bool share = queue.size() > options.path_share_queue_length;
+    std::vector<int> from_tree, by_astar;
+    std::vector<std::int32_t> new_trees;
+    std::deque<int> waiting;
+    for (const int i : queue) {
+      NavAgent& a = agents[static_cast<std::size_t>(i)];
+      if (a.state != TargetState::WaitingForPath) {
+        a.queued = false; // the goal was cleared meanwhile
+        continue;
+      }
+      const int goal = graph.index_of(a.target_ref);
+      const int start = graph.index_of(a.corridor.getFirstPoly());
+      if (goal >= 0 && start >= 0 && share) {
+        auto it = trees.find(goal);
+        if (it == trees.end() && budget > 0) {
+          --budget;
+          it = trees.emplace(goal, CachedTree{}).first;
+          new_trees.push_back(goal);
+        }
+        if (it != trees.end()) {
+          it->second.last_used = path_step;
+          from_tree.push_back(i);
+          continue;
+        }
+      } else if (budget > 0) {
+        --budget;
+        by_astar.push_back(i);
+        continue;
+      }
+      waiting.push_back(i);
+    }
+    tbb::parallel_for(std::size_t{0}, new_trees.size(), [&](std::size_t k) {
+      graph.build_tree(new_trees[k], trees.at(new_trees[k]).tree);
+    });
+    std::vector<std::uint8_t> served(from_tree.size());
+    tbb::parallel_for(std::size_t{0}, from_tree.size(), [&](std::size_t k) {
+      const NavAgent& a = agents[static_cast<std::size_t>(from_tree[k])];
+      served[k] = follow_tree(from_tree[k], trees.at(graph.index_of(a.target_ref)).tree) ? 1 : 0;
+    });
+    for (std::size_t k = 0; k < from_tree.size(); ++k) {
+      NavAgent& a = agents[static_cast<std::size_t>(from_tree[k])];
+      if (served[k]) {
+        a.queued = false;
+      } else if (budget > 0) {
+        --budget;
+        by_astar.push_back(from_tree[k]);
+      } else {
+        waiting.push_back(from_tree[k]);
+      }
+    }
+    searches += new_trees.size() + by_astar.size();
+    std::vector<PathResult> results(by_astar.size());
+    tbb::parallel_for(std::size_t{0}, by_astar.size(),
+                      [&](std::size_t k) { results[k] = search(by_astar[k]); });
     for (PathResult& r : results) {
       NavAgent& a = agents[static_cast<std::size_t>(r.agent)];
       a.queued = false;
       a.replan_time = 0.0f;
-      if (a.state != TargetState::WaitingForPath)
-        continue; // the goal was cleared meanwhile
       if (!r.ok) {
         a.state = TargetState::Failed;
         continue;
@@ -168,6 +266,30 @@ struct CorridorNavigator::Impl {
       a.corridor.setCorridor(&r.end.x, r.path.data(), static_cast<int>(r.path.size()));
       a.goal_unreachable = r.partial_final;
       a.state = TargetState::Valid;
+    }
+    queue = std::move(waiting);
+    evict_trees();
+  }
+
+  // Keeps the cached trees within options.path_tree_cache_bytes, dropping the least recently
+  // used first (never one used this step). A dropped tree is rebuilt identical when needed
+  // again, so eviction changes only the time taken, never a path.
+  void evict_trees() {
+    std::size_t bytes = 0;
+    for (const auto& [goal, cached] : trees)
+      bytes += cached.tree.memory_bytes();
+    if (bytes <= options.path_tree_cache_bytes)
+      return;
+    std::vector<std::pair<std::uint64_t, std::int32_t>> order;
+    for (const auto& [goal, cached] : trees)
+      order.emplace_back(cached.last_used, goal);
+    std::sort(order.begin(), order.end());
+    for (const auto& [last_used, goal] : order) {
+      if (bytes <= options.path_tree_cache_bytes || last_used == path_step)
+        break;
+      auto it = trees.find(goal);
+      bytes -= it->second.tree.memory_bytes();
+      trees.erase(it);
     }
   }
 
@@ -330,11 +452,24 @@ std::size_t CorridorNavigator::pending_path_requests() const {
   return impl_->queue.size();
 }
 
+std::size_t CorridorNavigator::path_searches() const {
+  return impl_->searches;
+}
+
+std::span<const dtPolyRef> CorridorNavigator::corridor(int index) const {
+  const dtPathCorridor& c = impl_->agents.at(static_cast<std::size_t>(index)).corridor;
+  return {c.getPath(), static_cast<std::size_t>(c.getPathCount())};
+}
+
 std::size_t CorridorNavigator::memory_bytes() const {
   const std::size_t per_agent =
       sizeof(NavAgent) +
       static_cast<std::size_t>(impl_->options.max_path_polys) * sizeof(dtPolyRef);
-  return impl_->agents.size() * per_agent + impl_->queue.size() * sizeof(int);
+  std::size_t trees = 0;
+  for (const auto& [goal, cached] : impl_->trees)
+    trees += sizeof(cached) + cached.tree.memory_bytes();
+  return impl_->agents.size() * per_agent + impl_->queue.size() * sizeof(int) +
+         impl_->graph.memory_bytes() + trees;
 }
 
 } // namespace crowd

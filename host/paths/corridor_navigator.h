@@ -1,4 +1,5 @@
-// Stages 1-2 and 9 of a step on the host: path requests (Detour A*, budgeted per step), path
+// Stages 1-2 and 9 of a step on the host: path requests (shared path trees per goal polygon,
+// host/paths/path_tree.h, and Detour A* where no tree reaches; budgeted per step), path
 // corridors (dtPathCorridor), corners and the preferred velocity toward them; after the kernels,
 // moving each corridor to the agent's new position, which keeps agents on the navmesh.
 // This is the part of dtCrowd::update that uses navmesh queries (checkPathValidity,
@@ -11,6 +12,7 @@
 #include "host/sim/solver_options.h"
 #include "host/sim/stage_timer.h"
 
+#include <DetourNavMesh.h>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -18,6 +20,7 @@
 #include <memory>
 #include <oneapi/tbb/task_arena.h>
 #include <optional>
+#include <span>
 
 namespace crowd {
 
@@ -55,6 +58,11 @@ public:
   TargetState target_state(int index) const;
   /// Path searches waiting for their turn.
   std::size_t pending_path_requests() const;
+  /// Searches run so far: path trees built plus A* searches (agents served from a cached tree
+  /// cost none).
+  std::size_t path_searches() const;
+  /// The polygons of agent `index`'s corridor, its own polygon first.
+  std::span<const dtPolyRef> corridor(int index) const;
   std::size_t memory_bytes() const;
 
 private:

@@ -2,6 +2,8 @@
 // larger values work.
 #pragma once
 
+#include <cstddef>
+
 namespace crowd {
 
 struct SolverOptions {
@@ -22,8 +24,18 @@ struct SolverOptions {
   float collision_yield = 0.5f;
   int max_corners = 4;      ///< Straight-path corners kept per agent (DT_CROWDAGENT_MAX_CORNERS).
   int max_path_polys = 256; ///< Corridor capacity in polygons (dtCrowd m_maxPathResult).
-  int path_requests_per_step = 64; ///< A* searches run per step at most; the rest wait.
-  int path_search_nodes = 8192;    ///< A* node pool per worker.
+  /// New path searches per step at most (a goal polygon's path tree, or an A* search where
+  /// no tree reaches); the rest wait. Agents whose goal polygon already has a tree are all
+  /// served at once, so a crowd heading for a few goal regions gets its paths in a few steps.
+  int path_requests_per_step = 64;
+  /// Paths are shared through trees only while more agents than this wait for one; below it
+  /// every agent gets its own A* search (exactly DetourCrowd's path).
+  std::size_t path_share_queue_length = 1024;
+  /// Memory for cached path trees (one int per navmesh polygon each); least recently used
+  /// trees are dropped beyond it and rebuilt, identical, when asked for again (a search of
+  /// the budget).
+  std::size_t path_tree_cache_bytes = std::size_t{32} << 20;
+  int path_search_nodes = 8192;                 ///< A* node pool per worker.
   float path_optimization_range_factor = 30.0f; ///< x radius (RecastDemo).
   float topology_optimization_interval = 0.5f;  ///< Seconds between corridor topology fixes.
   int threads = 0; ///< Worker threads for the CPU stages; 0 = all cores.

@@ -1,0 +1,68 @@
+// Shared paths: one shortest-path tree per goal polygon serves every agent heading into that
+// polygon, whatever its start. A* (dtNavMeshQuery::findPath) costs one search per agent; in a
+// crowd of 64,000 agents with a few hundred goal polygons that is 64,000 searches over a large
+// mesh against a few hundred Dijkstra passes over the polygon graph, after which an agent's
+// corridor is read off the tree in O(path length).
+//
+// The tree uses Detour's own path cost (findPath): the distance between successive portal
+// midpoints times the area cost of the polygon crossed, the same portals getPortalPoints
+// gives. It is grown backwards from the goal polygon's centroid, so a tree depends only on the
+// goal polygon and not on which agent asked first; cached trees therefore give the same
+// corridors whenever they are computed, and the result is independent of thread count.
+#pragma once
+
+#include <DetourNavMesh.h>
+#include <cstddef>
+#include <cstdint>
+#include <glm/glm.hpp>
+#include <span>
+#include <vector>
+
+class dtQueryFilter;
+
+namespace crowd {
+
+/// Toward-the-goal links of one tree: next[p] is the polygon after p on the way to the goal,
+/// kGoal at the goal itself, kUnreached where the goal cannot be reached from p.
+struct PathTree {
+  static constexpr std::int32_t kGoal = -1;
+  static constexpr std::int32_t kUnreached = -2;
+  std::int32_t goal = -1;
+  std::vector<std::int32_t> next;
+  std::size_t memory_bytes() const { return next.capacity() * sizeof(std::int32_t); }
+};
+
+/// The navmesh's polygons as a graph (built once; read-only afterwards, so shared by threads).
+class PolygonGraph {
+public:
+  PolygonGraph(const dtNavMesh& navmesh, const dtQueryFilter& filter);
+
+  int size() const { return static_cast<int>(refs_.size()); }
+  /// Dense index of a polygon, or -1 when the reference is unknown or filtered out.
+  int index_of(dtPolyRef ref) const;
+  dtPolyRef ref_of(int index) const { return refs_[static_cast<std::size_t>(index)]; }
+
+  /// Dijkstra from `goal` over reversed links; fills `tree`.
+  void build_tree(int goal, PathTree& tree) const;
+
+  /// The path from `start` along `tree`: at most `max_polys` references written to `out`;
+  /// returns their count (0 when the goal is unreachable from `start`). `complete` tells
+  /// whether the last one is the goal.
+  int extract_path(const PathTree& tree, int start, std::span<dtPolyRef> out, bool& complete) const;
+
+  std::size_t memory_bytes() const;
+
+private:
+  const dtNavMesh& navmesh_;
+  std::vector<dtPolyRef> refs_;
+  std::vector<std::int32_t> tile_base_; // dense index of each tile's first polygon
+  std::vector<glm::vec3> centroid_;
+  std::vector<float> area_cost_;
+  // Reversed links in CSR form: rev_start_[u] .. rev_start_[u + 1] are the polygons w with a
+  // link w -> u, and the midpoint of that portal.
+  std::vector<std::int32_t> rev_start_;
+  std::vector<std::int32_t> rev_from_;
+  std::vector<glm::vec3> rev_mid_;
+};
+
+} // namespace crowd
