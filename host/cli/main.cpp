@@ -1,4 +1,5 @@
 // The `crowd` command-line tool.
+#include "host/cli/bench_command.h"
 #include "host/cli/run_command.h"
 
 #include <CLI/CLI.hpp>
@@ -52,8 +53,36 @@ int main(int argc, char** argv) {
       ->default_val(run.solver.collision_iterations);
   run_cmd->add_flag("--quiet", run.quiet, "Do not print the summary");
 
+  crowd::BenchCommandOptions bench;
+  CLI::App* bench_cmd = app.add_subcommand(
+      "bench", "Run every requested backend on the same generated scenes (crossing flows "
+               "through pillars at 0.3 agents/m2, the world growing with the agent count) and "
+               "print ms per step, memory and quality side by side");
+  bench_cmd
+      ->add_option("--backends", bench.backends,
+                   "Comma-separated backends: cpu, cuda, detour (those this machine lacks are "
+                   "reported as skipped)")
+      ->delimiter(',')
+      ->default_str("cpu,cuda,detour");
+  bench_cmd->add_option("--agents", bench.agents, "Comma-separated agent counts")
+      ->delimiter(',')
+      ->default_str("1000,4000,16000,64000");
+  bench_cmd->add_option("--steps", bench.steps, "Steps per run")->default_val(bench.steps);
+  bench_cmd
+      ->add_option("--threads", bench.threads, "Worker threads for the cpu backend (0 = all cores)")
+      ->default_val(0);
+  bench_cmd->add_option("--seed", bench.seed, "Seed of the generated scenes")->default_val(1);
+  bench_cmd->add_option("--out", bench.out, "JSON file with every figure of every run");
+  bench_cmd->add_option("--plot", bench.plot,
+                        "PNG plot of ms per step against agents, log-log, one line per backend");
+  bench_cmd->add_option("--write-scenes", bench.write_scenes,
+                        "Directory to write the generated scenes to (bench_<agents>.json, "
+                        "runnable with 'crowd run')");
+
   CLI11_PARSE(app, argc, argv);
   if (run_cmd->parsed())
     return crowd::run_command(run);
+  if (bench_cmd->parsed())
+    return crowd::bench_command(bench);
   return 0;
 }

@@ -1,0 +1,272 @@
+#include "host/scenario/scenario_writer.h"
+
+#include <algorithm>
+#include <charconv>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string_view>
+
+namespace crowd {
+
+namespace {
+
+using nlohmann::ordered_json;
+
+/// The shortest decimal that reads back to `value` as a float, held as a double: 0.1f is
+/// written 0.1 rather than 0.10000000149011612.
+ordered_json number(float value) {
+  char text[32];
+  const auto end = std::to_chars(text, text + sizeof text, value).ptr;
+  double decimal = static_cast<double>(value);
+  std::from_chars(text, end, decimal);
+  return decimal;
+}
+
+ordered_json xz(glm::vec2 p) {
+  return ordered_json::array({number(p.x), number(p.y)});
+}
+
+ordered_json point(const PointSpec& p) {
+  if (p.has_height) {
+    return ordered_json::array({number(p.position.x), number(p.position.y), number(p.position.z)});
+  }
+  return ordered_json::array({number(p.position.x), number(p.position.z)});
+}
+
+ordered_json rect(glm::vec2 lo, glm::vec2 hi) {
+  return ordered_json::array({xz(lo), xz(hi)});
+}
+
+bool same_avoidance(const AvoidanceParams& a, const AvoidanceParams& b) {
+  return a.vel_bias == b.vel_bias && a.weight_des_vel == b.weight_des_vel &&
+         a.weight_cur_vel == b.weight_cur_vel && a.weight_side == b.weight_side &&
+         a.weight_toi == b.weight_toi && a.horiz_time == b.horiz_time &&
+         a.adaptive_divs == b.adaptive_divs && a.adaptive_rings == b.adaptive_rings &&
+         a.adaptive_depth == b.adaptive_depth;
+}
+
+ordered_json avoidance(const AgentParams& params) {
+  const std::pair<std::string_view, AvoidancePreset> presets[] = {
+      {"low", AvoidancePreset::Low},
+      {"medium", AvoidancePreset::Medium},
+      {"good", AvoidancePreset::Good},
+      {"high", AvoidancePreset::High}};
+  for (const auto& [name, preset] : presets) {
+    if (params.avoidance_name == name && same_avoidance(params.avoidance, avoidance_preset(preset)))
+      return std::string(name);
+  }
+  const AvoidanceParams& a = params.avoidance;
+  ordered_json object;
+  object["vel_bias"] = number(a.vel_bias);
+  object["weight_des_vel"] = number(a.weight_des_vel);
+  object["weight_cur_vel"] = number(a.weight_cur_vel);
+  object["weight_side"] = number(a.weight_side);
+  object["weight_toi"] = number(a.weight_toi);
+  object["horiz_time"] = number(a.horiz_time);
+  object["adaptive_divs"] = a.adaptive_divs;
+  object["adaptive_rings"] = a.adaptive_rings;
+  object["adaptive_depth"] = a.adaptive_depth;
+  return object;
+}
+
+const char* on_arrival_name(OnArrival on_arrival) {
+  return on_arrival == OnArrival::Remove ? "remove" : "stop";
+}
+
+/// The parameter keys of `params` into `object`: all of them when `reference` is empty (the
+/// `defaults` object), otherwise those that differ from `reference` (what the reader starts
+/// an agent or a group from). `group` adds its distributions as {"uniform": [a, b]}.
+void write_params(ordered_json& object, const AgentParams& params,
+                  const std::optional<AgentParams>& reference, const GroupSpec* group) {
+  const auto put = [&](const char* key, float value, float reference_value,
+                       const std::optional<Distribution>* distribution) {
+    if (distribution != nullptr && distribution->has_value()) {
+      object[key] = {{"uniform", {number((*distribution)->lo), number((*distribution)->hi)}}};
+    } else if (!reference || value != reference_value) {
+      object[key] = number(value);
+    }
+  };
+  const AgentParams base = reference.value_or(params);
+  put("radius", params.radius, base.radius, group ? &group->radius : nullptr);
+  put("max_speed", params.max_speed, base.max_speed, group ? &group->max_speed : nullptr);
+  put("max_accel", params.max_accel, base.max_accel, group ? &group->max_accel : nullptr);
+  const ordered_json own_avoidance = avoidance(params);
+  if (!reference || own_avoidance != avoidance(*reference))
+    object["avoidance"] = own_avoidance;
+  put("separation_weight", params.separation_weight, base.separation_weight,
+      group ? &group->separation_weight : nullptr);
+  if (group != nullptr && group->collision_query_range) {
+    object["collision_query_range"] = {
+        {"uniform",
+         {number(group->collision_query_range->lo), number(group->collision_query_range->hi)}}};
+  } else if (params.collision_query_range &&
+             (!reference || reference->collision_query_range != params.collision_query_range)) {
+    object["collision_query_range"] = number(*params.collision_query_range);
+  }
+  put("arrival_radius", params.arrival_radius, base.arrival_radius,
+      group ? &group->arrival_radius : nullptr);
+  if (!reference || params.on_arrival != reference->on_arrival)
+    object["on_arrival"] = on_arrival_name(params.on_arrival);
+}
+
+ordered_json world(const WorldSpec& spec) {
+  ordered_json out;
+  if (spec.is_mesh()) {
+    out["mesh"] = spec.mesh.string();
+  } else if (spec.bounds) {
+    out["bounds"] = rect(spec.bounds->min, spec.bounds->max);
+    if (!spec.obstacles.empty()) {
+      ordered_json obstacles = ordered_json::array();
+      for (const Polygon2D& polygon : spec.obstacles) {
+        ordered_json points = ordered_json::array();
+        for (const glm::vec2 p : polygon)
+          points.push_back(xz(p));
+        obstacles.push_back(std::move(points));
+      }
+      out["obstacles"] = std::move(obstacles);
+    }
+  }
+  const NavmeshSettings& n = spec.navmesh;
+  ordered_json navmesh;
+  navmesh["cell_size"] = number(n.cell_size);
+  navmesh["cell_height"] = number(n.cell_height);
+  if (n.agent_radius)
+    navmesh["agent_radius"] = number(*n.agent_radius);
+  navmesh["agent_height"] = number(n.agent_height);
+  navmesh["max_climb"] = number(n.max_climb);
+  navmesh["max_slope"] = number(n.max_slope);
+  out["navmesh"] = std::move(navmesh);
+  return out;
+}
+
+ordered_json group_json(const GroupSpec& group, const AgentParams& defaults) {
+  ordered_json out;
+  out["count"] = group.count;
+  if (group.spawn_kind == GroupSpec::SpawnKind::Rect) {
+    out["spawn"] = {{"rect", rect(group.spawn_min, group.spawn_max)}};
+  } else {
+    ordered_json circle;
+    circle["center"] = xz(group.circle_center);
+    circle["radius"] = number(group.circle_radius);
+    out["spawn"] = {{"circle", std::move(circle)}};
+  }
+  switch (group.goal_kind) {
+  case GroupSpec::GoalKind::Rect:
+    out["goal"] = {{"rect", rect(group.goal_min, group.goal_max)}};
+    break;
+  case GroupSpec::GoalKind::Point:
+    out["goal"] = {{"point", xz(group.goal_point)}};
+    break;
+  case GroupSpec::GoalKind::Antipodal:
+    out["goal"] = "antipodal";
+    break;
+  }
+  write_params(out, group.base, defaults, &group);
+  return out;
+}
+
+/// Depth of nested arrays: 0 for a scalar, 1 for [1, 2], 2 for [[1, 2], [3, 4]].
+int array_depth(const ordered_json& value) {
+  if (!value.is_array())
+    return 0;
+  int depth = 1;
+  for (const ordered_json& element : value) {
+    if (element.is_object())
+      return 99;
+    depth = std::max(depth, 1 + array_depth(element));
+  }
+  return depth;
+}
+
+/// dump()'s compact text with a space after each separator outside strings.
+std::string spaced_dump(const ordered_json& value) {
+  const std::string text = value.dump();
+  std::string out;
+  out.reserve(text.size() + text.size() / 4);
+  bool in_string = false, escaped = false;
+  for (const char c : text) {
+    out += c;
+    if (in_string) {
+      if (escaped)
+        escaped = false;
+      else if (c == '\\')
+        escaped = true;
+      else if (c == '"')
+        in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == ',' || c == ':') {
+      out += ' ';
+    }
+  }
+  return out;
+}
+
+/// Pretty-prints with two-space indents; a value that fits in kInlineWidth characters, and
+/// any point, rect or polygon, stays on one line.
+void print(const ordered_json& value, int indent, std::string& out) {
+  constexpr std::size_t kInlineWidth = 72;
+  const std::string pad(static_cast<std::size_t>(indent + 2), ' ');
+  const std::string close_pad(static_cast<std::size_t>(indent), ' ');
+  const bool container = (value.is_object() || value.is_array()) && !value.empty();
+  if (!container || array_depth(value) == 1 || array_depth(value) == 2) {
+    out += spaced_dump(value);
+    return;
+  }
+  if (std::string text = spaced_dump(value); text.size() <= kInlineWidth) {
+    out += text;
+    return;
+  }
+  out += value.is_object() ? "{\n" : "[\n";
+  bool first = true;
+  for (const auto& [key, element] : value.items()) {
+    out += first ? "" : ",\n";
+    first = false;
+    out += pad;
+    if (value.is_object())
+      out += ordered_json(key).dump() + ": ";
+    print(element, indent + 2, out);
+  }
+  out += "\n" + close_pad + (value.is_object() ? "}" : "]");
+}
+
+} // namespace
+
+std::string write_scenario_json(const Scenario& scenario) {
+  ordered_json root;
+  root["name"] = scenario.name;
+  root["seed"] = scenario.seed;
+  root["dt"] = number(scenario.dt);
+  if (scenario.steps) {
+    root["steps"] = *scenario.steps;
+  } else {
+    root["duration"] = number(scenario.duration);
+  }
+  root["world"] = world(scenario.world);
+  ordered_json defaults = ordered_json::object();
+  write_params(defaults, scenario.defaults, std::nullopt, nullptr);
+  root["defaults"] = std::move(defaults);
+  if (!scenario.agents.empty()) {
+    ordered_json agents = ordered_json::array();
+    for (const ExplicitAgentSpec& agent : scenario.agents) {
+      ordered_json entry;
+      entry["position"] = point(agent.position);
+      entry["goal"] = point(agent.goal);
+      write_params(entry, agent.params, scenario.defaults, nullptr);
+      agents.push_back(std::move(entry));
+    }
+    root["agents"] = std::move(agents);
+  }
+  if (!scenario.groups.empty()) {
+    ordered_json groups = ordered_json::array();
+    for (const GroupSpec& group : scenario.groups)
+      groups.push_back(group_json(group, scenario.defaults));
+    root["groups"] = std::move(groups);
+  }
+  std::string out;
+  print(root, 0, out);
+  out += "\n";
+  return out;
+}
+
+} // namespace crowd

@@ -1,0 +1,20 @@
+// Writes a Scenario back as a scenario file (shared/spec/scenario.md, version 1), so that a
+// scene made in code (for example by `crowd bench`) can be rerun with `crowd run`.
+#pragma once
+
+#include "host/scenario/scenario.h"
+
+#include <string>
+
+namespace crowd {
+
+/// The scenario as JSON text that parse_scenario reads back to the same fields: name, seed,
+/// dt, `steps` when set (else `duration`), the world (bounds and obstacles, or the mesh as an
+/// absolute path) with every navmesh setting, `defaults` in full, and the agents and groups
+/// with the parameters that differ from `defaults` (a group's distributions as
+/// {"uniform": [a, b]}). An avoidance preset is written by name when its parameters are the
+/// preset's, otherwise as an object. Numbers are written as the shortest decimal that reads
+/// back to the same float. Arrays of numbers and points stay on one line.
+std::string write_scenario_json(const Scenario& scenario);
+
+} // namespace crowd

@@ -1,0 +1,168 @@
+// The scenario writer: what it writes reads back to the same scenario.
+#include "host/bench/bench_scene.h"
+#include "host/scenario/scenario.h"
+#include "host/scenario/scenario_writer.h"
+
+#include <filesystem>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace crowd {
+namespace {
+
+namespace fs = std::filesystem;
+
+void expect_same_avoidance(const AvoidanceParams& a, const AvoidanceParams& b,
+                           const std::string& where) {
+  SCOPED_TRACE(where);
+  EXPECT_EQ(a.vel_bias, b.vel_bias);
+  EXPECT_EQ(a.weight_des_vel, b.weight_des_vel);
+  EXPECT_EQ(a.weight_cur_vel, b.weight_cur_vel);
+  EXPECT_EQ(a.weight_side, b.weight_side);
+  EXPECT_EQ(a.weight_toi, b.weight_toi);
+  EXPECT_EQ(a.horiz_time, b.horiz_time);
+  EXPECT_EQ(a.adaptive_divs, b.adaptive_divs);
+  EXPECT_EQ(a.adaptive_rings, b.adaptive_rings);
+  EXPECT_EQ(a.adaptive_depth, b.adaptive_depth);
+}
+
+void expect_same_params(const AgentParams& a, const AgentParams& b, const std::string& where) {
+  SCOPED_TRACE(where);
+  EXPECT_EQ(a.radius, b.radius);
+  EXPECT_EQ(a.max_speed, b.max_speed);
+  EXPECT_EQ(a.max_accel, b.max_accel);
+  expect_same_avoidance(a.avoidance, b.avoidance, where + ".avoidance");
+  EXPECT_EQ(a.avoidance_name, b.avoidance_name);
+  EXPECT_EQ(a.separation_weight, b.separation_weight);
+  EXPECT_EQ(a.collision_query_range, b.collision_query_range);
+  EXPECT_EQ(a.arrival_radius, b.arrival_radius);
+  EXPECT_EQ(a.on_arrival, b.on_arrival);
+}
+
+void expect_same_distribution(const std::optional<Distribution>& a,
+                              const std::optional<Distribution>& b, const std::string& where) {
+  ASSERT_EQ(a.has_value(), b.has_value()) << where;
+  if (a) {
+    EXPECT_EQ(a->lo, b->lo) << where;
+    EXPECT_EQ(a->hi, b->hi) << where;
+  }
+}
+
+void expect_same_scenario(const Scenario& a, const Scenario& b) {
+  EXPECT_EQ(a.name, b.name);
+  EXPECT_EQ(a.seed, b.seed);
+  EXPECT_EQ(a.dt, b.dt);
+  EXPECT_EQ(a.steps, b.steps);
+  if (!a.steps) {
+    EXPECT_EQ(a.duration, b.duration);
+  }
+  EXPECT_EQ(a.step_count(), b.step_count());
+  ASSERT_EQ(a.world.bounds.has_value(), b.world.bounds.has_value());
+  if (a.world.bounds) {
+    EXPECT_EQ(a.world.bounds->min, b.world.bounds->min);
+    EXPECT_EQ(a.world.bounds->max, b.world.bounds->max);
+  }
+  EXPECT_EQ(a.world.obstacles, b.world.obstacles);
+  EXPECT_EQ(a.world.mesh, b.world.mesh);
+  const NavmeshSettings &na = a.world.navmesh, &nb = b.world.navmesh;
+  EXPECT_EQ(na.cell_size, nb.cell_size);
+  EXPECT_EQ(na.cell_height, nb.cell_height);
+  EXPECT_EQ(na.agent_radius, nb.agent_radius);
+  EXPECT_EQ(na.agent_height, nb.agent_height);
+  EXPECT_EQ(na.max_climb, nb.max_climb);
+  EXPECT_EQ(na.max_slope, nb.max_slope);
+  expect_same_params(a.defaults, b.defaults, "defaults");
+  ASSERT_EQ(a.agents.size(), b.agents.size());
+  for (std::size_t i = 0; i < a.agents.size(); ++i) {
+    const std::string where = "agents[" + std::to_string(i) + "]";
+    EXPECT_EQ(a.agents[i].position.position, b.agents[i].position.position) << where;
+    EXPECT_EQ(a.agents[i].position.has_height, b.agents[i].position.has_height) << where;
+    EXPECT_EQ(a.agents[i].goal.position, b.agents[i].goal.position) << where;
+    EXPECT_EQ(a.agents[i].goal.has_height, b.agents[i].goal.has_height) << where;
+    expect_same_params(a.agents[i].params, b.agents[i].params, where);
+  }
+  ASSERT_EQ(a.groups.size(), b.groups.size());
+  for (std::size_t i = 0; i < a.groups.size(); ++i) {
+    const GroupSpec &ga = a.groups[i], &gb = b.groups[i];
+    const std::string where = "groups[" + std::to_string(i) + "]";
+    EXPECT_EQ(ga.count, gb.count) << where;
+    EXPECT_EQ(ga.spawn_kind, gb.spawn_kind) << where;
+    EXPECT_EQ(ga.spawn_min, gb.spawn_min) << where;
+    EXPECT_EQ(ga.spawn_max, gb.spawn_max) << where;
+    EXPECT_EQ(ga.circle_center, gb.circle_center) << where;
+    EXPECT_EQ(ga.circle_radius, gb.circle_radius) << where;
+    EXPECT_EQ(ga.goal_kind, gb.goal_kind) << where;
+    EXPECT_EQ(ga.goal_min, gb.goal_min) << where;
+    EXPECT_EQ(ga.goal_max, gb.goal_max) << where;
+    EXPECT_EQ(ga.goal_point, gb.goal_point) << where;
+    expect_same_params(ga.base, gb.base, where);
+    expect_same_distribution(ga.radius, gb.radius, where + ".radius");
+    expect_same_distribution(ga.max_speed, gb.max_speed, where + ".max_speed");
+    expect_same_distribution(ga.max_accel, gb.max_accel, where + ".max_accel");
+    expect_same_distribution(ga.separation_weight, gb.separation_weight, where + ".separation");
+    expect_same_distribution(ga.collision_query_range, gb.collision_query_range,
+                             where + ".collision_query_range");
+    expect_same_distribution(ga.arrival_radius, gb.arrival_radius, where + ".arrival_radius");
+  }
+}
+
+TEST(ScenarioWriter, BenchSceneReadsBackUnchanged) {
+  for (const int agents : {1, 1000, 16000}) {
+    const Scenario scenario = make_bench_scenario(agents, 42);
+    const std::string text = write_scenario_json(scenario);
+    const Scenario read = parse_scenario(text, scenario.file);
+    SCOPED_TRACE(agents);
+    expect_same_scenario(scenario, read);
+    // Writing what was read gives the same text.
+    EXPECT_EQ(write_scenario_json(read), text);
+  }
+}
+
+TEST(ScenarioWriter, EverySampleScenarioReadsBackUnchanged) {
+  const fs::path samples = fs::path(CROWD_SOURCE_DIR) / "samples" / "scenarios";
+  int checked = 0;
+  for (const auto& entry : fs::directory_iterator(samples)) {
+    if (entry.path().extension() != ".json")
+      continue;
+    SCOPED_TRACE(entry.path().string());
+    const Scenario loaded = load_scenario(entry.path());
+    // Read back as if from the same place (a mesh world's path is written absolute anyway).
+    const Scenario read = parse_scenario(write_scenario_json(loaded), entry.path());
+    expect_same_scenario(loaded, read);
+    ++checked;
+  }
+  EXPECT_GE(checked, 6);
+}
+
+TEST(ScenarioWriter, CustomValuesSurvive) {
+  const std::string text = R"({
+    "name": "custom", "seed": 18446744073709551615, "dt": 0.05, "duration": 12.5,
+    "world": {"bounds": [[0, 0], [20, 10]], "obstacles": [[[5, 5], [6, 5], [5.5, 6]]],
+              "navmesh": {"cell_size": 0.2, "agent_radius": 0.5, "max_slope": 30}},
+    "defaults": {"radius": 0.35, "avoidance": "high", "collision_query_range": 3,
+                 "on_arrival": "remove"},
+    "agents": [{"position": [1, 1], "goal": [18, 0.25, 8], "max_speed": 2,
+                "avoidance": {"vel_bias": 0.3, "adaptive_depth": 4}, "on_arrival": "stop"},
+               {"position": [2, 1], "goal": [18, 7], "avoidance": "high"}],
+    "groups": [{"count": 5, "spawn": {"circle": {"center": [10, 5], "radius": 3}},
+                "goal": "antipodal", "max_accel": {"uniform": [4, 6]},
+                "collision_query_range": {"uniform": [2, 4]}, "arrival_radius": 0.7},
+               {"count": 2, "spawn": {"rect": [[1, 1], [3, 3]]}, "goal": {"point": [17, 9]},
+                "separation_weight": {"uniform": [1, 1]}, "avoidance": "low"}]
+  })";
+  const Scenario original = parse_scenario(text, "custom.json");
+  const std::string written = write_scenario_json(original);
+  expect_same_scenario(original, parse_scenario(written, "custom.json"));
+  // Only what differs from the defaults is repeated for agents and groups.
+  const auto json = nlohmann::json::parse(written);
+  EXPECT_FALSE(json["agents"][1].contains("avoidance"));
+  EXPECT_FALSE(json["agents"][1].contains("radius"));
+  EXPECT_EQ(json["agents"][0]["avoidance"]["adaptive_depth"], 4);
+  EXPECT_EQ(json["groups"][0]["max_accel"]["uniform"][1], 6.0);
+  EXPECT_EQ(json["dt"], 0.05);
+  EXPECT_EQ(json["duration"], 12.5);
+}
+
+} // namespace
+} // namespace crowd
