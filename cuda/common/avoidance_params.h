@@ -22,6 +22,9 @@ struct AvoidanceParams {
   std::int32_t adaptive_rings = 2; ///< Rings of the pattern. [1, 4]
   std::int32_t adaptive_depth = 5; ///< Refinement levels, each halving the radius. [>= 1]
 
+  /// Same parameters, field by field (agents sharing them share one parameter set).
+  constexpr bool operator==(const AvoidanceParams&) const = default;
+
   /// Samples in one level of the pattern: one per div per ring plus the zero sample.
   constexpr int samples_per_level() const {
     const int divs =

@@ -41,15 +41,34 @@ inline std::size_t grown_capacity(std::size_t capacity, std::size_t count) {
 
 } // namespace detail
 
-/// An array of T in device memory, owned (RAII, move-only).
-template <class T> class DeviceBuffer {
+/// Device memory: cudaMalloc / cudaFree.
+struct DeviceMemory {
+  static constexpr const char* kAllocateCall = "cudaMalloc";
+  static cudaError_t allocate(void** data, std::size_t bytes) { return cudaMalloc(data, bytes); }
+  // cudaFree cannot usefully fail here (called from destructors, which must not throw); a
+  // failure would mean the context is already gone, and with it the memory.
+  static void release(void* data) noexcept { (void)cudaFree(data); }
+};
+
+/// Page-locked host memory, the staging area of asynchronous copies (cudaMemcpyAsync from
+/// pageable memory is synchronous with respect to the host, and slower).
+struct PinnedHostMemory {
+  static constexpr const char* kAllocateCall = "cudaMallocHost";
+  static cudaError_t allocate(void** data, std::size_t bytes) {
+    return cudaMallocHost(data, bytes);
+  }
+  static void release(void* data) noexcept { (void)cudaFreeHost(data); }
+};
+
+/// An array of T in the memory `Space` allocates (RAII, move-only).
+template <class T, class Space> class CudaBuffer {
 public:
-  DeviceBuffer() = default;
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-  DeviceBuffer(DeviceBuffer&& other) noexcept
+  CudaBuffer() = default;
+  CudaBuffer(const CudaBuffer&) = delete;
+  CudaBuffer& operator=(const CudaBuffer&) = delete;
+  CudaBuffer(CudaBuffer&& other) noexcept
       : data_(std::exchange(other.data_, nullptr)), capacity_(std::exchange(other.capacity_, 0)) {}
-  DeviceBuffer& operator=(DeviceBuffer&& other) noexcept {
+  CudaBuffer& operator=(CudaBuffer&& other) noexcept {
     if (this != &other) {
       release();
       data_ = std::exchange(other.data_, nullptr);
@@ -57,72 +76,21 @@ public:
     }
     return *this;
   }
-  ~DeviceBuffer() { release(); }
+  ~CudaBuffer() { release(); }
 
   /// Makes room for at least `count` elements, growing to max(count, 2 x capacity). The
   /// contents are not kept when it grows. `what` names the allocation in the error message
-  /// (for example "position for 5000 agents").
+  /// (for example "position for 5000 agents"). A pinned buffer must not grow while a copy from
+  /// or to it is in flight.
   void reserve(std::size_t count, const std::string& what) {
     if (count <= capacity_)
       return;
     const std::size_t capacity = detail::grown_capacity(capacity_, count);
     release();
     void* data = nullptr;
-    const cudaError_t status = cudaMalloc(&data, capacity * sizeof(T));
+    const cudaError_t status = Space::allocate(&data, capacity * sizeof(T));
     if (status != cudaSuccess)
-      detail::throw_allocation_error(status, "cudaMalloc", capacity * sizeof(T), what);
-    data_ = static_cast<T*>(data);
-    capacity_ = capacity;
-  }
-
-  T* data() { return data_; }
-  const T* data() const { return data_; }
-  std::size_t capacity() const { return capacity_; }
-  std::size_t bytes() const { return capacity_ * sizeof(T); }
-
-private:
-  void release() noexcept {
-    // cudaFree cannot usefully fail here (a destructor must not throw); a failure would mean
-    // the context is already gone, and with it the memory.
-    if (data_ != nullptr)
-      (void)cudaFree(data_);
-    data_ = nullptr;
-    capacity_ = 0;
-  }
-
-  T* data_ = nullptr;
-  std::size_t capacity_ = 0;
-};
-
-/// An array of T in page-locked host memory: the staging area of asynchronous copies
-/// (cudaMemcpyAsync from pageable memory is synchronous with respect to the host, and slower).
-template <class T> class PinnedBuffer {
-public:
-  PinnedBuffer() = default;
-  PinnedBuffer(const PinnedBuffer&) = delete;
-  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
-  PinnedBuffer(PinnedBuffer&& other) noexcept
-      : data_(std::exchange(other.data_, nullptr)), capacity_(std::exchange(other.capacity_, 0)) {}
-  PinnedBuffer& operator=(PinnedBuffer&& other) noexcept {
-    if (this != &other) {
-      release();
-      data_ = std::exchange(other.data_, nullptr);
-      capacity_ = std::exchange(other.capacity_, 0);
-    }
-    return *this;
-  }
-  ~PinnedBuffer() { release(); }
-
-  /// As DeviceBuffer::reserve. Must not be called while a copy from or to it is in flight.
-  void reserve(std::size_t count, const std::string& what) {
-    if (count <= capacity_)
-      return;
-    const std::size_t capacity = detail::grown_capacity(capacity_, count);
-    release();
-    void* data = nullptr;
-    const cudaError_t status = cudaMallocHost(&data, capacity * sizeof(T));
-    if (status != cudaSuccess)
-      detail::throw_allocation_error(status, "cudaMallocHost", capacity * sizeof(T), what);
+      detail::throw_allocation_error(status, Space::kAllocateCall, capacity * sizeof(T), what);
     data_ = static_cast<T*>(data);
     capacity_ = capacity;
   }
@@ -135,7 +103,7 @@ public:
 private:
   void release() noexcept {
     if (data_ != nullptr)
-      (void)cudaFreeHost(data_);
+      Space::release(data_);
     data_ = nullptr;
     capacity_ = 0;
   }
@@ -143,6 +111,9 @@ private:
   T* data_ = nullptr;
   std::size_t capacity_ = 0;
 };
+
+template <class T> using DeviceBuffer = CudaBuffer<T, DeviceMemory>;
+template <class T> using PinnedBuffer = CudaBuffer<T, PinnedHostMemory>;
 
 /// The allocator handed to Thrust (thrust::cuda::par_nosync(allocator).on(stream)) for the
 /// temporary storage of its algorithms (the radix sort of the grid build). Blocks are kept

@@ -27,14 +27,6 @@ constexpr std::size_t kCorridorPolys = 256;
 constexpr std::size_t kPathQueueNodes = 4096;
 constexpr std::size_t kCommonNodes = 512;
 
-bool same_avoidance(const AvoidanceParams& a, const AvoidanceParams& b) {
-  return a.vel_bias == b.vel_bias && a.weight_des_vel == b.weight_des_vel &&
-         a.weight_cur_vel == b.weight_cur_vel && a.weight_side == b.weight_side &&
-         a.weight_toi == b.weight_toi && a.horiz_time == b.horiz_time &&
-         a.adaptive_divs == b.adaptive_divs && a.adaptive_rings == b.adaptive_rings &&
-         a.adaptive_depth == b.adaptive_depth;
-}
-
 unsigned char to_uchar(std::int32_t value) {
   return static_cast<unsigned char>(std::clamp<std::int32_t>(value, 0, 255));
 }
@@ -107,7 +99,7 @@ DetourCrowdBackend::~DetourCrowdBackend() = default;
 
 int DetourCrowdBackend::avoidance_slot(const AvoidanceParams& params) {
   for (std::size_t k = 0; k < avoidance_slots_.size(); ++k) {
-    if (same_avoidance(avoidance_slots_[k], params)) {
+    if (avoidance_slots_[k] == params) {
       return static_cast<int>(k);
     }
   }

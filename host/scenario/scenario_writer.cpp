@@ -37,14 +37,6 @@ ordered_json rect(glm::vec2 lo, glm::vec2 hi) {
   return ordered_json::array({xz(lo), xz(hi)});
 }
 
-bool same_avoidance(const AvoidanceParams& a, const AvoidanceParams& b) {
-  return a.vel_bias == b.vel_bias && a.weight_des_vel == b.weight_des_vel &&
-         a.weight_cur_vel == b.weight_cur_vel && a.weight_side == b.weight_side &&
-         a.weight_toi == b.weight_toi && a.horiz_time == b.horiz_time &&
-         a.adaptive_divs == b.adaptive_divs && a.adaptive_rings == b.adaptive_rings &&
-         a.adaptive_depth == b.adaptive_depth;
-}
-
 ordered_json avoidance(const AgentParams& params) {
   const std::pair<std::string_view, AvoidancePreset> presets[] = {
       {"low", AvoidancePreset::Low},
@@ -52,7 +44,7 @@ ordered_json avoidance(const AgentParams& params) {
       {"good", AvoidancePreset::Good},
       {"high", AvoidancePreset::High}};
   for (const auto& [name, preset] : presets) {
-    if (params.avoidance_name == name && same_avoidance(params.avoidance, avoidance_preset(preset)))
+    if (params.avoidance_name == name && params.avoidance == avoidance_preset(preset))
       return std::string(name);
   }
   const AvoidanceParams& a = params.avoidance;

@@ -1,7 +1,5 @@
 #include "host/sim/agent_arrays.h"
 
-#include <cstring>
-
 namespace crowd {
 
 int AgentArrays::append(const glm::vec3& pos, float agent_radius, float agent_height, float accel,
@@ -34,7 +32,7 @@ int AgentArrays::append(const glm::vec3& pos, float agent_radius, float agent_he
 
 std::int32_t AgentArrays::avoidance_set_of(const AvoidanceParams& params) {
   for (std::size_t i = 0; i < avoidance_params.size(); ++i) {
-    if (std::memcmp(&avoidance_params[i], &params, sizeof(AvoidanceParams)) == 0)
+    if (avoidance_params[i] == params)
       return static_cast<std::int32_t>(i);
   }
   avoidance_params.push_back(params);
