@@ -97,19 +97,7 @@ DetourCrowdBackend::DetourCrowdBackend(const NavMesh& navmesh, int capacity, flo
 
 DetourCrowdBackend::~DetourCrowdBackend() = default;
 
-int DetourCrowdBackend::avoidance_slot(const AvoidanceParams& params) {
-  for (std::size_t k = 0; k < avoidance_slots_.size(); ++k) {
-    if (avoidance_slots_[k] == params) {
-      return static_cast<int>(k);
-    }
-  }
-  if (avoidance_slots_.size() >= DT_CROWD_MAX_OBSTAVOIDANCE_PARAMS) {
-    throw std::runtime_error(
-        "DetourCrowd backend: more than " + std::to_string(DT_CROWD_MAX_OBSTAVOIDANCE_PARAMS) +
-        " distinct avoidance parameter sets; DetourCrowd has only " +
-        std::to_string(DT_CROWD_MAX_OBSTAVOIDANCE_PARAMS) +
-        " dtObstacleAvoidanceParams slots (DT_CROWD_MAX_OBSTAVOIDANCE_PARAMS)");
-  }
+dtObstacleAvoidanceParams to_detour_params(const AvoidanceParams& params) {
   dtObstacleAvoidanceParams p{};
   p.velBias = params.vel_bias;
   p.weightDesVel = params.weight_des_vel;
@@ -123,6 +111,23 @@ int DetourCrowdBackend::avoidance_slot(const AvoidanceParams& params) {
   p.adaptiveDivs = to_uchar(params.adaptive_divs);
   p.adaptiveRings = to_uchar(params.adaptive_rings);
   p.adaptiveDepth = to_uchar(params.adaptive_depth);
+  return p;
+}
+
+int DetourCrowdBackend::avoidance_slot(const AvoidanceParams& params) {
+  for (std::size_t k = 0; k < avoidance_slots_.size(); ++k) {
+    if (avoidance_slots_[k] == params) {
+      return static_cast<int>(k);
+    }
+  }
+  if (avoidance_slots_.size() >= DT_CROWD_MAX_OBSTAVOIDANCE_PARAMS) {
+    throw std::runtime_error(
+        "DetourCrowd backend: more than " + std::to_string(DT_CROWD_MAX_OBSTAVOIDANCE_PARAMS) +
+        " distinct avoidance parameter sets; DetourCrowd has only " +
+        std::to_string(DT_CROWD_MAX_OBSTAVOIDANCE_PARAMS) +
+        " dtObstacleAvoidanceParams slots (DT_CROWD_MAX_OBSTAVOIDANCE_PARAMS)");
+  }
+  const dtObstacleAvoidanceParams p = to_detour_params(params);
   const int slot = static_cast<int>(avoidance_slots_.size());
   crowd_->setObstacleAvoidanceParams(slot, &p);
   avoidance_slots_.push_back(params);

@@ -15,10 +15,15 @@
 #include <vector>
 
 class dtCrowd;
+struct dtObstacleAvoidanceParams;
 
 namespace crowd {
 
 class NavMesh;
+
+/// Our avoidance parameters as DetourCrowd's (gridSize 33, dtCrowd::init's value: unused,
+/// since dtCrowd::update always samples adaptively; divs, rings and depth clamped to a byte).
+dtObstacleAvoidanceParams to_detour_params(const AvoidanceParams& params);
 
 class DetourCrowdBackend final : public CrowdBackend {
 public:

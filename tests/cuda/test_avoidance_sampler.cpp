@@ -3,6 +3,7 @@
 // dtObstacleAvoidanceQuery::sampleVelocityAdaptive, plus unit tests of its pieces.
 #include "cuda/kernels/avoidance.h"
 #include "cuda/kernels/avoidance_sampler.h"
+#include "host/backends/detour_backend.h"
 #include "host/sim/agent_arrays.h"
 #include "host/sim/cpu_block.h"
 #include "tests/support/crowd_test_support.h"
@@ -205,21 +206,6 @@ std::vector<Level> trace_levels(const SamplerContext& ctx) {
 
 // --- Detour's side ----------------------------------------------------------------------------
 
-dtObstacleAvoidanceParams detour_params(const AvoidanceParams& p) {
-  dtObstacleAvoidanceParams d{};
-  d.velBias = p.vel_bias;
-  d.weightDesVel = p.weight_des_vel;
-  d.weightCurVel = p.weight_cur_vel;
-  d.weightSide = p.weight_side;
-  d.weightToi = p.weight_toi;
-  d.horizTime = p.horiz_time;
-  d.gridSize = 33;
-  d.adaptiveDivs = static_cast<unsigned char>(p.adaptive_divs);
-  d.adaptiveRings = static_cast<unsigned char>(p.adaptive_rings);
-  d.adaptiveDepth = static_cast<unsigned char>(p.adaptive_depth);
-  return d;
-}
-
 struct DetourQueryDeleter {
   void operator()(dtObstacleAvoidanceQuery* q) const { dtFreeObstacleAvoidanceQuery(q); }
 };
@@ -251,7 +237,7 @@ public:
       const auto q = dt3(s.q, pr.position.y);
       query_->addSegment(p.data(), q.data());
     }
-    const dtObstacleAvoidanceParams dp = detour_params(params);
+    const dtObstacleAvoidanceParams dp = to_detour_params(params);
     const auto pos = dt3(pr.position);
     const auto vel = dt3(pr.velocity);
     const auto dvel = dt3(pr.desired_velocity);
