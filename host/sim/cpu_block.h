@@ -32,9 +32,18 @@ public:
 /// Scratch memory for one CPU worker running avoidance blocks.
 class CpuAvoidanceScratch {
 public:
-  CpuAvoidanceScratch(int max_neighbors, int max_segments)
-      : circles_(static_cast<std::size_t>(max_neighbors)),
-        segments_(static_cast<std::size_t>(max_segments)), pattern_(kMaxPatternSamples) {}
+  CpuAvoidanceScratch() : pattern_(kMaxPatternSamples) {}
+  CpuAvoidanceScratch(int max_neighbors, int max_segments) : CpuAvoidanceScratch() {
+    fit(max_neighbors, max_segments);
+  }
+  /// Room for K neighbours and S segments; grows only, so a worker's scratch is allocated
+  /// once and reused step after step.
+  void fit(int max_neighbors, int max_segments) {
+    if (circles_.size() < static_cast<std::size_t>(max_neighbors))
+      circles_.resize(static_cast<std::size_t>(max_neighbors));
+    if (segments_.size() < static_cast<std::size_t>(max_segments))
+      segments_.resize(static_cast<std::size_t>(max_segments));
+  }
   AvoidanceScratch view() { return {circles_.data(), segments_.data(), pattern_.data()}; }
 
 private:

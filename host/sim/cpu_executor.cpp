@@ -13,7 +13,6 @@
 #include <oneapi/tbb/enumerable_thread_specific.h>
 #include <oneapi/tbb/parallel_for.h>
 #include <oneapi/tbb/task_arena.h>
-#include <optional>
 #include <thrust/system/cpp/execution_policy.h>
 #include <vector>
 
@@ -43,16 +42,11 @@ public:
       const GridView grid{params.agent_grid, cell_start_.data(), sorted_.data()};
       {
         ScopedStage stage(times, "proximity");
-        tbb::enumerable_thread_specific<std::pair<std::vector<float>, std::vector<std::int32_t>>>
-            scratch([&] {
-              return std::make_pair(
-                  std::vector<float>(static_cast<std::size_t>(view.max_segments)),
-                  std::vector<std::int32_t>(static_cast<std::size_t>(view.max_segments)));
-            });
         for_each_agent(n, [&](int i) {
           find_neighbors(i, view, grid);
-          auto& [distance, ids] = scratch.local();
-          find_wall_segments(i, view, walls_, distance.data(), ids.data());
+          WorkerScratch& scratch = worker_scratch(view);
+          find_wall_segments(i, view, walls_, scratch.segment_distance.data(),
+                             scratch.segment_ids.data());
         });
       }
       {
@@ -61,11 +55,9 @@ public:
       }
       {
         ScopedStage stage(times, "avoidance");
-        tbb::enumerable_thread_specific<CpuAvoidanceScratch> scratch(view.max_neighbors,
-                                                                     view.max_segments);
         for_each_agent(n, [&](int i) {
           CpuBlock block;
-          choose_velocity(block, i, view, scratch.local().view());
+          choose_velocity(block, i, view, worker_scratch(view).avoidance.view());
         });
       }
       {
@@ -87,6 +79,25 @@ public:
   }
 
 private:
+  /// What one worker thread needs besides the agent arrays, kept from step to step so the
+  /// stages allocate nothing once the sizes are reached.
+  struct WorkerScratch {
+    std::vector<float> segment_distance;   // [max_segments]
+    std::vector<std::int32_t> segment_ids; // [max_segments]
+    CpuAvoidanceScratch avoidance;
+  };
+
+  WorkerScratch& worker_scratch(const AgentView& view) {
+    WorkerScratch& s = scratch_.local();
+    const auto segments = static_cast<std::size_t>(view.max_segments);
+    if (s.segment_distance.size() < segments) {
+      s.segment_distance.resize(segments);
+      s.segment_ids.resize(segments);
+    }
+    s.avoidance.fit(view.max_neighbors, view.max_segments);
+    return s;
+  }
+
   template <class F> void for_each_agent(int n, F&& f) {
     tbb::parallel_for(tbb::blocked_range<int>(0, n, 64), [&](const tbb::blocked_range<int>& r) {
       for (int i = r.begin(); i < r.end(); ++i)
@@ -97,6 +108,7 @@ private:
   tbb::task_arena arena_;
   WallGridView walls_;
   std::vector<std::int32_t> keys_, sorted_, cell_start_;
+  tbb::enumerable_thread_specific<WorkerScratch> scratch_;
 };
 
 } // namespace
