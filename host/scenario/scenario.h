@@ -70,6 +70,9 @@ struct AgentParams {
   std::optional<float> collision_query_range; ///< Unset: 12 x radius.
   float arrival_radius = 0.5f;
   OnArrival on_arrival = OnArrival::Stop;
+  /// Agent type label (scenario extension `type`), carried to every output as a per-agent
+  /// label and used as the prototype name of film exports. "agent" when none is given.
+  std::string type = "agent";
 
   float query_range() const { return collision_query_range.value_or(12.0f * radius); }
 };
