@@ -17,10 +17,16 @@ enum AgentMode : std::uint8_t {
                       ///< agent with a zero velocity request).
 };
 
-/// Bits of AgentView::status, set by the proximity stage so truncation is never silent.
+/// Bits of AgentView::status. The proximity stage sets the truncation bits every step, so
+/// truncation is never silent; the fault bits are sticky and say which stage computed a
+/// non-finite value for the agent (cuda/kernels/fault_guard.h).
 enum AgentStatusBits : std::uint8_t {
   kNeighborsTruncated = 1u << 0, ///< More agents in range than max_neighbors.
   kSegmentsTruncated = 1u << 1,  ///< More wall segments in range than max_wall_segments.
+  kFaultSteering = 1u << 2,      ///< Desired velocity (steering + separation) was non-finite.
+  kFaultIntegration = 1u << 3,   ///< Integrated velocity or position was non-finite.
+  kFaultCollision = 1u << 4,     ///< A collision displacement was non-finite.
+  kFaultBits = kFaultSteering | kFaultIntegration | kFaultCollision,
 };
 
 struct AgentView {

@@ -20,6 +20,7 @@
 #pragma once
 
 #include "cuda/kernels/agent_view.h"
+#include "cuda/kernels/fault_guard.h"
 #include "cuda/kernels/geometry.h"
 
 namespace crowd {
@@ -135,8 +136,14 @@ CROWD_HD void collision_displacement(int i, const AgentView& v, const CollisionP
 CROWD_HD void apply_displacement(int i, const AgentView& v) {
   if (v.mode[i] == kAgentInactive)
     return;
-  v.position[i].x += v.displacement[i].x;
-  v.position[i].z += v.displacement[i].y;
+  glm::vec3 pos = v.position[i];
+  pos.x += v.displacement[i].x;
+  pos.z += v.displacement[i].y;
+  if (!is_finite(pos)) {
+    mark_fault(i, v, kFaultCollision); // not moved: neighbours keep reading a finite position
+    return;
+  }
+  v.position[i] = pos;
 }
 
 } // namespace crowd

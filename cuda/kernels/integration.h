@@ -3,6 +3,7 @@
 #pragma once
 
 #include "cuda/kernels/agent_view.h"
+#include "cuda/kernels/fault_guard.h"
 
 namespace crowd {
 
@@ -15,12 +16,23 @@ CROWD_HD void integrate_agent(int i, const AgentView& v, float dt) {
   if (ds > max_delta)
     dv *= max_delta / ds;
   glm::vec2 vel = v.velocity[i] + dv;
+  glm::vec3 pos = v.position[i];
   if (sqrtf(vel.x * vel.x + vel.y * vel.y) > 0.0001f) {
-    v.position[i].x += vel.x * dt;
-    v.position[i].z += vel.y * dt;
+    pos.x += vel.x * dt;
+    pos.z += vel.y * dt;
   } else {
     vel = glm::vec2(0.0f);
   }
+  // new_velocity is checked too: a NaN there makes vel NaN, which the rest test above turns
+  // into a silent standstill.
+  if (!is_finite(v.new_velocity[i]) || !is_finite(vel) || !is_finite(pos)) {
+    // Stays where it was, at rest; the host freezes it.
+    mark_fault(i, v, kFaultIntegration);
+    v.velocity[i] = glm::vec2(0.0f);
+    v.new_velocity[i] = glm::vec2(0.0f);
+    return;
+  }
+  v.position[i] = pos;
   v.velocity[i] = vel;
 }
 

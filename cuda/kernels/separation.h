@@ -3,6 +3,7 @@
 #pragma once
 
 #include "cuda/kernels/agent_view.h"
+#include "cuda/kernels/fault_guard.h"
 
 namespace crowd {
 
@@ -41,6 +42,10 @@ CROWD_HD void steer_with_separation(int i, const AgentView& v) {
       if (speed_sq > desired_sq)
         dvel *= desired_sq / speed_sq;
     }
+  }
+  if (!is_finite(dvel)) {
+    mark_fault(i, v, kFaultSteering);
+    dvel = glm::vec2(0.0f);
   }
   v.desired_velocity[i] = dvel;
 }
