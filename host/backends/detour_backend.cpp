@@ -2,12 +2,14 @@
 
 #include "host/navmesh/navmesh.h"
 
+#include <DetourCommon.h>
 #include <DetourCrowd.h>
 #include <DetourNavMesh.h>
 #include <DetourNavMeshQuery.h>
 #include <DetourNode.h>
 #include <DetourObstacleAvoidance.h>
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -167,6 +169,7 @@ int DetourCrowdBackend::add_agent(const AgentSetup& setup) {
   const dtCrowdAgent* agent = crowd_->getAgent(index);
   // addAgent snaps the position onto the navmesh (findNearestPoly with the crowd's extents).
   positions_.emplace_back(agent->npos[0], agent->npos[1], agent->npos[2]);
+  frozen_.push_back(0);
   velocities_.emplace_back(0.0f, 0.0f);
   request_goal(index, setup.goal);
   return id;
@@ -212,7 +215,7 @@ void DetourCrowdBackend::remove_agent(int id) {
 
 void DetourCrowdBackend::set_goal(int id, const glm::vec3& goal) {
   const int index = crowd_index(id);
-  if (index >= 0) {
+  if (index >= 0 && !frozen_[static_cast<std::size_t>(id)]) {
     request_goal(index, goal);
   }
 }
@@ -243,14 +246,33 @@ void DetourCrowdBackend::step(float dt) {
     crowd_->update(dt, nullptr);
   }
   ScopedStage stage(stages_, "copy_out");
+  health_ = {};
   for (std::size_t id = 0; id < crowd_index_.size(); ++id) {
     const int index = crowd_index_[id];
     if (index < 0) {
       continue;
     }
-    const dtCrowdAgent* agent = crowd_->getAgent(index);
-    positions_[id] = glm::vec3(agent->npos[0], agent->npos[1], agent->npos[2]);
-    velocities_[id] = glm::vec2(agent->vel[0], agent->vel[2]);
+    dtCrowdAgent* agent = crowd_->getEditableAgent(index);
+    const glm::vec3 position(agent->npos[0], agent->npos[1], agent->npos[2]);
+    const glm::vec2 velocity(agent->vel[0], agent->vel[2]);
+    if (std::isfinite(position.x) && std::isfinite(position.y) && std::isfinite(position.z) &&
+        std::isfinite(velocity.x) && std::isfinite(velocity.y)) {
+      positions_[id] = position;
+      velocities_[id] = velocity;
+      continue;
+    }
+    // Back to the last finite position, at rest, standing from now on.
+    dtVcopy(agent->npos, &positions_[id].x);
+    dtVset(agent->vel, 0.0f, 0.0f, 0.0f);
+    dtVset(agent->dvel, 0.0f, 0.0f, 0.0f);
+    dtVset(agent->nvel, 0.0f, 0.0f, 0.0f);
+    agent->corridor.reset(agent->corridor.getFirstPoly(), agent->npos);
+    stop_agent(static_cast<int>(id));
+    velocities_[id] = glm::vec2(0.0f);
+    if (!frozen_[id]) {
+      frozen_[id] = 1;
+      health_.new_faults.push_back({static_cast<int>(id), "update"});
+    }
   }
 }
 

@@ -8,6 +8,7 @@
 #include "host/sim/backend.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <glm/glm.hpp>
 #include <memory>
 #include <span>
@@ -58,6 +59,11 @@ public:
   std::span<const glm::vec3> positions() const override { return positions_; }
   std::span<const glm::vec2> velocities() const override { return velocities_; }
   const StageTimes& last_step_stages() const override { return stages_; }
+  /// Non-finite agents are frozen at their last finite position and reported. DetourCrowd
+  /// itself has no such guard, so within the step that produced the value its neighbours may
+  /// already have read it; corrections are not measured (dtCrowd moves its corridors inside
+  /// update) and stay zero.
+  const StepHealth& last_step_health() const override { return health_; }
   /// An estimate of DetourCrowd's own allocations for `capacity` agents plus our arrays.
   std::size_t host_memory_bytes() const override;
 
@@ -83,6 +89,8 @@ private:
   std::vector<glm::vec2> velocities_;
   std::vector<AvoidanceParams> avoidance_slots_; ///< Slot k of dtCrowd holds entry k.
   StageTimes stages_;
+  StepHealth health_;
+  std::vector<std::uint8_t> frozen_; ///< Per id: 1 once frozen after a fault.
 };
 
 } // namespace crowd

@@ -8,7 +8,9 @@
 #include <DetourNavMeshQuery.h>
 #include <DetourPathCorridor.h>
 #include <algorithm>
+#include <cmath>
 #include <oneapi/tbb/blocked_range.h>
+#include <oneapi/tbb/combinable.h>
 #include <oneapi/tbb/enumerable_thread_specific.h>
 #include <oneapi/tbb/parallel_for.h>
 #include <oneapi/tbb/task_arena.h>
@@ -423,9 +425,11 @@ void CorridorNavigator::plan(AgentArrays& arrays, float dt, StageTimes& times) {
   });
 }
 
-void CorridorNavigator::constrain(AgentArrays& arrays, StageTimes& times) {
+CorridorNavigator::Corrections CorridorNavigator::constrain(AgentArrays& arrays,
+                                                            StageTimes& times) {
   Impl& m = *impl_;
   ScopedStage stage(times, "move_corridors");
+  tbb::combinable<Corrections> corrections;
   m.arena.execute([&] {
     m.for_each_agent([&](int i) {
       const std::size_t k = static_cast<std::size_t>(i);
@@ -434,13 +438,24 @@ void CorridorNavigator::constrain(AgentArrays& arrays, StageTimes& times) {
       NavAgent& a = m.agents[k];
       if (!a.corridor.getFirstPoly())
         return;
-      a.corridor.movePosition(&arrays.position[k].x, &m.query(), &m.navmesh.filter());
+      const glm::vec3 wanted = arrays.position[k];
+      a.corridor.movePosition(&wanted.x, &m.query(), &m.navmesh.filter());
       const float* p = a.corridor.getPos();
       arrays.position[k] = {p[0], p[1], p[2]};
+      const float put_back = std::hypot(p[0] - wanted.x, p[2] - wanted.z);
+      if (put_back > 0.1f * a.radius) {
+        Corrections& c = corrections.local();
+        ++c.count;
+        c.max_distance = std::max(c.max_distance, put_back);
+      }
       // Without a path the corridor shrinks to the polygon the agent stands on (dtCrowd).
       if (a.state != TargetState::Valid && a.state != TargetState::WaitingForPath)
         a.corridor.reset(a.corridor.getFirstPoly(), p);
     });
+  });
+  // Count and maximum do not depend on the order the workers are combined in.
+  return corrections.combine([](const Corrections& x, const Corrections& y) {
+    return Corrections{x.count + y.count, std::max(x.max_distance, y.max_distance)};
   });
 }
 

@@ -52,8 +52,13 @@ public:
   /// corners and the preferred velocity and desired speed of every agent.
   void plan(AgentArrays& arrays, float dt, StageTimes& times);
   /// After the kernels: moves every corridor to its agent's new position, constrained to the
-  /// navmesh, and writes the constrained position back.
-  void constrain(AgentArrays& arrays, StageTimes& times);
+  /// navmesh, and writes the constrained position back. Returns the agents put back from
+  /// further than 10% of their radius, and the largest distance any agent was put back.
+  struct Corrections {
+    int count = 0;
+    float max_distance = 0.0f;
+  };
+  Corrections constrain(AgentArrays& arrays, StageTimes& times);
 
   TargetState target_state(int index) const;
   /// Path searches waiting for their turn.

@@ -10,8 +10,25 @@
 #include <glm/glm.hpp>
 #include <span>
 #include <string>
+#include <vector>
 
 namespace crowd {
+
+/// An agent a backend froze because one of its stages computed a non-finite value for it. The
+/// agent keeps its last finite position, stands, and takes no new goals.
+struct AgentFault {
+  int agent = -1;
+  std::string stage; ///< "steering", "integration", "collision" or "update" (detour).
+};
+
+/// What a backend noticed about its agents during the last step.
+struct StepHealth {
+  std::vector<AgentFault> new_faults; ///< Agents frozen this step, in id order.
+  /// Agents the corridor move put back onto the navmesh from further away than 10% of their
+  /// radius (pushed off it by the collision stage), and the largest such distance, metres.
+  int navmesh_corrections = 0;
+  float max_navmesh_correction = 0.0f;
+};
 
 class CrowdBackend {
 public:
@@ -38,6 +55,8 @@ public:
   /// (vx, vz) per agent, m/s.
   virtual std::span<const glm::vec2> velocities() const = 0;
 
+  /// Faults and corrections of the last step.
+  virtual const StepHealth& last_step_health() const = 0;
   /// Wall time spent in each stage of the last step.
   virtual const StageTimes& last_step_stages() const = 0;
   /// Bytes of host memory held for the agents (state, corridors, buffers).

@@ -58,6 +58,7 @@ int CrowdSolver::add_agent(const AgentSetup& setup) {
         make_grid_spec(ground_min(navmesh_), ground_max(navmesh_), max_query_range_);
   }
   navigator_->set_target(id, setup.goal);
+  frozen_.push_back(0);
   return id;
 }
 
@@ -69,7 +70,8 @@ void CrowdSolver::remove_agent(int id) {
 }
 
 void CrowdSolver::set_goal(int id, const glm::vec3& goal) {
-  if (arrays_.mode.at(static_cast<std::size_t>(id)) == kAgentInactive)
+  if (arrays_.mode.at(static_cast<std::size_t>(id)) == kAgentInactive ||
+      frozen_[static_cast<std::size_t>(id)])
     return;
   navigator_->set_target(id, goal);
 }
@@ -82,10 +84,31 @@ void CrowdSolver::stop_agent(int id) {
 
 void CrowdSolver::step(float dt) {
   stages_.clear();
+  health_ = {};
   kernel_params_.dt = dt;
   navigator_->plan(arrays_, dt, stages_);
   executor_->step(arrays_, kernel_params_, stages_);
-  navigator_->constrain(arrays_, stages_);
+  freeze_faulted_agents();
+  const CorridorNavigator::Corrections corrections = navigator_->constrain(arrays_, stages_);
+  health_.navmesh_corrections = corrections.count;
+  health_.max_navmesh_correction = corrections.max_distance;
+}
+
+void CrowdSolver::freeze_faulted_agents() {
+  for (int i = 0; i < arrays_.count(); ++i) {
+    const std::size_t k = static_cast<std::size_t>(i);
+    const std::uint8_t faults = arrays_.status[k] & kFaultBits;
+    if (!faults || frozen_[k])
+      continue;
+    // The kernels kept its last finite state; from now on it stands there, an obstacle to
+    // the others like any standing agent.
+    frozen_[k] = 1;
+    navigator_->clear_target(i);
+    const char* stage = (faults & kFaultSteering)      ? "steering"
+                        : (faults & kFaultIntegration) ? "integration"
+                                                       : "collision";
+    health_.new_faults.push_back({i, stage});
+  }
 }
 
 std::size_t CrowdSolver::host_memory_bytes() const {

@@ -31,6 +31,7 @@ public:
   std::span<const glm::vec3> positions() const override { return arrays_.position; }
   std::span<const glm::vec2> velocities() const override { return arrays_.velocity; }
   const StageTimes& last_step_stages() const override { return stages_; }
+  const StepHealth& last_step_health() const override { return health_; }
   std::size_t host_memory_bytes() const override;
 
   /// The kernel state, for inspection (neighbours, walls, status bits).
@@ -39,6 +40,9 @@ public:
   const CorridorNavigator& navigator() const { return *navigator_; }
 
 private:
+  /// Freezes the agents whose fault bits the kernels set this step (fault_guard.h).
+  void freeze_faulted_agents();
+
   const NavMesh& navmesh_;
   SolverOptions options_;
   tbb::task_arena arena_;
@@ -49,6 +53,8 @@ private:
   KernelStepParams kernel_params_;
   float max_query_range_ = 0.0f;
   StageTimes stages_;
+  StepHealth health_;
+  std::vector<std::uint8_t> frozen_; ///< Per agent: 1 once frozen after a fault.
 };
 
 } // namespace crowd
