@@ -51,6 +51,12 @@ int main(int argc, char** argv) {
                    "Passes of collision resolution per step (cpu/cuda; DetourCrowd runs 4)")
       ->check(CLI::Range(0, 64))
       ->default_val(run.solver.collision_iterations);
+  run_cmd
+      ->add_option("--stuck-time", run.stuck_seconds,
+                   "Seconds an agent may stay within its own diameter of one spot before it is "
+                   "counted as stuck and its path replanned (0 = off)")
+      ->check(CLI::NonNegativeNumber)
+      ->default_val(run.stuck_seconds);
   run_cmd->add_flag("--quiet", run.quiet, "Do not print the summary");
 
   crowd::BenchCommandOptions bench;

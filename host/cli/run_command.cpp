@@ -25,7 +25,24 @@ void print_summary(const MetricsSummary& m, std::FILE* out) {
                  *m.max_arrival_time);
   std::fprintf(out, "\n  overlaps %lld (max %.3f m), wall contacts %lld (max %.3f m)\n",
                m.overlap_events, m.max_overlap, m.wall_events, m.max_wall_penetration);
+  if (!m.faults.empty())
+    std::fprintf(out,
+                 "  frozen after a non-finite state: %zu agents (first: agent %d at step %d)\n",
+                 m.faults.size(), m.faults.front().agent, m.faults.front().step);
+  if (m.stuck.agents > 0)
+    std::fprintf(out, "  stuck: %d agents, %d episodes, longest %.1f s, %d still stuck\n",
+                 m.stuck.agents, m.stuck.episodes, m.stuck.longest_seconds, m.stuck.stuck_now);
   std::fprintf(out, "  %.3f ms per step (p95 %.3f ms)\n", m.step_ms_mean, m.step_ms_p95);
+}
+
+/// One warning line per agent frozen since the last call (faults_seen counts those reported).
+void warn_new_faults(const Simulation& sim, std::size_t& faults_seen) {
+  const auto faults = sim.faults();
+  for (; faults_seen < faults.size(); ++faults_seen) {
+    const FaultRecord& f = faults[faults_seen];
+    std::fprintf(stderr, "warning: agent %d frozen at step %d: non-finite value in %s\n", f.agent,
+                 f.step, f.stage.c_str());
+  }
 }
 
 } // namespace
@@ -42,6 +59,7 @@ int run_command(const RunOptions& options) {
     sim_options.backend = parse_backend_kind(options.backend);
     sim_options.solver = options.solver;
     sim_options.solver.threads = options.threads;
+    sim_options.stuck_seconds = options.stuck_seconds;
     Scenario scenario = load_scenario(options.scenario);
     if (options.steps)
       scenario.steps = *options.steps;
@@ -54,8 +72,10 @@ int run_command(const RunOptions& options) {
       trajectory->write_frame(0, 0.0, sim.positions(), sim.velocities(), sim.phases());
     }
     ProgressReporter progress(total_steps);
+    std::size_t faults_seen = 0;
     for (int s = 1; s <= total_steps; ++s) {
       sim.step();
+      warn_new_faults(sim, faults_seen);
       if (trajectory && (s % options.every == 0 || s == total_steps))
         trajectory->write_frame(s, sim.time(), sim.positions(), sim.velocities(), sim.phases());
       progress.update(s, sim.last_step_ms());

@@ -752,6 +752,20 @@ nlohmann::ordered_json to_json(const MetricsSummary& s) {
   j["step_ms_mean"] = s.step_ms_mean;
   j["step_ms_p95"] = s.step_ms_p95;
   j["stage_ms"] = std::move(stages);
+  // Health of the run, after the spec's keys (outputs.md asks for "at least" its keys).
+  nlohmann::ordered_json faults = nlohmann::ordered_json::array();
+  for (const FaultRecord& f : s.faults)
+    faults.push_back({{"agent", f.agent}, {"step", f.step}, {"stage", f.stage}});
+  j["frozen_agents"] = s.faults.size();
+  j["faults"] = std::move(faults);
+  j["stuck_agents"] = s.stuck.agents;
+  j["stuck_episodes"] = s.stuck.episodes;
+  j["stuck_replans"] = s.stuck.replans;
+  j["stuck_seconds_total"] = s.stuck.total_seconds;
+  j["stuck_seconds_max"] = s.stuck.longest_seconds;
+  j["stuck_at_end"] = s.stuck.stuck_now;
+  j["navmesh_corrections"] = s.navmesh_corrections;
+  j["max_navmesh_correction"] = s.max_navmesh_correction;
   return j;
 }
 

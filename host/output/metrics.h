@@ -4,13 +4,12 @@
 
 #include "host/scenario/population.h"
 #include "host/sim/stage_timer.h"
-
-#include <nlohmann/json_fwd.hpp>
-
-#include <glm/glm.hpp>
+#include "host/sim/stuck_detector.h"
 
 #include <cstdint>
+#include <glm/glm.hpp>
 #include <memory>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <span>
 #include <string>
@@ -25,6 +24,13 @@ enum class AgentPhase : std::uint8_t {
   Walking, ///< Heading for its goal.
   Arrived, ///< Within arrival_radius of its goal; standing (on_arrival = stop).
   Removed, ///< Gone (on_arrival = remove, or removed through the API).
+};
+
+/// An agent frozen because a stage computed a non-finite value for it.
+struct FaultRecord {
+  int agent = -1;
+  int step = 0;      ///< The step that produced it (1 = the first step run).
+  std::string stage; ///< Which stage (see AgentFault).
 };
 
 struct MetricsSummary {
@@ -43,6 +49,12 @@ struct MetricsSummary {
   std::optional<double> mean_path_ratio;
   double step_ms_mean = 0.0, step_ms_p95 = 0.0;
   std::vector<std::pair<std::string, double>> stage_ms; ///< Mean ms per step, pipeline order.
+
+  // Beyond outputs.md's table: the health of the run.
+  std::vector<FaultRecord> faults;     ///< Frozen agents, in the order they were frozen.
+  StuckStats stuck;                    ///< Agents that made no progress (StuckDetector).
+  long long navmesh_corrections = 0;   ///< Agent-steps put back onto the navmesh (StepHealth).
+  double max_navmesh_correction = 0.0; ///< metres
 };
 
 /// The metrics object of outputs.md, keys in the order of that table and stage_ms in

@@ -3,6 +3,7 @@
 #include "host/backends/detour_backend.h"
 #include "host/sim/crowd_solver.h"
 #include "host/sim/executor.h"
+#include "host/sim/stuck_detector.h"
 
 #include <charconv>
 #include <chrono>
@@ -79,12 +80,18 @@ struct Simulation::Impl {
   std::unique_ptr<CrowdBackend> backend;
   std::vector<AgentPhase> phases;
   std::optional<MetricsCollector> metrics;
+  std::vector<std::uint8_t> frozen;
+  std::vector<FaultRecord> faults;
+  StuckDetector stuck;
+  std::vector<std::uint8_t> walking; // scratch of handle_stuck
+  long long navmesh_corrections = 0;
+  double max_navmesh_correction = 0.0;
   int step_index = 0;
   double last_step_ms = 0.0;
 
   Impl(Scenario s, const SimulationOptions& options)
       : scenario(std::move(s)), navmesh(NavMesh::build(scenario)),
-        setups(populate(scenario, navmesh)) {
+        setups(populate(scenario, navmesh)), stuck(options.stuck_seconds) {
     // DetourCrowd cannot grow after init: room for the scene plus some agents added through
     // the API, within what its 16-bit grid allows (a larger scene is refused with the reason).
     const int scene = static_cast<int>(setups.size());
@@ -97,7 +104,33 @@ struct Simulation::Impl {
     for (const AgentSetup& setup : setups)
       backend->add_agent(setup);
     phases.assign(setups.size(), AgentPhase::Walking);
+    frozen.assign(setups.size(), 0);
+    const auto positions = backend->positions();
+    for (std::size_t i = 0; i < setups.size(); ++i)
+      stuck.add_agent(positions[i], setups[i].params.radius, 0.0);
     metrics.emplace(scenario, navmesh, setups);
+  }
+
+  // Agents the backend froze this step, and how far it had to put agents back on the navmesh.
+  void record_health(const StepHealth& health, double now) {
+    for (const AgentFault& fault : health.new_faults) {
+      frozen[static_cast<std::size_t>(fault.agent)] = 1;
+      stuck.stop(fault.agent, now);
+      faults.push_back({fault.agent, step_index, fault.stage});
+    }
+    navmesh_corrections += health.navmesh_corrections;
+    max_navmesh_correction =
+        std::max(max_navmesh_correction, static_cast<double>(health.max_navmesh_correction));
+  }
+
+  // Replans the agents that made no progress toward a goal they can reach.
+  void handle_stuck(double now) {
+    walking.resize(setups.size());
+    for (std::size_t i = 0; i < setups.size(); ++i)
+      walking[i] = phases[i] == AgentPhase::Walking && !frozen[i] &&
+                   !metrics->goal_unreachable(static_cast<int>(i));
+    for (const int id : stuck.observe(now, backend->positions(), walking))
+      backend->set_goal(id, setups[static_cast<std::size_t>(id)].goal);
   }
 
   void check_id(int id) const {
@@ -118,6 +151,7 @@ struct Simulation::Impl {
           std::fabs(p.y - s.goal.y) > navmesh.settings().agent_height)
         continue;
       metrics->record_arrival(static_cast<int>(i), now);
+      stuck.stop(static_cast<int>(i), now);
       if (s.params.on_arrival == OnArrival::Remove) {
         backend->remove_agent(static_cast<int>(i));
         phases[i] = AgentPhase::Removed;
@@ -158,6 +192,9 @@ int Simulation::add_agent(const glm::vec3& position, const glm::vec3& goal,
   const int id = impl_->backend->add_agent(setup);
   impl_->setups.push_back(setup);
   impl_->phases.push_back(AgentPhase::Walking);
+  impl_->frozen.push_back(0);
+  impl_->stuck.add_agent(impl_->backend->positions()[static_cast<std::size_t>(id)],
+                         setup.params.radius, time());
   impl_->metrics->add_agent(setup);
   return id;
 }
@@ -166,6 +203,7 @@ void Simulation::remove_agent(int id) {
   impl_->check_id(id);
   impl_->backend->remove_agent(id);
   impl_->phases[static_cast<std::size_t>(id)] = AgentPhase::Removed;
+  impl_->stuck.stop(id, time());
 }
 
 void Simulation::set_goal(int id, const glm::vec3& goal) {
@@ -174,9 +212,13 @@ void Simulation::set_goal(int id, const glm::vec3& goal) {
     throw ApiError("set_goal: goal must be finite");
   if (impl_->phases[static_cast<std::size_t>(id)] == AgentPhase::Removed)
     throw ApiError("set_goal: agent " + std::to_string(id) + " was removed");
+  if (impl_->frozen[static_cast<std::size_t>(id)])
+    throw ApiError("set_goal: agent " + std::to_string(id) +
+                   " was frozen after a non-finite state (see faults())");
   AgentSetup& setup = impl_->setups[static_cast<std::size_t>(id)];
   setup.goal = impl_->navmesh.nearest_point(goal).value_or(goal);
   impl_->phases[static_cast<std::size_t>(id)] = AgentPhase::Walking;
+  impl_->stuck.restart(id, impl_->backend->positions()[static_cast<std::size_t>(id)], time());
   impl_->backend->set_goal(id, setup.goal);
 }
 
@@ -185,7 +227,10 @@ void Simulation::step() {
   const auto start = std::chrono::steady_clock::now();
   m.backend->step(m.scenario.dt);
   ++m.step_index;
-  m.handle_arrivals(time());
+  const double now = time();
+  m.record_health(m.backend->last_step_health(), now);
+  m.handle_arrivals(now);
+  m.handle_stuck(now);
   m.last_step_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   m.metrics->record_step_time(m.last_step_ms, m.backend->last_step_stages());
@@ -212,6 +257,13 @@ glm::vec2 Simulation::velocity(int id) const {
 AgentPhase Simulation::phase(int id) const {
   impl_->check_id(id);
   return impl_->phases[static_cast<std::size_t>(id)];
+}
+bool Simulation::frozen(int id) const {
+  impl_->check_id(id);
+  return impl_->frozen[static_cast<std::size_t>(id)] != 0;
+}
+std::span<const FaultRecord> Simulation::faults() const {
+  return impl_->faults;
 }
 std::span<const glm::vec3> Simulation::positions() const {
   return impl_->backend->positions();
@@ -241,7 +293,12 @@ std::size_t Simulation::host_memory_bytes() const {
   return impl_->backend->host_memory_bytes();
 }
 MetricsSummary Simulation::metrics() const {
-  return impl_->metrics->summary(impl_->backend->name(), impl_->step_index);
+  MetricsSummary summary = impl_->metrics->summary(impl_->backend->name(), impl_->step_index);
+  summary.faults = impl_->faults;
+  summary.stuck = impl_->stuck.stats(time());
+  summary.navmesh_corrections = impl_->navmesh_corrections;
+  summary.max_navmesh_correction = impl_->max_navmesh_correction;
+  return summary;
 }
 
 } // namespace crowd

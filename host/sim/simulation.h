@@ -40,6 +40,10 @@ public:
 struct SimulationOptions {
   BackendKind backend = BackendKind::Auto;
   SolverOptions solver;
+  /// An agent heading for a reachable goal that stays within its own diameter of one spot
+  /// this long is stuck: its path is replanned, and again after each further interval (see
+  /// host/sim/stuck_detector.h). 0 turns detection off.
+  double stuck_seconds = 10.0;
 };
 
 class Simulation {
@@ -58,7 +62,8 @@ public:
   int add_agent(const glm::vec3& position, const glm::vec3& goal, const AgentParams& params = {});
   /// Removes the agent; its id is not reused. Throws ApiError for an unknown id.
   void remove_agent(int id);
-  /// Sends the agent toward a new goal (an arrived agent walks again).
+  /// Sends the agent toward a new goal (an arrived agent walks again). Throws ApiError for an
+  /// unknown, removed or frozen agent, or a non-finite goal.
   void set_goal(int id, const glm::vec3& goal);
 
   /// Advances one step of scenario().dt seconds.
@@ -70,6 +75,11 @@ public:
   glm::vec3 position(int id) const;
   glm::vec2 velocity(int id) const; ///< (vx, vz)
   AgentPhase phase(int id) const;
+  /// True once the agent was frozen after a stage computed a non-finite value for it: it
+  /// keeps its last finite position and stands (see faults()).
+  bool frozen(int id) const;
+  /// Every agent frozen so far, in the order it happened.
+  std::span<const FaultRecord> faults() const;
   std::span<const glm::vec3> positions() const;
   std::span<const glm::vec2> velocities() const;
   std::span<const AgentPhase> phases() const;

@@ -1,0 +1,62 @@
+// Finds agents that make no progress: an agent heading for its goal that stays within its own
+// diameter of one spot for `stuck_seconds` is stuck. The simulation replans its path (a new
+// search from where it stands, which also clears a corridor that leads nowhere) each time the
+// interval passes again, until it moves on, arrives or stops walking. How long each episode
+// lasted is kept for the metrics.
+//
+// The measure is displacement, not distance to the goal: a path around a wall may lead away
+// from the goal for a long time, and an agent walking it is making progress; one pinned in a
+// jam or against a corner is not, however close its goal.
+#pragma once
+
+#include <cstdint>
+#include <glm/glm.hpp>
+#include <span>
+#include <vector>
+
+namespace crowd {
+
+struct StuckStats {
+  int agents = 0;               ///< Distinct agents that were stuck at some time.
+  int episodes = 0;             ///< Stuck episodes (an agent can be stuck more than once).
+  int replans = 0;              ///< Path replans requested because of them.
+  double total_seconds = 0.0;   ///< Summed length of all episodes (open ones up to now).
+  double longest_seconds = 0.0; ///< The longest episode.
+  int stuck_now = 0;            ///< Agents in an episode at the time of the stats.
+};
+
+class StuckDetector {
+public:
+  /// stuck_seconds <= 0 disables detection.
+  explicit StuckDetector(double stuck_seconds) : stuck_seconds_(stuck_seconds) {}
+
+  /// Registers the next agent (ids in order) at `position` with its radius, at time `now`.
+  void add_agent(const glm::vec3& position, float radius, double now);
+  /// The agent starts (again) toward a goal at `now` from `position`: its clock restarts.
+  void restart(int agent, const glm::vec3& position, double now);
+  /// The agent stopped walking (arrived, removed, frozen): an open episode ends at `now`.
+  void stop(int agent, double now);
+
+  /// Observes the positions at the end of a step at time `now`; `walking[i]` is non-zero for
+  /// the agents heading for a goal. Returns the agents to replan now, in id order.
+  std::vector<int> observe(double now, std::span<const glm::vec3> positions,
+                           std::span<const std::uint8_t> walking);
+
+  StuckStats stats(double now) const;
+
+private:
+  struct Track {
+    glm::vec3 anchor{0.0f};      ///< Where the agent was when its clock last restarted.
+    double anchor_time = 0.0;    ///< When it was there (or when it was last replanned).
+    double episode_start = -1.0; ///< < 0: not stuck.
+    float reach = 0.0f;          ///< Moving this far from the anchor is progress (diameter).
+    bool ever_stuck = false;
+  };
+  void end_episode(Track& track, double now);
+
+  double stuck_seconds_;
+  std::vector<Track> tracks_;
+  StuckStats closed_; ///< Counts, and the durations of the episodes that ended.
+};
+
+} // namespace crowd
