@@ -63,7 +63,8 @@ struct CorridorNavigator::Impl {
   PolygonGraph graph;
   std::unordered_map<std::int32_t, CachedTree> trees; // by goal polygon
   std::uint64_t path_step = 0;
-  std::size_t searches = 0; // trees built plus A* searches, for tests and inspection
+  std::size_t searches = 0;               // trees built plus A* searches, for tests and inspection
+  std::vector<std::pair<float, int>> due; // scratch of optimize_topology: (waited, agent)
 
   Impl(const NavMesh& mesh, const SolverOptions& opts, tbb::task_arena& task_arena)
       : navmesh(mesh), options(opts), arena(task_arena),
@@ -295,6 +296,38 @@ struct CorridorNavigator::Impl {
     }
   }
 
+  // dtCrowd::updateTopologyOptimization with a budget: the agents that waited longest past
+  // the interval (ties to the lower index, so the choice is the same for any thread count)
+  // get their corridor's topology fixed, at most topology_optimizations_per_step per step.
+  void optimize_topology(const AgentArrays& arrays, float dt) {
+    due.clear();
+    for (int i = 0; i < static_cast<int>(agents.size()); ++i) {
+      NavAgent& a = agents[static_cast<std::size_t>(i)];
+      if (a.state != TargetState::Valid ||
+          arrays.mode[static_cast<std::size_t>(i)] == kAgentInactive)
+        continue;
+      a.topology_time += dt;
+      if (a.topology_time >= options.topology_optimization_interval)
+        due.emplace_back(a.topology_time, i);
+    }
+    const std::size_t budget =
+        static_cast<std::size_t>(std::max(0, options.topology_optimizations_per_step));
+    if (due.size() > budget) {
+      const auto longest_first = [](const std::pair<float, int>& x,
+                                    const std::pair<float, int>& y) {
+        return x.first != y.first ? x.first > y.first : x.second < y.second;
+      };
+      std::nth_element(due.begin(), due.begin() + static_cast<std::ptrdiff_t>(budget), due.end(),
+                       longest_first);
+      due.resize(budget);
+    }
+    tbb::parallel_for(std::size_t{0}, due.size(), [&](std::size_t k) {
+      NavAgent& a = agents[static_cast<std::size_t>(due[k].second)];
+      a.corridor.optimizePathTopology(&query(), &navmesh.filter());
+      a.topology_time = 0.0f;
+    });
+  }
+
   void steer(int i, AgentArrays& arrays) {
     NavAgent& a = agents[static_cast<std::size_t>(i)];
     const std::size_t k = static_cast<std::size_t>(i);
@@ -409,17 +442,7 @@ void CorridorNavigator::plan(AgentArrays& arrays, float dt, StageTimes& times) {
     }
     {
       ScopedStage stage(times, "corridors");
-      m.for_each_agent([&](int i) {
-        NavAgent& a = m.agents[static_cast<std::size_t>(i)];
-        if (a.state != TargetState::Valid ||
-            arrays.mode[static_cast<std::size_t>(i)] == kAgentInactive)
-          return;
-        a.topology_time += dt;
-        if (a.topology_time >= m.options.topology_optimization_interval) {
-          a.corridor.optimizePathTopology(&m.query(), &m.navmesh.filter());
-          a.topology_time = 0.0f;
-        }
-      });
+      m.optimize_topology(arrays, dt);
       m.for_each_agent([&](int i) { m.steer(i, arrays); });
     }
   });
