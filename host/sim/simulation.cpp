@@ -213,6 +213,10 @@ AgentPhase Simulation::phase(int id) const {
   impl_->check_id(id);
   return impl_->phases[static_cast<std::size_t>(id)];
 }
+const AgentParams& Simulation::agent_params(int id) const {
+  impl_->check_id(id);
+  return impl_->setups[static_cast<std::size_t>(id)].params;
+}
 std::span<const glm::vec3> Simulation::positions() const {
   return impl_->backend->positions();
 }

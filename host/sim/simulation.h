@@ -70,6 +70,8 @@ public:
   glm::vec3 position(int id) const;
   glm::vec2 velocity(int id) const; ///< (vx, vz)
   AgentPhase phase(int id) const;
+  /// The agent's parameters as set up (its type label names it in outputs and exports).
+  const AgentParams& agent_params(int id) const;
   std::span<const glm::vec3> positions() const;
   std::span<const glm::vec2> velocities() const;
   std::span<const AgentPhase> phases() const;
