@@ -42,7 +42,7 @@ int run_command(const RunOptions& options) {
     if (options.threads < 0)
       throw std::invalid_argument("--threads must be >= 0");
     if (options.fps && !(*options.fps > 0.0 && *options.fps <= 1e6))
-      throw std::invalid_argument("--fps must be a number > 0");
+      throw std::invalid_argument("--fps must be a number > 0 and at most 1e6");
     SimulationOptions sim_options;
     sim_options.backend = parse_backend_kind(options.backend);
     sim_options.solver = options.solver;
