@@ -29,11 +29,24 @@ int main(int argc, char** argv) {
       ->add_option("--threads", run.threads, "Worker threads for the cpu backend (0 = all cores)")
       ->check(CLI::NonNegativeNumber)
       ->default_val(0);
-  run_cmd->add_option("--out", run.out,
-                      "Trajectory CSV: step,time,agent,x,y,z,vx,vz, one row per agent per frame");
-  run_cmd->add_option("--every", run.every, "Write every K-th step to --out (frame 0 always)")
+  run_cmd
+      ->add_option("--out", run.out,
+                   "Output file, format by extension; repeat for several. FILE.csv: "
+                   "step,time,agent,x,y,z,vx,vz, one row per agent per step (film frames "
+                   "frame,time,agent,type,... when --fps is given). FILE.usda: film shot, a USD "
+                   "PointInstancer. FILE.json: film frames as per-agent tracks")
+      ->allow_extra_args(false);
+  run_cmd
+      ->add_option("--every", run.every,
+                   "Write every K-th step to a per-step .csv (step 0 and "
+                   "the last step always)")
       ->check(CLI::PositiveNumber)
       ->default_val(1);
+  run_cmd
+      ->add_option("--fps", run.fps,
+                   "Film frame rate of .usda/.json outputs (default 24), frames interpolated "
+                   "between steps; given, .csv outputs become film frames too")
+      ->check(CLI::PositiveNumber);
   run_cmd->add_option("--metrics", run.metrics,
                       "Metrics JSON: arrivals, overlaps, wall contacts, path ratio, timings");
   run_cmd

@@ -5,23 +5,31 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace crowd {
 
 struct RunOptions {
   std::string scenario;
   std::string backend = "auto";
-  std::optional<int> steps;    ///< Overrides the scenario's steps/duration.
-  int threads = 0;             ///< 0 = all cores.
-  std::string out;             ///< Trajectory CSV ("" = none).
-  int every = 1;               ///< Write every K-th step.
-  std::string metrics;         ///< Metrics JSON ("" = none).
-  bool quiet = false;          ///< No summary.
+  std::optional<int> steps; ///< Overrides the scenario's steps/duration.
+  int threads = 0;          ///< 0 = all cores.
+  /// Trajectory and film outputs, format by extension (host/output/output_format.h).
+  std::vector<std::string> out;
+  int every = 1;             ///< Write every K-th step to per-step trajectories.
+  std::optional<double> fps; ///< Film frame rate; given, it also makes .csv outputs film.
+  std::string metrics;       ///< Metrics JSON ("" = none).
+  bool quiet = false;        ///< No summary.
   double stuck_seconds = 10.0; ///< No progress this long = stuck, replanned (0 = off).
-  SolverOptions solver;        ///< Tunables of the cpu/cuda backends (threads is set above).
+  SolverOptions solver;      ///< Tunables of the cpu/cuda backends (threads is set above).
 };
 
-/// Runs and returns the process exit code; prints errors to stderr.
+/// Default film frame rate.
+inline constexpr double kDefaultFps = 24.0;
+
+/// Runs and returns the process exit code; prints errors to stderr. SIGINT or SIGTERM
+/// during the steps ends the run at the next step boundary with every output complete for
+/// the steps run, and returns 128 + the signal number.
 int run_command(const RunOptions& options);
 
 } // namespace crowd

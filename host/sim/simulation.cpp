@@ -265,6 +265,10 @@ bool Simulation::frozen(int id) const {
 std::span<const FaultRecord> Simulation::faults() const {
   return impl_->faults;
 }
+const AgentParams& Simulation::agent_params(int id) const {
+  impl_->check_id(id);
+  return impl_->setups[static_cast<std::size_t>(id)].params;
+}
 std::span<const glm::vec3> Simulation::positions() const {
   return impl_->backend->positions();
 }

@@ -80,6 +80,8 @@ public:
   bool frozen(int id) const;
   /// Every agent frozen so far, in the order it happened.
   std::span<const FaultRecord> faults() const;
+  /// The agent's parameters as set up (its type label names it in outputs and exports).
+  const AgentParams& agent_params(int id) const;
   std::span<const glm::vec3> positions() const;
   std::span<const glm::vec2> velocities() const;
   std::span<const AgentPhase> phases() const;

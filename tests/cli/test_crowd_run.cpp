@@ -87,7 +87,8 @@ TEST(CrowdRun, HelpExplainsEveryOption) {
   EXPECT_NE(top.output.find("run"), std::string::npos);
   const CliResult run = run_cli("run --help");
   EXPECT_EQ(run.exit_code, 0);
-  for (const char* option : {"--backend", "--steps", "--threads", "--out", "--every", "--metrics"})
+  for (const char* option :
+       {"--backend", "--steps", "--threads", "--out", "--every", "--fps", "--metrics"})
     EXPECT_NE(run.output.find(option), std::string::npos) << option;
 }
 

@@ -1,0 +1,62 @@
+#include "host/output/film_csv_writer.h"
+
+#include "host/output/number_format.h"
+
+#include <string>
+
+namespace crowd {
+namespace {
+
+constexpr char kHeader[] = "frame,time,agent,type,x,y,z,vx,vz\n";
+
+void append_csv_field(std::string& out, const std::string& text) {
+  if (text.find_first_of(",\"\r\n") == std::string::npos) {
+    out += text;
+    return;
+  }
+  out += '"';
+  for (const char c : text) {
+    if (c == '"')
+      out += '"';
+    out += c;
+  }
+  out += '"';
+}
+
+} // namespace
+
+FilmCsvWriter::FilmCsvWriter(std::filesystem::path path) : file_(std::move(path), "film export") {
+  file_.append(std::string_view(kHeader, sizeof kHeader - 1));
+}
+
+void FilmCsvWriter::write_frame(const FrameView& frame) {
+  std::string prefix;
+  append_int(prefix, frame.number);
+  prefix += ',';
+  append_time(prefix, frame.time);
+  prefix += ',';
+  std::string out;
+  out.reserve(frame.positions.size() * (prefix.size() + 72));
+  for (std::size_t i = 0; i < frame.positions.size(); ++i) {
+    if (i < frame.phases.size() && frame.phases[i] == AgentPhase::Removed)
+      continue;
+    const glm::vec2 v = i < frame.velocities.size() ? frame.velocities[i] : glm::vec2(0.0f);
+    out += prefix;
+    append_int(out, static_cast<long long>(i));
+    out += ',';
+    append_csv_field(out, i < frame.types.size() ? frame.types[i] : std::string("agent"));
+    for (const float value :
+         {frame.positions[i].x, frame.positions[i].y, frame.positions[i].z, v.x, v.y}) {
+      out += ',';
+      append_float(out, value);
+    }
+    out += '\n';
+  }
+  file_.append(out);
+}
+
+void FilmCsvWriter::finish() {
+  file_.commit();
+}
+
+} // namespace crowd

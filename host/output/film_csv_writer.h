@@ -1,0 +1,25 @@
+// Film frames as CSV: `frame,time,agent,type,x,y,z,vx,vz`, one row per shown agent.
+#pragma once
+
+#include "host/output/frame_sink.h"
+#include "host/output/streaming_file.h"
+
+#include <filesystem>
+
+namespace crowd {
+
+/// Like the per-step trajectory (same number formats, same temporary-then-rename file) but
+/// one block of rows per film frame, and the agent's type label after its index (quoted as in
+/// RFC 4180 when it holds a comma, quote or line break).
+class FilmCsvWriter : public FrameSink {
+public:
+  explicit FilmCsvWriter(std::filesystem::path path); ///< Throws std::runtime_error.
+
+  void write_frame(const FrameView& frame) override;
+  void finish() override;
+
+private:
+  StreamingFile file_;
+};
+
+} // namespace crowd

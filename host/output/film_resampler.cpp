@@ -1,0 +1,84 @@
+#include "host/output/film_resampler.h"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace crowd {
+namespace {
+
+// Frame times k / fps and step times s x dt are computed differently; within this they are
+// the same instant.
+constexpr double kSameInstant = 1e-9;
+
+} // namespace
+
+FilmResampler::FilmResampler(double fps, std::vector<std::unique_ptr<FrameSink>> film_sinks)
+    : fps_(fps), sinks_(std::move(film_sinks)) {
+  if (!(fps > 0.0) || !std::isfinite(fps))
+    throw std::invalid_argument("--fps must be a number > 0");
+}
+
+void FilmResampler::emit(int frame, double time, const FrameView& after, bool on_step, double a) {
+  const std::size_t count = after.positions.size();
+  positions_.resize(count);
+  velocities_.resize(count);
+  phases_.resize(count);
+  const float weight = static_cast<float>(a);
+  for (std::size_t i = 0; i < count; ++i) {
+    const glm::vec2 v_after = i < after.velocities.size() ? after.velocities[i] : glm::vec2(0.0f);
+    const AgentPhase p_after = i < after.phases.size() ? after.phases[i] : AgentPhase::Walking;
+    const bool existed_before = i < before_positions_.size();
+    if (on_step || !existed_before) {
+      positions_[i] = after.positions[i];
+      velocities_[i] = v_after;
+      phases_[i] = on_step ? p_after : AgentPhase::Removed;
+      continue;
+    }
+    positions_[i] = glm::mix(before_positions_[i], after.positions[i], weight);
+    velocities_[i] = glm::mix(before_velocities_[i], v_after, weight);
+    const bool shown = before_phases_[i] != AgentPhase::Removed && p_after != AgentPhase::Removed;
+    phases_[i] = shown ? p_after : AgentPhase::Removed;
+  }
+  FrameView view;
+  view.number = frame;
+  view.time = time;
+  view.positions = positions_;
+  view.velocities = velocities_;
+  view.phases = phases_;
+  view.types = after.types;
+  for (const auto& sink : sinks_)
+    sink->write_frame(view);
+}
+
+void FilmResampler::write_frame(const FrameView& step) {
+  const double t_after = step.time;
+  if (!have_step_) {
+    // The first step: frames before it do not exist; the one on it (frame 0 at time 0 for a
+    // run from the start) is the step itself.
+    next_frame_ = static_cast<int>(std::ceil(t_after * fps_ - kSameInstant * fps_));
+    next_frame_ = next_frame_ < 0 ? 0 : next_frame_;
+  }
+  for (;; ++next_frame_) {
+    const double t = next_frame_ / fps_;
+    const bool on_step = std::abs(t - t_after) <= kSameInstant;
+    if (t > t_after && !on_step)
+      break;
+    const double a =
+        have_step_ && t_after > before_time_ ? (t - before_time_) / (t_after - before_time_) : 1.0;
+    emit(next_frame_, t, step, on_step || !have_step_, a);
+  }
+  have_step_ = true;
+  before_time_ = t_after;
+  before_positions_.assign(step.positions.begin(), step.positions.end());
+  before_velocities_.assign(step.velocities.begin(), step.velocities.end());
+  before_velocities_.resize(before_positions_.size(), glm::vec2(0.0f));
+  before_phases_.assign(step.phases.begin(), step.phases.end());
+  before_phases_.resize(before_positions_.size(), AgentPhase::Walking);
+}
+
+void FilmResampler::finish() {
+  for (const auto& sink : sinks_)
+    sink->finish();
+}
+
+} // namespace crowd

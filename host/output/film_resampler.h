@@ -1,0 +1,45 @@
+// Simulation steps -> film frames at a fixed frame rate.
+#pragma once
+
+#include "host/output/frame_sink.h"
+
+#include <memory>
+#include <vector>
+
+namespace crowd {
+
+/// Takes every simulation step (in order, the first at the start of the run) and hands the
+/// film sinks frame k at time k / fps, for every k whose time the steps have reached.
+/// Between the two steps that bracket a frame, positions and velocities are interpolated
+/// linearly (a = (t_k - t_before) / (t_after - t_before)); a frame that falls on a step (within
+/// 1e-9 s) takes that step as it is. An agent shows in a frame only when it is present and
+/// not Removed at both bracketing steps, so it appears at the first frame at or after the
+/// step that spawned it and disappears from the first frame after the step that removed it;
+/// otherwise its phase in the frame is Removed (not shown).
+class FilmResampler : public FrameSink {
+public:
+  FilmResampler(double fps, std::vector<std::unique_ptr<FrameSink>> film_sinks);
+
+  void write_frame(const FrameView& step) override;
+  void finish() override;
+
+  int frames_written() const { return next_frame_; }
+
+private:
+  void emit(int frame, double time, const FrameView& after, bool on_step, double a);
+
+  double fps_;
+  std::vector<std::unique_ptr<FrameSink>> sinks_;
+  bool have_step_ = false;
+  double before_time_ = 0.0;
+  std::vector<glm::vec3> before_positions_;
+  std::vector<glm::vec2> before_velocities_;
+  std::vector<AgentPhase> before_phases_;
+  int next_frame_ = 0;
+  // Scratch of the frame being handed out.
+  std::vector<glm::vec3> positions_;
+  std::vector<glm::vec2> velocities_;
+  std::vector<AgentPhase> phases_;
+};
+
+} // namespace crowd

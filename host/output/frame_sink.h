@@ -1,0 +1,33 @@
+// One state of every agent, and the interface every trajectory output implements, so that
+// `crowd run` drives the per-step CSV and the film exports the same way.
+#pragma once
+
+#include "host/output/metrics.h"
+
+#include <glm/glm.hpp>
+#include <span>
+#include <string>
+
+namespace crowd {
+
+struct FrameView {
+  int number = 0;  ///< Simulation step, or film frame for film exports.
+  double time = 0; ///< Seconds.
+  std::span<const glm::vec3> positions;
+  std::span<const glm::vec2> velocities; ///< (vx, vz)
+  /// Removed = not shown (removed, or, in a film frame, not spawned yet).
+  std::span<const AgentPhase> phases;
+  std::span<const std::string> types; ///< Type label per agent (AgentParams::type).
+};
+
+class FrameSink {
+public:
+  virtual ~FrameSink() = default;
+  /// Frames come in increasing number; agents keep their index, and only ever get added.
+  virtual void write_frame(const FrameView& frame) = 0;
+  /// Completes the file under its requested name. Throws std::runtime_error on I/O failure.
+  /// A sink destroyed without finish() leaves nothing under the requested name.
+  virtual void finish() = 0;
+};
+
+} // namespace crowd

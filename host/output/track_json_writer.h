@@ -1,0 +1,54 @@
+// Film frames as per-agent tracks in one JSON file.
+#pragma once
+
+#include "host/output/frame_sink.h"
+#include "host/output/streaming_file.h"
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace crowd {
+
+/// Writes
+///   {"fps": F, "frames": N, "agents": [
+///     {"id": 0, "type": "agent", "first_frame": f, "x": [...], "y": [...], "z": [...],
+///      "vx": [...], "vz": [...]},
+///   ...]}
+/// where element j of an agent's arrays is its state in film frame first_frame + j, from the
+/// first to the last frame it is shown in (null in a frame between them where it is not
+/// shown; first_frame null and empty arrays for an agent never shown). Frame numbers count
+/// from 0 at time 0, frame k at k / F seconds.
+///
+/// Tracks are the transpose of frames, so frames stream to a binary temporary file of
+/// fixed-size records; finish() reads it back a block of agents at a time (at most
+/// block_bytes of samples in memory, kBlockBytes unless given) and writes their tracks. Memory
+/// holds one frame, the block, the type labels and one agent count per frame.
+class TrackJsonWriter : public FrameSink {
+public:
+  static constexpr std::size_t kBlockBytes = 32u << 20;
+
+  /// Throws std::runtime_error.
+  TrackJsonWriter(std::filesystem::path path, double fps, std::size_t block_bytes = kBlockBytes);
+
+  void write_frame(const FrameView& frame) override;
+  void finish() override;
+
+private:
+  struct Record {
+    float x, y, z, vx, vz;
+    std::uint32_t shown;
+  };
+
+  std::filesystem::path path_;
+  double fps_;
+  std::size_t block_bytes_;
+  std::unique_ptr<StreamingFile> records_;
+  std::vector<std::uint32_t> agents_per_frame_;
+  std::vector<std::string> types_;
+  std::vector<Record> frame_buffer_;
+};
+
+} // namespace crowd

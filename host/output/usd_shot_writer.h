@@ -1,0 +1,53 @@
+// A film shot as a USD ASCII layer (`.usda`): one PointInstancer, time-sampled per frame.
+#pragma once
+
+#include "host/output/frame_sink.h"
+#include "host/output/heading_smoother.h"
+#include "host/output/streaming_file.h"
+
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace crowd {
+
+/// Writes /Crowd/Agents, a UsdGeomPointInstancer (openusd.org, "UsdGeomPointInstancer")
+/// whose positions (point3f[]), orientations (quath[], (real, i, j, k): a rotation about +y
+/// by the HeadingSmoother's heading), velocities (vector3f[], m/s), ids (int64[], the agent
+/// index), protoIndices (int[]) and invisibleIds (int64[], agents not shown in the frame) are
+/// time-sampled at time code = film frame. One prototype per agent type label, in order of
+/// first appearance: /Crowd/Agents/Prototypes/<label>, an Xform holding a 1.7 m capsule
+/// standing on the ground (a stand-in for the artist's character). Stage metadata: start and
+/// end time code, timeCodesPerSecond = framesPerSecond = fps, upAxis "Y", metersPerUnit 1,
+/// defaultPrim "Crowd".
+///
+/// usda lists all samples of one attribute together, so each attribute's samples stream to
+/// their own temporary file, frame by frame; finish() writes the layer by concatenating them:
+/// memory does not grow with the number of frames.
+class UsdShotWriter : public FrameSink {
+public:
+  UsdShotWriter(std::filesystem::path path, double fps); ///< Throws std::runtime_error.
+  ~UsdShotWriter() override;
+
+  void write_frame(const FrameView& frame) override;
+  void finish() override;
+
+private:
+  enum Attribute { kPositions, kOrientations, kVelocities, kIds, kProtoIndices, kInvisible };
+  static constexpr int kAttributeCount = 6;
+
+  int prototype_index(const std::string& type);
+
+  std::filesystem::path path_;
+  double fps_;
+  std::vector<std::unique_ptr<StreamingFile>> samples_;
+  HeadingSmoother headings_;
+  std::map<std::string, int> prototype_of_type_;
+  std::vector<std::string> prototype_types_; ///< In index order.
+  int first_frame_ = 0, last_frame_ = -1;
+  std::vector<std::string> buffers_; ///< One line per attribute, reused.
+};
+
+} // namespace crowd

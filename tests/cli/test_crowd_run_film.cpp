@@ -1,0 +1,259 @@
+// Film exports read back and checked sample by sample against the per-step trajectory of the
+// same run: `--fps 24` at dt 0.1 s puts 2.4 frames in a step, so most frames fall between two
+// steps and are interpolated; agents leaving through the bottleneck's door become invisible.
+#include "tests/cli/cli_runner.h"
+#include "tests/support/usda_test_reader.h"
+
+#include <cmath>
+#include <gtest/gtest.h>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <vector>
+
+namespace crowd::testing {
+namespace {
+
+constexpr double kDt = 0.1;
+constexpr double kFps = 24.0;
+constexpr int kSteps = 200;
+
+struct Sample {
+  float x, y, z, vx, vz;
+};
+using StepTable = std::map<int, std::map<int, Sample>>; ///< step -> agent -> state
+
+StepTable read_step_csv(const std::filesystem::path& path) {
+  StepTable table;
+  std::istringstream in(read_file(path));
+  std::string line;
+  std::getline(in, line);
+  while (std::getline(in, line)) {
+    std::vector<std::string> f;
+    std::istringstream fields(line);
+    for (std::string v; std::getline(fields, v, ',');)
+      f.push_back(v);
+    table[std::stoi(f[0])][std::stoi(f[2])] = {std::stof(f[3]), std::stof(f[4]), std::stof(f[5]),
+                                               std::stof(f[6]), std::stof(f[7])};
+  }
+  return table;
+}
+
+/// What a film frame must hold for one agent: nullopt when it is not shown.
+std::optional<Sample> expected_sample(const StepTable& steps, int frame, int agent) {
+  const double t = frame / kFps;
+  const int before = static_cast<int>(std::floor(t / kDt + 1e-6));
+  const auto at = [&](int step) -> const Sample* {
+    const auto s = steps.find(step);
+    if (s == steps.end())
+      return nullptr;
+    const auto a = s->second.find(agent);
+    return a == s->second.end() ? nullptr : &a->second;
+  };
+  if (std::abs(t - before * kDt) <= 1e-9) { // on a step
+    const Sample* s = at(before);
+    return s ? std::optional<Sample>(*s) : std::nullopt;
+  }
+  const Sample* s0 = at(before);
+  const Sample* s1 = at(before + 1);
+  if (!s0 || !s1)
+    return std::nullopt;
+  const float a = static_cast<float>((t - before * kDt) / kDt);
+  const auto mix = [a](float u, float v) { return u * (1.0f - a) + v * a; };
+  return Sample{mix(s0->x, s1->x), mix(s0->y, s1->y), mix(s0->z, s1->z), mix(s0->vx, s1->vx),
+                mix(s0->vz, s1->vz)};
+}
+
+class CrowdRunFilm : public ::testing::Test {
+protected:
+  static void SetUpTestSuite() {
+    dir_ = new TempDir();
+    const std::string common = "run " + sample("bottleneck.json") +
+                               " --backend cpu --threads 1 --quiet --steps " +
+                               std::to_string(kSteps);
+    const CliResult per_step = run_cli(common + " --out " + (*dir_ / "traj.csv").string());
+    ASSERT_EQ(per_step.exit_code, 0) << per_step.output;
+    const CliResult film =
+        run_cli(common + " --fps 24 --out " + (*dir_ / "shot.usda").string() + " --out " +
+                (*dir_ / "tracks.json").string() + " --out " + (*dir_ / "film.csv").string());
+    ASSERT_EQ(film.exit_code, 0) << film.output;
+    steps_ = new StepTable(read_step_csv(*dir_ / "traj.csv"));
+  }
+  static void TearDownTestSuite() {
+    delete steps_;
+    delete dir_;
+  }
+  static constexpr int kLastFrame = 480; // 20 s at 24 fps
+  static constexpr int kAgents = 60;
+  static TempDir* dir_;
+  static StepTable* steps_;
+};
+TempDir* CrowdRunFilm::dir_ = nullptr;
+StepTable* CrowdRunFilm::steps_ = nullptr;
+
+TEST_F(CrowdRunFilm, TheRunRemovesAgentsSoInvisibilityIsExercised) {
+  ASSERT_EQ(steps_->size(), static_cast<std::size_t>(kSteps) + 1);
+  EXPECT_EQ(steps_->at(0).size(), static_cast<std::size_t>(kAgents));
+  EXPECT_LT(steps_->at(kSteps).size(), static_cast<std::size_t>(kAgents) - 3);
+}
+
+TEST_F(CrowdRunFilm, UsdShotMatchesTheResampledTrajectory) {
+  const UsdaLayer layer = read_usda((*dir_ / "shot.usda").string());
+  ASSERT_EQ(layer.error, "");
+  EXPECT_EQ(layer.first_line, "#usda 1.0");
+  EXPECT_EQ(layer.metadata.at("startTimeCode"), "0");
+  EXPECT_EQ(layer.metadata.at("endTimeCode"), std::to_string(kLastFrame));
+  EXPECT_EQ(layer.metadata.at("timeCodesPerSecond"), "24");
+  EXPECT_EQ(layer.metadata.at("framesPerSecond"), "24");
+  EXPECT_EQ(layer.metadata.at("upAxis"), "\"Y\"");
+  EXPECT_EQ(layer.metadata.at("metersPerUnit"), "1");
+  EXPECT_EQ(layer.metadata.at("defaultPrim"), "\"Crowd\"");
+  EXPECT_EQ(layer.relationships.at("/Crowd/Agents.prototypes"),
+            std::vector<std::string>{"/Crowd/Agents/Prototypes/agent"});
+  const auto& positions = layer.attributes.at("/Crowd/Agents.positions").by_code;
+  const auto& orientations = layer.attributes.at("/Crowd/Agents.orientations").by_code;
+  const auto& velocities = layer.attributes.at("/Crowd/Agents.velocities").by_code;
+  const auto& ids = layer.attributes.at("/Crowd/Agents.ids").by_code;
+  const auto& proto = layer.attributes.at("/Crowd/Agents.protoIndices").by_code;
+  const auto& invisible = layer.attributes.at("/Crowd/Agents.invisibleIds").by_code;
+  ASSERT_EQ(positions.size(), static_cast<std::size_t>(kLastFrame) + 1);
+  int invisible_samples = 0, heading_checks = 0;
+  for (int k = 0; k <= kLastFrame; ++k) {
+    ASSERT_EQ(positions.at(k).size(), 3u * kAgents);
+    ASSERT_EQ(orientations.at(k).size(), 4u * kAgents);
+    ASSERT_EQ(velocities.at(k).size(), 3u * kAgents);
+    ASSERT_EQ(ids.at(k).size(), static_cast<std::size_t>(kAgents));
+    ASSERT_EQ(proto.at(k), std::vector<double>(kAgents, 0.0));
+    std::vector<double> expected_invisible;
+    for (int i = 0; i < kAgents; ++i) {
+      const auto u = static_cast<std::size_t>(i);
+      EXPECT_EQ(ids.at(k)[u], i);
+      const std::optional<Sample> e = expected_sample(*steps_, k, i);
+      if (!e) {
+        expected_invisible.push_back(i);
+        continue;
+      }
+      EXPECT_NEAR(positions.at(k)[3 * u], e->x, 1e-4) << "frame " << k << " agent " << i;
+      EXPECT_NEAR(positions.at(k)[3 * u + 1], e->y, 1e-4);
+      EXPECT_NEAR(positions.at(k)[3 * u + 2], e->z, 1e-4);
+      EXPECT_NEAR(velocities.at(k)[3 * u], e->vx, 1e-4);
+      EXPECT_EQ(velocities.at(k)[3 * u + 1], 0.0);
+      EXPECT_NEAR(velocities.at(k)[3 * u + 2], e->vz, 1e-4);
+      // A rotation about +y only, unit length; walking steadily, it faces the velocity.
+      const double w = orientations.at(k)[4 * u], qy = orientations.at(k)[4 * u + 2];
+      EXPECT_EQ(orientations.at(k)[4 * u + 1], 0.0);
+      EXPECT_EQ(orientations.at(k)[4 * u + 3], 0.0);
+      EXPECT_NEAR(w * w + qy * qy, 1.0, 1e-5);
+      // Steady: the velocity kept its direction (within 0.05 rad) for the last second, more
+      // than three time constants of the heading smoothing.
+      const double direction = std::atan2(e->vx, e->vz);
+      bool steady = k >= 24 && std::hypot(e->vx, e->vz) > 0.8;
+      for (int j = k - 24; steady && j < k; ++j) {
+        const std::optional<Sample> earlier = expected_sample(*steps_, j, i);
+        steady = earlier && std::hypot(earlier->vx, earlier->vz) > 0.5 &&
+                 std::abs(std::remainder(std::atan2(earlier->vx, earlier->vz) - direction,
+                                         2.0 * M_PI)) < 0.05;
+      }
+      if (steady) {
+        const double heading = 2.0 * std::atan2(qy, w);
+        EXPECT_LT(std::abs(std::remainder(heading - direction, 2.0 * M_PI)), 0.1)
+            << "frame " << k << " agent " << i;
+        ++heading_checks;
+      }
+    }
+    EXPECT_EQ(invisible.at(k), expected_invisible) << "frame " << k;
+    invisible_samples += static_cast<int>(expected_invisible.size());
+  }
+  EXPECT_GT(invisible_samples, 100);
+  EXPECT_GT(heading_checks, 1000);
+}
+
+TEST_F(CrowdRunFilm, FilmCsvMatchesTheResampledTrajectory) {
+  std::istringstream in(read_file(*dir_ / "film.csv"));
+  std::string line;
+  std::getline(in, line);
+  EXPECT_EQ(line, "frame,time,agent,type,x,y,z,vx,vz");
+  std::map<int, std::map<int, Sample>> frames;
+  while (std::getline(in, line)) {
+    std::vector<std::string> f;
+    std::istringstream fields(line);
+    for (std::string v; std::getline(fields, v, ',');)
+      f.push_back(v);
+    ASSERT_EQ(f.size(), 9u) << line;
+    EXPECT_EQ(f[3], "agent");
+    const int k = std::stoi(f[0]);
+    // Times are written within float precision (number_format.h).
+    EXPECT_NEAR(std::stod(f[1]), k / kFps, 0x1p-23 * k / kFps + 1e-12);
+    frames[k][std::stoi(f[2])] = {std::stof(f[4]), std::stof(f[5]), std::stof(f[6]),
+                                  std::stof(f[7]), std::stof(f[8])};
+  }
+  ASSERT_EQ(frames.size(), static_cast<std::size_t>(kLastFrame) + 1);
+  for (int k = 0; k <= kLastFrame; ++k)
+    for (int i = 0; i < kAgents; ++i) {
+      const std::optional<Sample> e = expected_sample(*steps_, k, i);
+      const auto got = frames[k].find(i);
+      ASSERT_EQ(got != frames[k].end(), e.has_value()) << "frame " << k << " agent " << i;
+      if (e) {
+        EXPECT_NEAR(got->second.x, e->x, 1e-4);
+        EXPECT_NEAR(got->second.z, e->z, 1e-4);
+        EXPECT_NEAR(got->second.vx, e->vx, 1e-4);
+      }
+    }
+}
+
+TEST_F(CrowdRunFilm, JsonTracksMatchTheResampledTrajectory) {
+  const nlohmann::json doc = nlohmann::json::parse(read_file(*dir_ / "tracks.json"));
+  EXPECT_EQ(doc["fps"], 24.0);
+  EXPECT_EQ(doc["frames"], kLastFrame + 1);
+  ASSERT_EQ(doc["agents"].size(), static_cast<std::size_t>(kAgents));
+  for (int i = 0; i < kAgents; ++i) {
+    const auto& track = doc["agents"][static_cast<std::size_t>(i)];
+    EXPECT_EQ(track["id"], i);
+    EXPECT_EQ(track["type"], "agent");
+    const int first = track["first_frame"];
+    EXPECT_EQ(first, 0);
+    const std::size_t length = track["x"].size();
+    for (int k = 0; k <= kLastFrame; ++k) {
+      const std::optional<Sample> e = expected_sample(*steps_, k, i);
+      const bool in_track = k >= first && static_cast<std::size_t>(k - first) < length;
+      ASSERT_EQ(in_track, e.has_value()) << "frame " << k << " agent " << i;
+      if (e) {
+        const auto j = static_cast<std::size_t>(k - first);
+        EXPECT_NEAR(track["x"][j].get<double>(), e->x, 1e-4);
+        EXPECT_NEAR(track["y"][j].get<double>(), e->y, 1e-4);
+        EXPECT_NEAR(track["z"][j].get<double>(), e->z, 1e-4);
+        EXPECT_NEAR(track["vx"][j].get<double>(), e->vx, 1e-4);
+        EXPECT_NEAR(track["vz"][j].get<double>(), e->vz, 1e-4);
+      }
+    }
+  }
+}
+
+TEST(CrowdRunFilmOptions, CsvWithoutFpsStaysThePerStepTrajectory) {
+  TempDir dir;
+  const CliResult r = run_cli("run " + sample("circle.json") + " --backend cpu --steps 3 --out " +
+                              (dir / "t.csv").string() + " --out " + (dir / "s.usda").string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(read_file(dir / "t.csv").rfind("step,time,agent,x,y,z,vx,vz\n", 0), 0u);
+  // The shot uses the default 24 fps.
+  const UsdaLayer layer = read_usda((dir / "s.usda").string());
+  ASSERT_EQ(layer.error, "");
+  EXPECT_EQ(layer.metadata.at("framesPerSecond"), "24");
+  EXPECT_EQ(layer.metadata.at("endTimeCode"), "7"); // 0.3 s x 24 = 7.2
+}
+
+TEST(CrowdRunFilmOptions, BinaryUsdAndABadFrameRateAreRefused) {
+  TempDir dir;
+  const CliResult usdc =
+      run_cli("run " + sample("circle.json") + " --steps 3 --out " + (dir / "s.usdc").string());
+  EXPECT_NE(usdc.exit_code, 0);
+  EXPECT_NE(usdc.output.find(".usda"), std::string::npos) << usdc.output;
+  const CliResult fps = run_cli("run " + sample("circle.json") + " --steps 3 --fps 0 --out " +
+                                (dir / "s.usda").string());
+  EXPECT_NE(fps.exit_code, 0);
+  EXPECT_NE(fps.output.find("--fps"), std::string::npos) << fps.output;
+  EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
+}
+
+} // namespace
+} // namespace crowd::testing
