@@ -243,5 +243,8 @@ std::size_t Simulation::host_memory_bytes() const {
 MetricsSummary Simulation::metrics() const {
   return impl_->metrics->summary(impl_->backend->name(), impl_->step_index);
 }
+const CrowdSolver* Simulation::crowd_solver() const {
+  return dynamic_cast<const CrowdSolver*>(impl_->backend.get());
+}
 
 } // namespace crowd
