@@ -140,6 +140,13 @@ int main(int argc, char** argv) {
   render_cmd->add_option("--every", render.every, "Draw every K-th frame (the last always)")
       ->check(CLI::PositiveNumber)
       ->default_val(1);
+  render_cmd->add_option("--from", render.from, "Draw no frame before this step")
+      ->check(CLI::NonNegativeNumber)
+      ->default_val(0);
+  render_cmd
+      ->add_option("--region", render.region,
+                   "Show only this ground rectangle: x0 z0 x1 z1 (default: the whole world)")
+      ->expected(4);
   render_cmd->add_option("--fps", render.fps, "Video frames per second")->default_val(25);
   render_cmd->add_option("--width", render.width, "Frame width in pixels")->default_val(1280);
   render_cmd->add_option("--height", render.height, "Frame height in pixels")->default_val(720);

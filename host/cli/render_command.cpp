@@ -29,6 +29,9 @@ void check_options(const RenderOptions& o) {
     throw std::invalid_argument("--every must be >= 1");
   if (o.width < 16 || o.height < 16 || o.width > 8192 || o.height > 8192)
     throw std::invalid_argument("--size must be between 16x16 and 8192x8192");
+  if (!o.region.empty() &&
+      (o.region.size() != 4 || o.region[0] == o.region[2] || o.region[1] == o.region[3]))
+    throw std::invalid_argument("--region needs x0 z0 x1 z1 of a rectangle with an area");
   if (!(o.fps > 0.0))
     throw std::invalid_argument("--fps must be > 0");
   if (o.colour != "speed" && o.colour != "state")
@@ -68,8 +71,15 @@ int render_command(const RenderOptions& options) {
     OffscreenContext context;
     CrowdRenderer renderer(source->scene());
     OffscreenFramebuffer framebuffer(options.width, options.height);
-    const ViewCamera camera = ViewCamera::fit(
-        source->scene().bounds_min, source->scene().bounds_max, options.width, options.height);
+    const ViewCamera camera =
+        options.region.empty()
+            ? ViewCamera::fit(source->scene().bounds_min, source->scene().bounds_max, options.width,
+                              options.height)
+            : ViewCamera::fit(glm::min(glm::vec2(options.region[0], options.region[1]),
+                                       glm::vec2(options.region[2], options.region[3])),
+                              glm::max(glm::vec2(options.region[0], options.region[1]),
+                                       glm::vec2(options.region[2], options.region[3])),
+                              options.width, options.height, 0.0f);
     std::unique_ptr<VideoEncoder> video;
     if (!options.video.empty()) {
       make_parent_directory(options.video);
@@ -79,17 +89,15 @@ int render_command(const RenderOptions& options) {
     if (!options.frames.empty())
       make_parent_directory(frame_file_name(options.frames, 0));
 
-    // Frames to draw: every K-th frame of the source, and its last one.
+    // Frames drawn: every K-th frame of the source from step --from on, and its last one.
     const int first_step = source->frame().step;
-    const int span = source->remaining_frames();
-    const int total = span / options.every + 1 + (span % options.every != 0 ? 1 : 0);
-    ProgressBar progress("render", total);
+    ProgressBar progress("render", source->remaining_frames() + 1);
     TrailHistory trails(view.trail_length);
     trails.push(source->frame());
     int source_frame = 0, written = 0;
     while (true) {
       const bool last = source->at_end();
-      if (source_frame % options.every == 0 || last) {
+      if ((source_frame % options.every == 0 || last) && source->frame().step >= options.from) {
         ShapeLayer trail_layer;
         trail_layer.line_width_pixels = 1.5f;
         trails.draw(trail_layer);
@@ -101,9 +109,9 @@ int render_command(const RenderOptions& options) {
         if (video)
           video->add(image);
         ++written;
-        if (!options.quiet)
-          progress.update(written);
       }
+      if (!options.quiet)
+        progress.update(source_frame + 1);
       if (last)
         break;
       source->advance();

@@ -7,6 +7,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace crowd {
 
@@ -19,6 +20,8 @@ struct RenderOptions {
   std::string frames;           ///< PNG pattern, e.g. out/%05d.png ("" = none).
   std::string video;            ///< Video file, e.g. out.mp4 ("" = none).
   int every = 1;                ///< Draw every K-th frame of the source.
+  int from = 0;                 ///< Draw no frame of an earlier step.
+  std::vector<float> region;    ///< Ground rectangle x0, z0, x1, z1 to show (empty = all).
   double fps = 25.0;
   int width = 1280, height = 720;
   std::string colour = "speed"; ///< speed or state.
