@@ -39,8 +39,7 @@ std::optional<AgentDebugView> LiveSource::inspect(int agent) const {
 
 std::string LiveSource::debug_unavailable() const {
   return simulation_.crowd_solver() == nullptr
-             ? "debug overlays need the cpu or cuda backend (detour keeps its state inside "
-               "DetourCrowd)"
+             ? "no debug overlays on detour (its state is inside DetourCrowd)"
              : "";
 }
 

@@ -34,7 +34,7 @@ void ReplaySource::show(std::size_t index) {
 }
 
 std::string ReplaySource::debug_unavailable() const {
-  return "debug overlays need live mode (a trajectory file has no solver state)";
+  return "no debug overlays in a replay (a trajectory has no solver state)";
 }
 
 std::string ReplaySource::description() const {
