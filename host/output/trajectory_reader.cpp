@@ -1,5 +1,6 @@
 #include "host/output/trajectory_reader.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <fstream>
