@@ -338,6 +338,8 @@ public:
     return upload_staging_.bytes() + download_staging_.bytes();
   }
 
+  const void* device_positions() const override { return position_.data(); }
+
   std::size_t device_memory_bytes() const override {
     return mode_.bytes() + radius_.bytes() + height_.bytes() + max_accel_.bytes() +
            query_range_.bytes() + separation_weight_.bytes() + avoidance_set_.bytes() +

@@ -1,6 +1,8 @@
 // The `crowd` command-line tool.
 #include "host/cli/bench_command.h"
+#include "host/cli/render_command.h"
 #include "host/cli/run_command.h"
+#include "host/cli/view_command.h"
 
 #include <CLI/CLI.hpp>
 
@@ -98,7 +100,82 @@ int main(int argc, char** argv) {
                         "Directory to write the generated scenes to (bench_<agents>.json, "
                         "runnable with 'crowd run')");
 
+  // Shared by `view` and `render`: what to draw.
+  const auto add_source_options = [](CLI::App* cmd, std::string& scenario, std::string& trajectory,
+                                     std::string& backend, std::optional<int>& steps, int& threads,
+                                     std::string& colour, std::string& overlays, int& select) {
+    cmd->add_option("scenario", scenario, "Scenario JSON file")->required();
+    cmd->add_option("--trajectory", trajectory,
+                    "Replay this trajectory CSV of the scenario ('crowd run --out') instead of "
+                    "simulating");
+    cmd->add_option("--backend", backend, "Live mode: auto, cpu, cuda or detour")
+        ->check(CLI::IsMember({"auto", "cpu", "cuda", "detour"}))
+        ->default_val("auto");
+    cmd->add_option("--steps", steps, "Live mode: steps to simulate")
+        ->check(CLI::NonNegativeNumber);
+    cmd->add_option("--threads", threads, "Live mode: worker threads of the cpu backend")
+        ->check(CLI::NonNegativeNumber)
+        ->default_val(0);
+    cmd->add_option("--colour", colour,
+                    "Agent colour: speed (red stuck .. green full speed) or "
+                    "state (walking, slowed, at goal)")
+        ->check(CLI::IsMember({"speed", "state"}))
+        ->default_val("speed");
+    cmd->add_option("--overlays", overlays,
+                    "Layers drawn: comma-separated navmesh, trails, samples, neighbours, walls, "
+                    "corridor, hud (samples..corridor are the selected agent's), all or none")
+        ->default_str("all");
+    cmd->add_option("--select", select,
+                    "Agent whose debug overlays are drawn (live cpu/cuda backends)")
+        ->check(CLI::NonNegativeNumber);
+  };
+
+  crowd::ViewCommandOptions view;
+  CLI::App* view_cmd = app.add_subcommand(
+      "view", "Watch a scenario in a window: live (simulating as it draws) or replaying a "
+              "trajectory. Click selects an agent, drag pans, wheel zooms; space pause, n step, "
+              "+/- speed, c colour, 1-6 layers, f fit, q quit");
+  add_source_options(view_cmd, view.scenario, view.trajectory, view.backend, view.steps,
+                     view.threads, view.colour, view.overlays, view.select);
+  view_cmd->add_option("--width", view.window.width, "Window width")->default_val(1280);
+  view_cmd->add_option("--height", view.window.height, "Window height")->default_val(800);
+  view_cmd->add_flag("--paused", view.window.start_paused, "Start paused");
+  view_cmd->add_option("--steps-per-second", view.window.steps_per_second,
+                       "Step rate at speed x1 (default: real time, 1/dt)");
+  view_cmd->add_option("--close-after", view.window.close_after_seconds,
+                       "Close after this many seconds (smoke tests)");
+  view_cmd->add_option("--screenshot", view.window.screenshot,
+                       "Write the last frame shown to this PNG on closing");
+
+  crowd::RenderOptions render;
+  CLI::App* render_cmd = app.add_subcommand(
+      "render", "Draw a scenario's run without a display or GPU (OpenGL on Mesa's software "
+                "rasterizer through EGL) into PNG frames and/or a video (ffmpeg)");
+  add_source_options(render_cmd, render.scenario, render.trajectory, render.backend, render.steps,
+                     render.threads, render.colour, render.overlays, render.select);
+  render_cmd->add_option("--frames", render.frames,
+                         "PNG frames, a pattern with one frame number: out/%05d.png");
+  render_cmd->add_option("--video", render.video, "Video file (H.264 through ffmpeg): out.mp4");
+  render_cmd->add_option("--every", render.every, "Draw every K-th frame (the last always)")
+      ->check(CLI::PositiveNumber)
+      ->default_val(1);
+  render_cmd->add_option("--from", render.from, "Draw no frame before this step")
+      ->check(CLI::NonNegativeNumber)
+      ->default_val(0);
+  render_cmd
+      ->add_option("--region", render.region,
+                   "Show only this ground rectangle: x0 z0 x1 z1 (default: the whole world)")
+      ->expected(4);
+  render_cmd->add_option("--fps", render.fps, "Video frames per second")->default_val(25);
+  render_cmd->add_option("--width", render.width, "Frame width in pixels")->default_val(1280);
+  render_cmd->add_option("--height", render.height, "Frame height in pixels")->default_val(720);
+  render_cmd->add_flag("--quiet", render.quiet, "No progress bar or summary");
+
   CLI11_PARSE(app, argc, argv);
+  if (view_cmd->parsed())
+    return crowd::view_command(view);
+  if (render_cmd->parsed())
+    return crowd::render_command(render);
   if (run_cmd->parsed())
     return crowd::run_command(run);
   if (bench_cmd->parsed())

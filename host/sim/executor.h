@@ -31,6 +31,9 @@ public:
   virtual void step(AgentArrays& agents, const KernelStepParams& params, StageTimes& times) = 0;
   virtual std::size_t host_memory_bytes() const = 0;
   virtual std::size_t device_memory_bytes() const { return 0; }
+  /// Device address of the positions (one glm::vec3 per agent) as the last step's kernels left
+  /// them, for CUDA-GL interop in the viewer; null where there is no device.
+  virtual const void* device_positions() const { return nullptr; }
 };
 
 /// The CPU executor, spreading agents over `threads` workers (0 = all cores).

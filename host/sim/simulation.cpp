@@ -304,5 +304,8 @@ MetricsSummary Simulation::metrics() const {
   summary.max_navmesh_correction = impl_->max_navmesh_correction;
   return summary;
 }
+const CrowdSolver* Simulation::crowd_solver() const {
+  return dynamic_cast<const CrowdSolver*>(impl_->backend.get());
+}
 
 } // namespace crowd

@@ -24,6 +24,8 @@
 
 namespace crowd {
 
+class CrowdSolver;
+
 enum class BackendKind { Auto, Cpu, Cuda, Detour };
 
 /// Parses "auto", "cpu", "cuda", "detour"; throws std::invalid_argument otherwise.
@@ -94,6 +96,9 @@ public:
   std::size_t host_memory_bytes() const;
   /// The metrics of the steps run so far.
   MetricsSummary metrics() const;
+  /// Our solver's state for inspection (host/sim/agent_debug_view.h); null for the detour
+  /// backend.
+  const CrowdSolver* crowd_solver() const;
 
 private:
   struct Impl;

@@ -1,0 +1,146 @@
+#include "host/cli/render_command.h"
+
+#include "host/cli/progress_bar.h"
+#include "host/output/trajectory_reader.h"
+#include "host/render/crowd_renderer.h"
+#include "host/render/frame_pattern.h"
+#include "host/render/offscreen_context.h"
+#include "host/render/offscreen_framebuffer.h"
+#include "host/render/open_frame_source.h"
+#include "host/render/trail_history.h"
+#include "host/render/video_encoder.h"
+#include "host/scenario/scenario.h"
+
+#include <cstdio>
+#include <exception>
+#include <filesystem>
+#include <memory>
+
+namespace crowd {
+namespace {
+
+void check_options(const RenderOptions& o) {
+  if (o.frames.empty() && o.video.empty())
+    throw std::invalid_argument("nothing to write: give --frames PATTERN and/or --video FILE");
+  if (!o.frames.empty())
+    if (const auto problem = frame_pattern_problem(o.frames))
+      throw std::invalid_argument("--frames: " + *problem);
+  if (o.every < 1)
+    throw std::invalid_argument("--every must be >= 1");
+  if (o.width < 16 || o.height < 16 || o.width > 8192 || o.height > 8192)
+    throw std::invalid_argument("--size must be between 16x16 and 8192x8192");
+  if (!o.region.empty() &&
+      (o.region.size() != 4 || o.region[0] == o.region[2] || o.region[1] == o.region[3]))
+    throw std::invalid_argument("--region needs x0 z0 x1 z1 of a rectangle with an area");
+  if (!(o.fps > 0.0))
+    throw std::invalid_argument("--fps must be > 0");
+  if (o.colour != "speed" && o.colour != "state")
+    throw std::invalid_argument("--colour must be speed or state, got '" + o.colour + "'");
+  if (!o.video.empty() && find_ffmpeg().empty())
+    throw std::invalid_argument("--video needs ffmpeg on the PATH (apt-get install ffmpeg)");
+}
+
+void make_parent_directory(const std::string& file) {
+  const std::filesystem::path parent = std::filesystem::path(file).parent_path();
+  if (!parent.empty())
+    std::filesystem::create_directories(parent);
+}
+
+} // namespace
+
+int render_command(const RenderOptions& options) {
+  try {
+    check_options(options);
+    ViewOptions view;
+    if (const auto unknown = set_overlays(view, options.overlays))
+      throw std::invalid_argument("--overlays: unknown layer '" + *unknown +
+                                  "' (use navmesh, trails, samples, neighbours, walls, corridor, "
+                                  "hud, all or none)");
+    view.colour_by_state = options.colour == "state";
+    view.selected = options.select;
+    SimulationOptions sim_options;
+    sim_options.backend = parse_backend_kind(options.backend);
+    sim_options.solver.threads = options.threads;
+    std::unique_ptr<FrameSource> source =
+        open_frame_source(options.scenario, options.trajectory, sim_options, options.steps);
+    if (options.select >= static_cast<int>(source->scene().setups.size()))
+      throw std::invalid_argument("--select " + std::to_string(options.select) +
+                                  ": the scenario has " +
+                                  std::to_string(source->scene().setups.size()) + " agents");
+
+    OffscreenContext context;
+    CrowdRenderer renderer(source->scene());
+    OffscreenFramebuffer framebuffer(options.width, options.height);
+    const ViewCamera camera =
+        options.region.empty()
+            ? ViewCamera::fit(source->scene().bounds_min, source->scene().bounds_max, options.width,
+                              options.height)
+            : ViewCamera::fit(glm::min(glm::vec2(options.region[0], options.region[1]),
+                                       glm::vec2(options.region[2], options.region[3])),
+                              glm::max(glm::vec2(options.region[0], options.region[1]),
+                                       glm::vec2(options.region[2], options.region[3])),
+                              options.width, options.height, 0.0f);
+    std::unique_ptr<VideoEncoder> video;
+    if (!options.video.empty()) {
+      make_parent_directory(options.video);
+      video =
+          std::make_unique<VideoEncoder>(options.video, options.width, options.height, options.fps);
+    }
+    if (!options.frames.empty())
+      make_parent_directory(frame_file_name(options.frames, 0));
+
+    // Frames drawn: every K-th frame of the source from step --from on, and its last one.
+    const int first_step = source->frame().step;
+    ProgressBar progress("render", source->remaining_frames() + 1);
+    TrailHistory trails(view.trail_length);
+    trails.push(source->frame());
+    int source_frame = 0, written = 0;
+    while (true) {
+      const bool last = source->at_end();
+      if ((source_frame % options.every == 0 || last) && source->frame().step >= options.from) {
+        ShapeLayer trail_layer;
+        trail_layer.line_width_pixels = 1.5f;
+        trails.draw(trail_layer);
+        framebuffer.bind();
+        draw_source_frame(renderer, *source, trail_layer, camera, view);
+        const RgbaImage image = framebuffer.read();
+        if (!options.frames.empty())
+          write_png(image, frame_file_name(options.frames, written));
+        if (video)
+          video->add(image);
+        ++written;
+      }
+      if (!options.quiet)
+        progress.update(source_frame + 1);
+      if (last)
+        break;
+      source->advance();
+      trails.push(source->frame());
+      ++source_frame;
+    }
+    if (video)
+      video->finish();
+    if (!options.quiet) {
+      progress.finish();
+      std::fprintf(stdout, "%s: %d frames (steps %d..%d, %s, %s)%s%s%s%s\n",
+                   options.scenario.c_str(), written, first_step, source->frame().step,
+                   source->description().c_str(), context.description().c_str(),
+                   options.frames.empty() ? "" : ", frames ",
+                   options.frames.empty() ? "" : options.frames.c_str(),
+                   options.video.empty() ? "" : ", video ",
+                   options.video.empty() ? "" : options.video.c_str());
+    }
+    return 0;
+  } catch (const ScenarioError& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 2;
+  } catch (const TrajectoryError& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "error: %s: %s\n", options.scenario.c_str(), e.what());
+    return 1;
+  }
+}
+
+} // namespace crowd

@@ -1,0 +1,39 @@
+#include "host/cli/view_command.h"
+
+#include "host/output/trajectory_reader.h"
+#include "host/render/open_frame_source.h"
+#include "host/scenario/scenario.h"
+
+#include <cstdio>
+#include <exception>
+
+namespace crowd {
+
+int view_command(ViewCommandOptions options) {
+  try {
+    if (options.colour != "speed" && options.colour != "state")
+      throw std::invalid_argument("--colour must be speed or state, got '" + options.colour + "'");
+    if (const auto unknown = set_overlays(options.window.view, options.overlays))
+      throw std::invalid_argument("--overlays: unknown layer '" + *unknown + "'");
+    options.window.view.colour_by_state = options.colour == "state";
+    options.window.view.selected = options.select;
+    SimulationOptions sim_options;
+    sim_options.backend = parse_backend_kind(options.backend);
+    sim_options.solver.threads = options.threads;
+    auto source =
+        open_frame_source(options.scenario, options.trajectory, sim_options, options.steps);
+    run_viewer(*source, options.window);
+    return 0;
+  } catch (const ScenarioError& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 2;
+  } catch (const TrajectoryError& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "error: %s: %s\n", options.scenario.c_str(), e.what());
+    return 1;
+  }
+}
+
+} // namespace crowd

@@ -1,0 +1,53 @@
+// Colours of everything drawn, and how an agent's colour is chosen. The shaders receive these
+// as uniforms (agents.vert interpolates speed_stops exactly as speed_colour does), so this file
+// is the one place a colour is defined, and tests can predict a pixel.
+#pragma once
+
+#include "host/scenario/population.h"
+
+#include <cstdint>
+#include <glm/glm.hpp>
+#include <span>
+#include <vector>
+
+namespace crowd {
+
+/// What an agent is doing, as far as a frame shows it (so live and replay agree).
+enum class AgentState : std::uint8_t {
+  Walking = 0, ///< Moving at 10% of its top speed or more.
+  Slowed = 1,  ///< Not at its goal and nearly standing: blocked or queueing.
+  AtGoal = 2,  ///< Within its arrival radius of its goal.
+};
+inline constexpr int kAgentStates = 3;
+
+namespace palette {
+inline constexpr glm::vec3 kBackground{0.96f, 0.96f, 0.94f};
+inline constexpr glm::vec3 kNavmeshFill{0.80f, 0.87f, 0.93f};
+inline constexpr glm::vec3 kNavmeshEdge{0.66f, 0.75f, 0.84f};
+inline constexpr glm::vec3 kWall{0.22f, 0.24f, 0.28f};
+inline constexpr glm::vec4 kTrail{0.35f, 0.40f, 0.55f, 0.55f};
+/// Speed / top speed 0, 0.5 and 1: red when stuck, amber, green at full speed.
+inline constexpr glm::vec3 kSpeedStops[3] = {
+    {0.85f, 0.16f, 0.16f}, {0.96f, 0.66f, 0.10f}, {0.18f, 0.66f, 0.30f}};
+inline constexpr glm::vec3 kStateColours[kAgentStates] = {
+    {0.20f, 0.45f, 0.85f}, {0.90f, 0.35f, 0.10f}, {0.55f, 0.55f, 0.60f}};
+inline constexpr glm::vec4 kSelection{0.95f, 0.10f, 0.75f, 1.0f};
+inline constexpr glm::vec4 kNeighbourLink{0.95f, 0.10f, 0.75f, 0.9f};
+inline constexpr glm::vec4 kWallSegment{1.00f, 0.45f, 0.00f, 1.0f};
+inline constexpr glm::vec4 kCorridorFill{0.30f, 0.80f, 0.55f, 0.35f};
+inline constexpr glm::vec4 kCorridorEdge{0.15f, 0.55f, 0.35f, 0.9f};
+inline constexpr glm::vec4 kChosenVelocity{0.10f, 0.10f, 0.10f, 1.0f};
+} // namespace palette
+
+/// The colour agents.vert gives an agent moving at `ratio` of its top speed.
+glm::vec3 speed_colour(float ratio);
+/// A penalty as a colour, as Recast's demo draws its samples: white (lowest) to dark (highest)
+/// over [lowest, highest].
+glm::vec4 penalty_colour(float penalty, float lowest, float highest);
+
+/// Each agent's state in this frame.
+std::vector<float> agent_states(const std::vector<AgentSetup>& setups,
+                                std::span<const glm::vec3> positions,
+                                std::span<const glm::vec2> velocities);
+
+} // namespace crowd

@@ -1,0 +1,70 @@
+#include "host/render/debug_overlay.h"
+
+#include "host/render/agent_style.h"
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+
+namespace crowd {
+
+DebugOverlay make_debug_overlay(const SceneData& scene, const SceneFrame& frame,
+                                const ViewOptions& options, const AgentDebugView* view) {
+  DebugOverlay overlay;
+  overlay.under.line_width_pixels = 1.5f;
+  overlay.over.line_width_pixels = 2.0f;
+  const int id = options.selected;
+  if (id < 0 || id >= static_cast<int>(frame.positions.size()) ||
+      !frame.present[static_cast<std::size_t>(id)])
+    return overlay;
+  const auto index = static_cast<std::size_t>(id);
+  const glm::vec2 at{frame.positions[index].x, frame.positions[index].z};
+  const float radius = scene.setups[index].params.radius;
+  overlay.over.add_circle(at, radius * 1.35f, palette::kSelection);
+  if (view == nullptr)
+    return overlay;
+
+  if (options.corridor)
+    for (const std::vector<glm::vec3>& polygon : view->corridor) {
+      std::vector<glm::vec2> outline;
+      for (const glm::vec3& v : polygon)
+        outline.emplace_back(v.x, v.z);
+      overlay.under.add_convex(outline, palette::kCorridorFill);
+      overlay.under.add_outline(outline, palette::kCorridorEdge);
+    }
+  if (options.walls)
+    for (const glm::vec4& s : view->wall_segments)
+      overlay.over.add_line({s.x, s.y}, {s.z, s.w}, palette::kWallSegment);
+  if (options.neighbours)
+    for (const int j : view->neighbours) {
+      const glm::vec3& p = frame.positions[static_cast<std::size_t>(j)];
+      overlay.over.add_line(at, {p.x, p.z}, palette::kNeighbourLink);
+    }
+  if (options.samples && !view->samples.empty()) {
+    // Samples at the agent's position + velocity (where it would be in one second), each a
+    // square shrinking with the refinement level, shaded by penalty as in RecastDemo's
+    // CrowdToolState::handleRender.
+    float lowest = FLT_MAX, highest = -FLT_MAX;
+    for (const VelocitySample& s : view->samples) {
+      lowest = std::min(lowest, s.penalty);
+      highest = std::max(highest, s.penalty);
+    }
+    const float max_speed = scene.setups[index].params.max_speed;
+    // The answer: a ring around the chosen sample and a line to it from the agent, stopping at
+    // the ring so the sample's own shade stays visible (lines draw over triangles).
+    const glm::vec2 tip = at + view->chosen_velocity;
+    const float ring = 0.12f * max_speed;
+    overlay.over.add_circle(tip, ring, palette::kChosenVelocity, 16);
+    const float length = std::sqrt(glm::dot(view->chosen_velocity, view->chosen_velocity));
+    if (length > ring)
+      overlay.over.add_line(at, at + view->chosen_velocity * ((length - ring) / length),
+                            palette::kChosenVelocity);
+    for (const VelocitySample& s : view->samples) {
+      const float half = 0.07f * max_speed / static_cast<float>(1 << s.level);
+      overlay.over.add_square(at + s.velocity, half, penalty_colour(s.penalty, lowest, highest));
+    }
+  }
+  return overlay;
+}
+
+} // namespace crowd

@@ -1,0 +1,28 @@
+// What the viewer and `crowd render` draw: colour mode, layers and the selected agent's
+// overlays. Each flag is a key in the viewer and a name for `crowd render --overlays`.
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace crowd {
+
+struct ViewOptions {
+  bool colour_by_state = false; ///< false: by speed.
+  bool navmesh = true;          ///< Navmesh polygons and edges.
+  bool trails = true;           ///< Recent path of every agent.
+  bool samples = true;          ///< Selected agent: velocity samples coloured by penalty.
+  bool neighbours = true;       ///< Selected agent: links to the agents it avoids.
+  bool walls = true;            ///< Selected agent: the wall segments it avoids.
+  bool corridor = true;         ///< Selected agent: its path corridor.
+  bool hud = true;              ///< Step, agents, ms per step.
+  int selected = -1;            ///< Agent id, or -1.
+  int trail_length = 40;        ///< Frames kept per trail.
+};
+
+/// Sets the layers from a comma-separated list of names (navmesh, trails, samples, neighbours,
+/// walls, corridor, hud; "all" or "none"): those listed on, the others off. Returns the first
+/// unknown name, or nothing when all are known.
+std::optional<std::string> set_overlays(ViewOptions& options, const std::string& names);
+
+} // namespace crowd

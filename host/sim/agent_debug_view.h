@@ -1,0 +1,45 @@
+// What the solver sees around one agent, for the viewer's debug overlays (as Recast's demo
+// shows for its selected agent): the velocity samples of the avoidance stage with their
+// penalties, the neighbours and wall segments the proximity stage found, and the corridor.
+#pragma once
+
+#include "host/navmesh/navmesh.h"
+#include "host/sim/agent_arrays.h"
+
+#include <glm/glm.hpp>
+#include <optional>
+#include <vector>
+
+namespace crowd {
+
+class CorridorNavigator;
+class Simulation;
+
+/// One candidate velocity the sampler scored.
+struct VelocitySample {
+  glm::vec2 velocity{0.0f}; ///< (vx, vz) m/s
+  float penalty = 0.0f;     ///< The full penalty (no early exit).
+  int level = 0;            ///< Refinement level, 0 = the coarsest pattern.
+};
+
+struct AgentDebugView {
+  int agent = -1;
+  std::vector<VelocitySample> samples;
+  glm::vec2 chosen_velocity{0.0f};              ///< The sampler's answer for this state.
+  std::vector<int> neighbours;                  ///< Agent ids, nearest first.
+  std::vector<glm::vec4> wall_segments;         ///< (p.x, p.z, q.x, q.z)
+  std::vector<std::vector<glm::vec3>> corridor; ///< Polygon outlines, the agent's own first.
+};
+
+/// Re-runs avoidance for agent `id` on the state the last step left in `arrays` (its neighbour
+/// and wall lists and desired velocity from that step; positions and velocities after it),
+/// with the kernel's own functions (cuda/kernels/avoidance_sampler.h) in the kernel's order,
+/// recording every sample. An inactive agent gets no samples.
+AgentDebugView inspect_agent(const AgentArrays& arrays, const CorridorNavigator& navigator,
+                             const NavMesh& navmesh, int id);
+
+/// The same for an agent of a simulation; nothing for the detour backend, whose internals
+/// are DetourCrowd's own. Throws ApiError for an unknown id.
+std::optional<AgentDebugView> inspect_agent(const Simulation& simulation, int id);
+
+} // namespace crowd

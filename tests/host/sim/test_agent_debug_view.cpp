@@ -1,0 +1,71 @@
+// The selected agent's debug view (host/sim/agent_debug_view.cpp): its samples are the
+// avoidance kernel's own, so its answer is the velocity the kernel chooses in the same state.
+#include "cuda/kernels/avoidance.h"
+#include "host/sim/agent_debug_view.h"
+#include "host/sim/cpu_block.h"
+#include "host/sim/crowd_solver.h"
+#include "host/sim/simulation.h"
+
+#include <algorithm>
+#include <cfloat>
+#include <gtest/gtest.h>
+
+namespace crowd {
+namespace {
+
+constexpr char kHeadOn[] = R"({
+  "name": "head-on", "dt": 0.1, "steps": 40,
+  "world": {"bounds": [[0, 0], [20, 6]], "obstacles": [[[9, 0], [11, 0], [11, 1.5], [9, 1.5]]]},
+  "defaults": {"avoidance": "high"},
+  "agents": [
+    {"position": [3, 3], "goal": [17, 3]},
+    {"position": [17, 3], "goal": [3, 3]}
+  ]})";
+
+TEST(AgentDebugView, SamplesAreTheKernelsAndItsAnswerIsTheKernelsChoice) {
+  SimulationOptions options;
+  options.backend = BackendKind::Cpu;
+  Simulation sim(parse_scenario(kHeadOn, "head-on.json"), options);
+  for (int s = 0; s < 40; ++s)
+    sim.step();
+  const auto view = inspect_agent(sim, 0);
+  ASSERT_TRUE(view.has_value());
+  EXPECT_EQ(view->neighbours, std::vector<int>{1}) << "the oncoming agent is in range";
+  EXPECT_FALSE(view->wall_segments.empty()) << "the pillar is within the query range";
+  ASSERT_FALSE(view->corridor.empty());
+
+  // high preset: 3 levels of 7 x 3 + 1 samples, less those faster than the agent may go.
+  const AvoidanceParams high = avoidance_preset(AvoidancePreset::High);
+  EXPECT_LE(view->samples.size(),
+            static_cast<std::size_t>(high.adaptive_depth * high.samples_per_level()));
+  EXPECT_GT(view->samples.size(), static_cast<std::size_t>(high.samples_per_level()));
+  EXPECT_EQ(view->samples.back().level, high.adaptive_depth - 1);
+  // The answer is the lowest penalty of the last level.
+  float best = FLT_MAX;
+  glm::vec2 best_velocity{0.0f};
+  for (const VelocitySample& s : view->samples)
+    if (s.level == high.adaptive_depth - 1 && s.penalty < best) {
+      best = s.penalty;
+      best_velocity = s.velocity;
+    }
+  EXPECT_EQ(view->chosen_velocity, best_velocity);
+
+  // The kernel itself, on a copy of the same state, chooses the same velocity.
+  AgentArrays copy = sim.crowd_solver()->arrays();
+  CpuBlock block;
+  CpuAvoidanceScratch scratch(copy.max_neighbors, copy.max_segments);
+  choose_velocity(block, 0, copy.view(), scratch.view());
+  EXPECT_EQ(copy.new_velocity[0], view->chosen_velocity);
+}
+
+TEST(AgentDebugView, NothingForTheDetourBackend) {
+  SimulationOptions options;
+  options.backend = BackendKind::Detour;
+  Simulation sim(parse_scenario(kHeadOn, "head-on.json"), options);
+  sim.step();
+  EXPECT_FALSE(inspect_agent(sim, 0).has_value());
+  EXPECT_THROW(inspect_agent(sim, 7), ApiError);
+}
+
+} // namespace
+} // namespace crowd

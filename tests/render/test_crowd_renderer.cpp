@@ -1,0 +1,236 @@
+// Headless rendering (host/render/crowd_renderer.cpp through EGL on Mesa): known scenes drawn
+// offscreen, pixels checked where agents, walls and empty ground are; a replayed trajectory
+// draws the same frame as the live run it came from.
+#include "host/navmesh/navmesh.h"
+#include "host/output/trajectory_writer.h"
+#include "host/render/agent_style.h"
+#include "host/render/crowd_renderer.h"
+#include "host/render/live_source.h"
+#include "host/render/offscreen_framebuffer.h"
+#include "host/render/replay_source.h"
+#include "host/render/trail_history.h"
+#include "tests/cli/cli_runner.h"
+#include "tests/render/gl_test_context.h"
+
+#include <cmath>
+#include <fstream>
+#include <gtest/gtest.h>
+
+namespace crowd {
+namespace {
+
+/// A 20 x 10 m room with one square pillar at (10, 5), four agents standing still.
+constexpr char kScene[] = R"({
+  "name": "render-test", "seed": 1, "dt": 0.1, "steps": 30,
+  "world": {"bounds": [[0, 0], [20, 10]],
+            "obstacles": [[[9, 4], [11, 4], [11, 6], [9, 6]]]},
+  "defaults": {"radius": 0.4, "max_speed": 1.5},
+  "agents": [
+    {"position": [3, 3], "goal": [17, 7]},
+    {"position": [17, 3], "goal": [3, 7]},
+    {"position": [5, 8], "goal": [5, 8]},
+    {"position": [15, 8], "goal": [2, 2]}
+  ]})";
+
+std::array<int, 3> rgb(const RgbaImage& image, glm::vec2 pixel) {
+  const auto p = image.at(static_cast<int>(pixel.x), static_cast<int>(pixel.y));
+  return {p[0], p[1], p[2]};
+}
+
+std::array<int, 3> rgb(glm::vec3 colour) {
+  return {static_cast<int>(std::lround(colour.x * 255.0f)),
+          static_cast<int>(std::lround(colour.y * 255.0f)),
+          static_cast<int>(std::lround(colour.z * 255.0f))};
+}
+
+/// Same colour up to the rounding of 8-bit channels and interpolation.
+void expect_colour(const std::array<int, 3>& got, const std::array<int, 3>& want,
+                   const std::string& what) {
+  for (int c = 0; c < 3; ++c)
+    EXPECT_NEAR(got[static_cast<std::size_t>(c)], want[static_cast<std::size_t>(c)], 2)
+        << what << ": channel " << c << " is " << got[0] << "," << got[1] << "," << got[2]
+        << ", expected " << want[0] << "," << want[1] << "," << want[2];
+}
+
+struct Drawn {
+  RgbaImage image;
+  ViewCamera camera;
+};
+
+Drawn draw(const SceneData& scene, const SceneFrame& frame, const ViewOptions& options,
+           const ShapeLayer& trails = {}) {
+  CrowdRenderer renderer(scene);
+  OffscreenFramebuffer framebuffer(400, 240);
+  Drawn drawn;
+  drawn.camera = ViewCamera::fit(scene.bounds_min, scene.bounds_max, 400, 240);
+  renderer.draw(frame, drawn.camera, options, trails, DebugOverlay{}, {});
+  drawn.image = framebuffer.read();
+  return drawn;
+}
+
+struct StillScene {
+  Scenario scenario = parse_scenario(kScene, "render-test.json");
+  NavMesh navmesh = NavMesh::build(scenario);
+  SceneData scene = make_scene(scenario, navmesh, populate(scenario, navmesh));
+  SceneFrame frame;
+  StillScene() {
+    for (const AgentSetup& s : scene.setups) {
+      frame.positions.push_back(s.position);
+      frame.velocities.emplace_back(0.0f);
+      frame.present.push_back(1);
+    }
+  }
+};
+
+TEST(CrowdRenderer, AgentsWallsAndBackgroundHaveTheirColours) {
+  CROWD_REQUIRE_GL_CONTEXT(context);
+  StillScene s;
+  // Agent 1 walks at full speed to the right; the others stand.
+  s.frame.velocities[1] = {1.5f, 0.0f};
+  ViewOptions options;
+  options.hud = false;
+  const Drawn d = draw(s.scene, s.frame, options);
+  for (std::size_t i = 0; i < s.frame.positions.size(); ++i) {
+    const glm::vec2 centre = d.camera.to_pixel({s.frame.positions[i].x, s.frame.positions[i].z});
+    const float ratio = i == 1 ? 1.0f : 0.0f;
+    expect_colour(rgb(d.image, centre), rgb(speed_colour(ratio)),
+                  "agent " + std::to_string(i) + " at its projected position");
+  }
+  // The pillar's centre is wall; the frame's corner lies in the margin outside the world.
+  expect_colour(rgb(d.image, d.camera.to_pixel({10.0f, 5.0f})), rgb(palette::kWall), "the pillar");
+  expect_colour(rgb(d.image, {1.0f, 1.0f}), rgb(palette::kBackground), "outside the world");
+  // Walkable ground away from agents shows the navmesh.
+  expect_colour(rgb(d.image, d.camera.to_pixel({10.0f, 8.5f})), rgb(palette::kNavmeshFill),
+                "open floor");
+}
+
+TEST(CrowdRenderer, ColourByStateAndRemovedAgentsAreNotDrawn) {
+  CROWD_REQUIRE_GL_CONTEXT(context);
+  StillScene s;
+  s.frame.present[3] = 0; // removed
+  ViewOptions options;
+  options.hud = false;
+  options.colour_by_state = true;
+  options.navmesh = false;
+  const Drawn d = draw(s.scene, s.frame, options);
+  const auto at = [&](int i) {
+    const glm::vec3& p = s.frame.positions[static_cast<std::size_t>(i)];
+    return rgb(d.image, d.camera.to_pixel({p.x, p.z}));
+  };
+  // Agents 0 and 1 stand far from their goals (slowed); agent 2 stands on its goal.
+  expect_colour(at(0), rgb(palette::kStateColours[1]), "agent 0, slowed");
+  expect_colour(at(2), rgb(palette::kStateColours[2]), "agent 2, at its goal");
+  expect_colour(at(3), rgb(palette::kBackground), "removed agent 3");
+}
+
+/// Live run of kScene written as a trajectory, then replayed: same frame at the same step.
+TEST(CrowdRenderer, ReplayDrawsTheSameFrameAsLive) {
+  CROWD_REQUIRE_GL_CONTEXT(context);
+  testing::TempDir dir;
+  const auto scenario_file = dir.path() / "scene.json";
+  std::ofstream(scenario_file) << kScene;
+  const auto trajectory_file = dir.path() / "traj.csv";
+
+  SimulationOptions sim_options;
+  sim_options.backend = BackendKind::Cpu;
+  sim_options.solver.threads = 1;
+  LiveSource live(load_scenario(scenario_file), sim_options);
+  ViewOptions options;
+  options.hud = false;
+  options.selected = 0; // the selection ring is drawn in both modes
+  CrowdRenderer renderer(live.scene());
+  OffscreenFramebuffer framebuffer(400, 240);
+  const ViewCamera camera =
+      ViewCamera::fit(live.scene().bounds_min, live.scene().bounds_max, 400, 240);
+  const auto render = [&](const FrameSource& source, const TrailHistory& history) {
+    ShapeLayer trails;
+    trails.line_width_pixels = 1.5f;
+    history.draw(trails);
+    ViewOptions without_debug = options;
+    // Debug overlays need solver state, which a trajectory lacks: compare what both draw.
+    without_debug.samples = without_debug.neighbours = without_debug.walls =
+        without_debug.corridor = false;
+    framebuffer.bind();
+    draw_source_frame(renderer, source, trails, camera, without_debug);
+    return framebuffer.read();
+  };
+
+  constexpr int kStep = 20;
+  RgbaImage live_image;
+  {
+    TrajectoryWriter writer(trajectory_file);
+    TrailHistory trails(options.trail_length);
+    trails.push(live.frame());
+    const SceneFrame& f0 = live.frame();
+    const std::vector<AgentPhase> walking(f0.positions.size(), AgentPhase::Walking);
+    writer.write_frame(0, 0.0, f0.positions, f0.velocities, walking);
+    while (live.frame().step < live.last_step()) {
+      live.advance();
+      trails.push(live.frame());
+      const auto& sim = live.simulation();
+      writer.write_frame(sim.step_index(), sim.time(), sim.positions(), sim.velocities(),
+                         sim.phases());
+      if (live.frame().step == kStep)
+        live_image = render(live, trails);
+    }
+    writer.finish();
+  }
+
+  ReplaySource replay(load_scenario(scenario_file), trajectory_file);
+  TrailHistory trails(options.trail_length);
+  trails.push(replay.frame());
+  while (replay.frame().step < kStep) {
+    replay.advance();
+    trails.push(replay.frame());
+  }
+  ASSERT_EQ(replay.frame().step, kStep);
+  const RgbaImage replay_image = render(replay, trails);
+  ASSERT_EQ(live_image.pixels.size(), replay_image.pixels.size());
+  std::size_t differing = 0;
+  for (std::size_t k = 0; k < live_image.pixels.size(); ++k)
+    differing += live_image.pixels[k] != replay_image.pixels[k];
+  EXPECT_EQ(differing, 0u) << "bytes differ between the live and the replayed frame";
+  // And the frame shows something moving: agents left their start.
+  EXPECT_NE(live.frame().positions[0], live.scene().setups[0].position);
+}
+
+TEST(CrowdRenderer, SelectedAgentOverlaysDrawLiveSolverState) {
+  CROWD_REQUIRE_GL_CONTEXT(context);
+  testing::TempDir dir;
+  const auto scenario_file = dir.path() / "scene.json";
+  std::ofstream(scenario_file) << kScene;
+  SimulationOptions sim_options;
+  sim_options.backend = BackendKind::Cpu;
+  LiveSource live(load_scenario(scenario_file), sim_options);
+  for (int k = 0; k < 10; ++k)
+    live.advance();
+  const auto view = live.inspect(0);
+  ASSERT_TRUE(view.has_value());
+  ASSERT_FALSE(view->samples.empty());
+  ViewOptions options;
+  options.selected = 0;
+  const DebugOverlay overlay = make_debug_overlay(live.scene(), live.frame(), options, &*view);
+  // One square (two triangles) per sample, the corridor's polygons under the agents.
+  EXPECT_GE(overlay.over.triangles.size(), view->samples.size() * 6);
+  EXPECT_FALSE(overlay.under.triangles.empty());
+  // Drawn: the pixel at the lowest-penalty sample of the finest level is white.
+  CrowdRenderer renderer(live.scene());
+  OffscreenFramebuffer framebuffer(800, 480);
+  ViewCamera camera = ViewCamera::fit(live.scene().bounds_min, live.scene().bounds_max, 800, 480);
+  const glm::vec3 p = live.frame().positions[0];
+  camera.centre = {p.x, p.z};
+  camera.pixels_per_metre = 120.0f;
+  options.hud = false;
+  options.neighbours = options.walls = false;
+  renderer.draw(live.frame(), camera, options, {}, overlay, {});
+  const RgbaImage image = framebuffer.read();
+  const VelocitySample* best = nullptr;
+  for (const VelocitySample& s : view->samples)
+    if (s.level == view->samples.back().level && (best == nullptr || s.penalty < best->penalty))
+      best = &s;
+  const glm::vec2 at = camera.to_pixel(glm::vec2(p.x, p.z) + best->velocity);
+  expect_colour(rgb(image, at), {255, 255, 255}, "the best sample");
+}
+
+} // namespace
+} // namespace crowd
