@@ -3,10 +3,9 @@
 
 #include "host/output/metrics.h"
 
-#include <glm/glm.hpp>
-
 #include <cstdio>
 #include <filesystem>
+#include <glm/glm.hpp>
 #include <span>
 
 namespace crowd {
@@ -23,7 +22,7 @@ public:
   TrajectoryWriter(const TrajectoryWriter&) = delete;
   TrajectoryWriter& operator=(const TrajectoryWriter&) = delete;
 
-  /// One row per agent that is not Removed.
+  /// One row per agent that is present (is_present: not Removed, not yet to enter).
   void write_frame(int step, double time, std::span<const glm::vec3> positions,
                    std::span<const glm::vec2> velocities, std::span<const AgentPhase> phases);
   /// Flushes, closes and renames into place. Throws std::runtime_error on I/O failure.

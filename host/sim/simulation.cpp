@@ -1,6 +1,7 @@
 #include "host/sim/simulation.h"
 
 #include "host/backends/detour_backend.h"
+#include "host/sim/agent_schedule.h"
 #include "host/sim/crowd_solver.h"
 #include "host/sim/executor.h"
 
@@ -77,14 +78,14 @@ struct Simulation::Impl {
   NavMesh navmesh;
   std::vector<AgentSetup> setups;
   std::unique_ptr<CrowdBackend> backend;
-  std::vector<AgentPhase> phases;
+  AgentSchedule schedule; ///< Entries, waypoints, arrivals; agent ids <-> backend ids.
   std::optional<MetricsCollector> metrics;
   int step_index = 0;
   double last_step_ms = 0.0;
 
   Impl(Scenario s, const SimulationOptions& options)
       : scenario(std::move(s)), navmesh(NavMesh::build(scenario)),
-        setups(populate(scenario, navmesh)) {
+        setups(populate(scenario, navmesh)), schedule(navmesh.settings().agent_height) {
     // DetourCrowd cannot grow after init: room for the scene plus some agents added through
     // the API, within what its 16-bit grid allows (a larger scene is refused with the reason).
     const int scene = static_cast<int>(setups.size());
@@ -94,9 +95,7 @@ struct Simulation::Impl {
             : std::min(DetourCrowdBackend::kMaxCapacity, scene + std::max(64, scene / 8));
     backend = make_backend(options.backend, navmesh, options.solver, capacity,
                            std::max(scenario.max_agent_radius(), navmesh.settings().agent_radius));
-    for (const AgentSetup& setup : setups)
-      backend->add_agent(setup);
-    phases.assign(setups.size(), AgentPhase::Walking);
+    schedule.add_agents(setups, 0, *backend, 0.0);
     metrics.emplace(scenario, navmesh, setups);
   }
 
@@ -104,28 +103,6 @@ struct Simulation::Impl {
     if (id < 0 || id >= static_cast<int>(setups.size()))
       throw ApiError("unknown agent id " + std::to_string(id) + " (ids are 0.." +
                      std::to_string(static_cast<int>(setups.size()) - 1) + ")");
-  }
-
-  void handle_arrivals(double now) {
-    const auto positions = backend->positions();
-    for (std::size_t i = 0; i < setups.size(); ++i) {
-      if (phases[i] != AgentPhase::Walking)
-        continue;
-      const AgentSetup& s = setups[i];
-      const glm::vec3 p = positions[i];
-      const float dx = p.x - s.goal.x, dz = p.z - s.goal.z;
-      if (dx * dx + dz * dz > s.params.arrival_radius * s.params.arrival_radius ||
-          std::fabs(p.y - s.goal.y) > navmesh.settings().agent_height)
-        continue;
-      metrics->record_arrival(static_cast<int>(i), now);
-      if (s.params.on_arrival == OnArrival::Remove) {
-        backend->remove_agent(static_cast<int>(i));
-        phases[i] = AgentPhase::Removed;
-      } else {
-        backend->stop_agent(static_cast<int>(i));
-        phases[i] = AgentPhase::Arrived;
-      }
-    }
   }
 };
 
@@ -155,29 +132,27 @@ int Simulation::add_agent(const glm::vec3& position, const glm::vec3& goal,
                    std::to_string(position.y) + ", " + std::to_string(position.z) + ")");
   setup.position = *placed;
   setup.goal = impl_->navmesh.nearest_point(goal).value_or(goal);
-  const int id = impl_->backend->add_agent(setup);
+  const int id = static_cast<int>(impl_->setups.size());
   impl_->setups.push_back(setup);
-  impl_->phases.push_back(AgentPhase::Walking);
+  impl_->schedule.add_agents(impl_->setups, static_cast<std::size_t>(id), *impl_->backend, time());
   impl_->metrics->add_agent(setup);
   return id;
 }
 
 void Simulation::remove_agent(int id) {
   impl_->check_id(id);
-  impl_->backend->remove_agent(id);
-  impl_->phases[static_cast<std::size_t>(id)] = AgentPhase::Removed;
+  impl_->schedule.remove_agent(id, *impl_->backend);
 }
 
 void Simulation::set_goal(int id, const glm::vec3& goal) {
   impl_->check_id(id);
   if (!finite(goal))
     throw ApiError("set_goal: goal must be finite");
-  if (impl_->phases[static_cast<std::size_t>(id)] == AgentPhase::Removed)
+  if (impl_->schedule.phases()[static_cast<std::size_t>(id)] == AgentPhase::Removed)
     throw ApiError("set_goal: agent " + std::to_string(id) + " was removed");
   AgentSetup& setup = impl_->setups[static_cast<std::size_t>(id)];
   setup.goal = impl_->navmesh.nearest_point(goal).value_or(goal);
-  impl_->phases[static_cast<std::size_t>(id)] = AgentPhase::Walking;
-  impl_->backend->set_goal(id, setup.goal);
+  impl_->schedule.set_goal(id, setup, *impl_->backend);
 }
 
 void Simulation::step() {
@@ -185,11 +160,11 @@ void Simulation::step() {
   const auto start = std::chrono::steady_clock::now();
   m.backend->step(m.scenario.dt);
   ++m.step_index;
-  m.handle_arrivals(time());
+  m.schedule.after_step(m.setups, *m.backend, *m.metrics, time());
   m.last_step_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   m.metrics->record_step_time(m.last_step_ms, m.backend->last_step_stages());
-  m.metrics->observe_step(m.backend->positions(), m.phases);
+  m.metrics->observe_step(positions(), phases());
 }
 
 int Simulation::step_index() const {
@@ -203,24 +178,24 @@ int Simulation::agent_count() const {
 }
 glm::vec3 Simulation::position(int id) const {
   impl_->check_id(id);
-  return impl_->backend->positions()[static_cast<std::size_t>(id)];
+  return positions()[static_cast<std::size_t>(id)];
 }
 glm::vec2 Simulation::velocity(int id) const {
   impl_->check_id(id);
-  return impl_->backend->velocities()[static_cast<std::size_t>(id)];
+  return velocities()[static_cast<std::size_t>(id)];
 }
 AgentPhase Simulation::phase(int id) const {
   impl_->check_id(id);
-  return impl_->phases[static_cast<std::size_t>(id)];
+  return phases()[static_cast<std::size_t>(id)];
 }
 std::span<const glm::vec3> Simulation::positions() const {
-  return impl_->backend->positions();
+  return impl_->schedule.positions(*impl_->backend);
 }
 std::span<const glm::vec2> Simulation::velocities() const {
-  return impl_->backend->velocities();
+  return impl_->schedule.velocities(*impl_->backend);
 }
 std::span<const AgentPhase> Simulation::phases() const {
-  return impl_->phases;
+  return impl_->schedule.phases();
 }
 const Scenario& Simulation::scenario() const {
   return impl_->scenario;

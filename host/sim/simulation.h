@@ -70,6 +70,8 @@ public:
   glm::vec3 position(int id) const;
   glm::vec2 velocity(int id) const; ///< (vx, vz)
   AgentPhase phase(int id) const;
+  /// Positions, velocities and phases are indexed by agent id. An agent that has not entered
+  /// yet (start delay, emitter) is AgentPhase::Pending and shows its spawn position.
   std::span<const glm::vec3> positions() const;
   std::span<const glm::vec2> velocities() const;
   std::span<const AgentPhase> phases() const;

@@ -565,8 +565,8 @@ INSTANTIATE_TEST_SUITE_P(
                   "\"antipodal\" needs a circle spawn"},
         ErrorCase{"uniform_in_agent", with_agent(R"("radius": {"uniform": [0.3, 0.5]})"),
                   "agents[0].radius",
-                  "{\"uniform\": [a, b]} is only allowed in groups, where each generated agent "
-                  "draws its own value (an explicit agent has one value)"},
+                  "{\"uniform\": [a, b]} is only allowed in groups, emitters and types, where "
+                  "each agent draws its own value (an explicit agent has one value)"},
         ErrorCase{"uniform_in_defaults",
                   with_world(R"("defaults": {"max_speed": {"uniform": [1, 2]}})"),
                   "defaults.max_speed", "only allowed in groups"},
