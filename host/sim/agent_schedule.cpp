@@ -43,13 +43,20 @@ void AgentSchedule::enter(int id, const AgentSetup& setup, CrowdBackend& backend
 
 void AgentSchedule::add_agents(std::span<const AgentSetup> setups, std::size_t first,
                                CrowdBackend& backend, double now) {
-  routes_.resize(setups.size());
-  phases_.resize(setups.size(), AgentPhase::Pending);
   for (std::size_t i = first; i < setups.size(); ++i) {
-    if (has_come(setups[i].start_time, now)) {
-      enter(static_cast<int>(i), setups[i], backend);
-    } else {
+    routes_.emplace_back();
+    phases_.push_back(AgentPhase::Pending);
+    if (!has_come(setups[i].start_time, now)) {
       waiting_to_enter_.push_back(static_cast<int>(i));
+      continue;
+    }
+    try {
+      enter(static_cast<int>(i), setups[i], backend);
+    } catch (...) {
+      // The backend refused it (no navmesh near): the agent is not made known.
+      routes_.pop_back();
+      phases_.pop_back();
+      throw;
     }
   }
   std::stable_sort(waiting_to_enter_.begin(), waiting_to_enter_.end(), [&](int a, int b) {

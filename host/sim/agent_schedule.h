@@ -27,7 +27,8 @@ public:
 
   /// Makes setups[first..] known, with ids first, first + 1, ...; those whose start time is
   /// not after `now` enter the backend at once (in id order, without a clearance test: their
-  /// places were checked when they were placed), the others wait for after_step.
+  /// places were checked when they were placed), the others wait for after_step. When the
+  /// backend throws, the agent it refused and those after it are not made known.
   void add_agents(std::span<const AgentSetup> setups, std::size_t first, CrowdBackend& backend,
                   double now);
 

@@ -132,10 +132,18 @@ int Simulation::add_agent(const glm::vec3& position, const glm::vec3& goal,
                    std::to_string(position.y) + ", " + std::to_string(position.z) + ")");
   setup.position = *placed;
   setup.goal = impl_->navmesh.nearest_point(goal).value_or(goal);
+  setup.start_time = time(); // It enters now: its arrival time counts from here.
   const int id = static_cast<int>(impl_->setups.size());
   impl_->setups.push_back(setup);
-  impl_->schedule.add_agents(impl_->setups, static_cast<std::size_t>(id), *impl_->backend, time());
+  try {
+    impl_->schedule.add_agents(impl_->setups, static_cast<std::size_t>(id), *impl_->backend,
+                               time());
+  } catch (...) {
+    impl_->setups.pop_back();
+    throw;
+  }
   impl_->metrics->add_agent(setup);
+  impl_->metrics->record_start(id, time());
   return id;
 }
 
