@@ -248,6 +248,7 @@ struct MetricsCollector::Impl {
     std::optional<double> arrival_time;
     std::optional<double> walked_at_arrival; ///< Unset while the arrival step is unobserved.
     std::optional<double> start_time;        ///< Unset until the agent enters.
+    std::size_t type = 0;                    ///< Index in type_names.
   };
 
   std::string scenario_name;
@@ -256,6 +257,7 @@ struct MetricsCollector::Impl {
   float nav_radius = 0.0f;
   float max_radius = 0.0f;
   std::vector<Agent> agents;
+  std::vector<std::string> type_names; ///< In order of first appearance.
 
   // Walls of 2D worlds.
   bool has_bounds = false;
@@ -382,6 +384,12 @@ void MetricsCollector::Impl::add_agents(std::span<const AgentSetup> setups) {
   agents.resize(first + setups.size());
   for (std::size_t i = 0; i < setups.size(); ++i) {
     agents[first + i].radius = setups[i].params.radius;
+    const std::string& type = setups[i].params.type;
+    const auto named = std::find(type_names.begin(), type_names.end(), type);
+    agents[first + i].type = static_cast<std::size_t>(named - type_names.begin());
+    if (named == type_names.end()) {
+      type_names.push_back(type);
+    }
     agents[first + i].last = setups[i].position;
     if (!(setups[i].start_time > 0.0)) {
       agents[first + i].start_time = 0.0;
@@ -720,17 +728,25 @@ MetricsSummary MetricsCollector::summary(const std::string& backend, int steps_r
 
   double time_sum = 0.0, time_max = 0.0, ratio_sum = 0.0;
   int ratios = 0;
+  s.types.resize(m.type_names.size());
+  std::vector<double> type_time_sums(m.type_names.size(), 0.0);
+  for (std::size_t t = 0; t < m.type_names.size(); ++t) {
+    s.types[t].type = m.type_names[t];
+  }
   for (const Impl::Agent& a : m.agents) {
     if (!a.start_time) {
       continue; // Never entered: its start time is after the last step or its place stayed taken.
     }
     ++s.agents;
+    ++s.types[a.type].agents;
     s.unreachable += a.unreachable ? 1 : 0;
     if (!a.arrival_time) {
       continue;
     }
     ++s.arrived;
     const double travel = *a.arrival_time - *a.start_time;
+    ++s.types[a.type].arrived;
+    type_time_sums[a.type] += travel;
     time_sum += travel;
     time_max = std::max(time_max, travel);
     if (a.path_length > 0.0) {
@@ -741,6 +757,11 @@ MetricsSummary MetricsCollector::summary(const std::string& backend, int steps_r
   if (s.arrived > 0) {
     s.mean_arrival_time = time_sum / s.arrived;
     s.max_arrival_time = time_max;
+  }
+  for (std::size_t t = 0; t < s.types.size(); ++t) {
+    if (s.types[t].arrived > 0) {
+      s.types[t].mean_arrival_time = type_time_sums[t] / s.types[t].arrived;
+    }
   }
   if (ratios > 0) {
     s.mean_path_ratio = ratio_sum / ratios;
@@ -796,6 +817,18 @@ nlohmann::ordered_json to_json(const MetricsSummary& s) {
   j["step_ms_mean"] = s.step_ms_mean;
   j["step_ms_p95"] = s.step_ms_p95;
   j["stage_ms"] = std::move(stages);
+  // Only scenarios that use types get the key, so other outputs stay as they were.
+  const bool typed = std::any_of(s.types.begin(), s.types.end(),
+                                 [](const TypeSummary& t) { return t.type != AgentParams{}.type; });
+  if (typed) {
+    nlohmann::ordered_json types = nlohmann::ordered_json::object();
+    for (const TypeSummary& t : s.types) {
+      types[t.type] = {{"agents", t.agents},
+                       {"arrived", t.arrived},
+                       {"mean_arrival_time", optional(t.mean_arrival_time)}};
+    }
+    j["types"] = std::move(types);
+  }
   return j;
 }
 

@@ -32,6 +32,14 @@ constexpr bool is_present(AgentPhase phase) {
   return phase != AgentPhase::Removed && phase != AgentPhase::Pending;
 }
 
+/// The metrics of the agents of one type (scenario extension `types`).
+struct TypeSummary {
+  std::string type;
+  int agents = 0;
+  int arrived = 0;
+  std::optional<double> mean_arrival_time;
+};
+
 struct MetricsSummary {
   std::string scenario;
   std::string backend;
@@ -48,10 +56,14 @@ struct MetricsSummary {
   std::optional<double> mean_path_ratio;
   double step_ms_mean = 0.0, step_ms_p95 = 0.0;
   std::vector<std::pair<std::string, double>> stage_ms; ///< Mean ms per step, pipeline order.
+  /// Per agent type, in order of first appearance (by agent id), over the agents counted in
+  /// `agents`.
+  std::vector<TypeSummary> types;
 };
 
 /// The metrics object of outputs.md, keys in the order of that table and stage_ms in
-/// pipeline order.
+/// pipeline order; then, when some agent has a type (scenario extension `types`), "types":
+/// {"walker": {"agents", "arrived", "mean_arrival_time"}, ...}.
 nlohmann::ordered_json to_json(const MetricsSummary& summary);
 
 class MetricsCollector {

@@ -77,6 +77,10 @@ TEST(FilmShotRun, AgentsAppearFromTheFrameTheyEnterUnderTheirScenarioIds) {
   EXPECT_GE(m["arrived"].get<int>(), 30) << r.output;
   EXPECT_EQ(m["unreachable"], 0);
   EXPECT_EQ(m["wall_events"], 0);
+  // Each type's agents are counted under its name.
+  EXPECT_EQ(m["types"]["walker"]["agents"], 25);
+  EXPECT_EQ(m["types"]["jogger"]["agents"], 7);
+  EXPECT_EQ(m["types"]["elderly"]["agents"], 2);
 }
 
 TEST(FilmShotRun, TrajectoryBytesAreIdenticalWithOneAndTwoThreads) {
