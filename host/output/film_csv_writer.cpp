@@ -38,7 +38,7 @@ void FilmCsvWriter::write_frame(const FrameView& frame) {
   std::string out;
   out.reserve(frame.positions.size() * (prefix.size() + 72));
   for (std::size_t i = 0; i < frame.positions.size(); ++i) {
-    if (i < frame.phases.size() && frame.phases[i] == AgentPhase::Removed)
+    if (i < frame.phases.size() && !is_present(frame.phases[i]))
       continue;
     const glm::vec2 v = i < frame.velocities.size() ? frame.velocities[i] : glm::vec2(0.0f);
     out += prefix;

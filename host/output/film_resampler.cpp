@@ -36,7 +36,7 @@ void FilmResampler::emit(int frame, double time, const FrameView& after, bool on
     }
     positions_[i] = glm::mix(before_positions_[i], after.positions[i], weight);
     velocities_[i] = glm::mix(before_velocities_[i], v_after, weight);
-    const bool shown = before_phases_[i] != AgentPhase::Removed && p_after != AgentPhase::Removed;
+    const bool shown = is_present(before_phases_[i]) && is_present(p_after);
     phases_[i] = shown ? p_after : AgentPhase::Removed;
   }
   FrameView view;

@@ -14,7 +14,7 @@ void HeadingSmoother::update(std::span<const glm::vec2> velocities,
   headings_.resize(count, 0.0f);
   shown_.resize(count, false);
   for (std::size_t i = 0; i < count; ++i) {
-    const bool shown = i >= phases.size() || phases[i] != AgentPhase::Removed;
+    const bool shown = i >= phases.size() || is_present(phases[i]);
     if (!shown) {
       shown_[i] = false;
       continue;

@@ -20,9 +20,14 @@
 //   so an agent no larger than R touches the wall only once it leaves the navmesh.
 // * Walked distance: the sum of per-step xz displacements, counted up to the end of the step
 //   in which the agent arrived (its first arrival); path ratio = walked / shortest navmesh path
-//   (findNearestPoly of start and goal, findPath, findStraightPath, xz length).
+//   (findNearestPoly of start and goal, findPath, findStraightPath, xz length), through the
+//   agent's waypoints in order when it has some (the sum of the legs).
+// * Arrival time: from the agent's entry (0, or when a start delay or an emitter let it in)
+//   to the end of the step in which it arrived; only agents that have entered are counted in
+//   `agents` and `unreachable`.
 // * Unreachable: no navmesh polygon within placement extents of the goal (or of the start),
-//   or a partial findPath result (last polygon is not the goal's). Computed once per agent,
+//   or a partial findPath result (last polygon is not the goal's), on any leg. Computed once
+//   per agent,
 //   when it is made known (constructor or add_agent), with the A* pool at Detour's maximum
 //   (65535 nodes) and a path buffer as long as the navmesh has polygons.
 //
@@ -242,6 +247,8 @@ struct MetricsCollector::Impl {
     bool unreachable = false;
     std::optional<double> arrival_time;
     std::optional<double> walked_at_arrival; ///< Unset while the arrival step is unobserved.
+    std::optional<double> start_time;        ///< Unset until the agent enters.
+    std::size_t type = 0;                    ///< Index in type_names.
   };
 
   std::string scenario_name;
@@ -250,6 +257,7 @@ struct MetricsCollector::Impl {
   float nav_radius = 0.0f;
   float max_radius = 0.0f;
   std::vector<Agent> agents;
+  std::vector<std::string> type_names; ///< In order of first appearance.
 
   // Walls of 2D worlds.
   bool has_bounds = false;
@@ -295,6 +303,11 @@ struct MetricsCollector::Impl {
   void add_agents(std::span<const AgentSetup> setups);
   void path_of(dtNavMeshQuery& query, std::vector<dtPolyRef>& path, std::vector<float>& straight,
                const AgentSetup& setup, Agent& agent) const;
+  /// Shortest navmesh path length from `from` to `to` (-1 when Detour cannot straighten the
+  /// path), or nothing when `to` is unreachable.
+  std::optional<double> leg_length(dtNavMeshQuery& query, std::vector<dtPolyRef>& path,
+                                   std::vector<float>& straight, const glm::vec3& from,
+                                   const glm::vec3& to) const;
   void update_wall_grid();
 };
 
@@ -313,30 +326,48 @@ void MetricsCollector::Impl::update_wall_grid() {
 void MetricsCollector::Impl::path_of(dtNavMeshQuery& query, std::vector<dtPolyRef>& path,
                                      std::vector<float>& straight, const AgentSetup& setup,
                                      Agent& agent) const {
+  double total = 0.0; // Negative once a leg's length is unknown: no path ratio.
+  glm::vec3 from = setup.position;
+  for (std::size_t leg = 0; leg <= setup.waypoints.size(); ++leg) {
+    const glm::vec3 to = leg < setup.waypoints.size() ? setup.waypoints[leg].position : setup.goal;
+    const std::optional<double> length = leg_length(query, path, straight, from, to);
+    if (!length) {
+      agent.unreachable = true;
+      return;
+    }
+    total = total < 0.0 || *length < 0.0 ? -1.0 : total + *length;
+    from = to;
+  }
+  agent.path_length = std::max(total, 0.0);
+}
+
+std::optional<double> MetricsCollector::Impl::leg_length(dtNavMeshQuery& query,
+                                                         std::vector<dtPolyRef>& path,
+                                                         std::vector<float>& straight,
+                                                         const glm::vec3& from,
+                                                         const glm::vec3& to) const {
   const float half[3] = {extents.x, extents.y, extents.z};
-  const float start[3] = {setup.position.x, setup.position.y, setup.position.z};
-  const float goal[3] = {setup.goal.x, setup.goal.y, setup.goal.z};
+  const float start[3] = {from.x, from.y, from.z};
+  const float goal[3] = {to.x, to.y, to.z};
   dtPolyRef start_ref = 0, goal_ref = 0;
   float start_pt[3], goal_pt[3];
   const dtStatus s1 = query.findNearestPoly(start, half, &filter, &start_ref, start_pt);
   const dtStatus s2 = query.findNearestPoly(goal, half, &filter, &goal_ref, goal_pt);
   if (dtStatusFailed(s1) || dtStatusFailed(s2) || start_ref == 0 || goal_ref == 0) {
-    agent.unreachable = true;
-    return;
+    return std::nullopt;
   }
   int npath = 0;
   const dtStatus st = query.findPath(start_ref, goal_ref, start_pt, goal_pt, &filter, path.data(),
                                      &npath, max_path);
   if (dtStatusFailed(st) || npath == 0 || path[static_cast<std::size_t>(npath - 1)] != goal_ref ||
       dtStatusDetail(st, DT_PARTIAL_RESULT)) {
-    agent.unreachable = true;
-    return;
+    return std::nullopt;
   }
   int nstraight = 0;
   const dtStatus ss = query.findStraightPath(start_pt, goal_pt, path.data(), npath, straight.data(),
                                              nullptr, nullptr, &nstraight, max_path + 2);
   if (dtStatusFailed(ss)) {
-    return;
+    return -1.0; // Reachable, length unknown.
   }
   double length = 0.0;
   for (int k = 1; k < nstraight; ++k) {
@@ -345,7 +376,7 @@ void MetricsCollector::Impl::path_of(dtNavMeshQuery& query, std::vector<dtPolyRe
     const double dx = static_cast<double>(b[0]) - a[0], dz = static_cast<double>(b[2]) - a[2];
     length += std::sqrt(dx * dx + dz * dz);
   }
-  agent.path_length = length;
+  return length;
 }
 
 void MetricsCollector::Impl::add_agents(std::span<const AgentSetup> setups) {
@@ -353,7 +384,16 @@ void MetricsCollector::Impl::add_agents(std::span<const AgentSetup> setups) {
   agents.resize(first + setups.size());
   for (std::size_t i = 0; i < setups.size(); ++i) {
     agents[first + i].radius = setups[i].params.radius;
+    const std::string& type = setups[i].params.type;
+    const auto named = std::find(type_names.begin(), type_names.end(), type);
+    agents[first + i].type = static_cast<std::size_t>(named - type_names.begin());
+    if (named == type_names.end()) {
+      type_names.push_back(type);
+    }
     agents[first + i].last = setups[i].position;
+    if (!(setups[i].start_time > 0.0)) {
+      agents[first + i].start_time = 0.0;
+    }
     max_radius = std::max(max_radius, setups[i].params.radius);
   }
   update_wall_grid();
@@ -516,7 +556,7 @@ void MetricsCollector::observe_step(std::span<const glm::vec3> positions,
   const double now = m.observed_steps * static_cast<double>(m.dt);
   m.unsorted.clear();
   for (std::size_t i = 0; i < n; ++i) {
-    if (i < phases.size() && phases[i] == AgentPhase::Removed) {
+    if (i < phases.size() && !is_present(phases[i])) {
       continue;
     }
     Impl::Agent& a = m.agents[i];
@@ -624,6 +664,13 @@ void MetricsCollector::observe_step(std::span<const glm::vec3> positions,
   m.max_wall = std::max(m.max_wall, tally.max_wall);
 }
 
+void MetricsCollector::record_start(int agent, double time) {
+  Impl& m = *impl_;
+  if (agent >= 0 && agent < static_cast<int>(m.agents.size())) {
+    m.agents[static_cast<std::size_t>(agent)].start_time = time;
+  }
+}
+
 void MetricsCollector::record_arrival(int agent, double time) {
   Impl& m = *impl_;
   if (agent < 0 || agent >= static_cast<int>(m.agents.size())) {
@@ -675,20 +722,33 @@ MetricsSummary MetricsCollector::summary(const std::string& backend, int steps_r
   MetricsSummary s;
   s.scenario = m.scenario_name;
   s.backend = backend;
-  s.agents = static_cast<int>(m.agents.size());
+  s.agents = 0;
   s.steps = steps_run;
   s.dt = m.dt;
 
   double time_sum = 0.0, time_max = 0.0, ratio_sum = 0.0;
   int ratios = 0;
+  s.types.resize(m.type_names.size());
+  std::vector<double> type_time_sums(m.type_names.size(), 0.0);
+  for (std::size_t t = 0; t < m.type_names.size(); ++t) {
+    s.types[t].type = m.type_names[t];
+  }
   for (const Impl::Agent& a : m.agents) {
+    if (!a.start_time) {
+      continue; // Never entered: its start time is after the last step or its place stayed taken.
+    }
+    ++s.agents;
+    ++s.types[a.type].agents;
     s.unreachable += a.unreachable ? 1 : 0;
     if (!a.arrival_time) {
       continue;
     }
     ++s.arrived;
-    time_sum += *a.arrival_time;
-    time_max = std::max(time_max, *a.arrival_time);
+    const double travel = *a.arrival_time - *a.start_time;
+    ++s.types[a.type].arrived;
+    type_time_sums[a.type] += travel;
+    time_sum += travel;
+    time_max = std::max(time_max, travel);
     if (a.path_length > 0.0) {
       ratio_sum += a.walked_at_arrival.value_or(a.walked) / a.path_length;
       ++ratios;
@@ -697,6 +757,11 @@ MetricsSummary MetricsCollector::summary(const std::string& backend, int steps_r
   if (s.arrived > 0) {
     s.mean_arrival_time = time_sum / s.arrived;
     s.max_arrival_time = time_max;
+  }
+  for (std::size_t t = 0; t < s.types.size(); ++t) {
+    if (s.types[t].arrived > 0) {
+      s.types[t].mean_arrival_time = type_time_sums[t] / s.types[t].arrived;
+    }
   }
   if (ratios > 0) {
     s.mean_path_ratio = ratio_sum / ratios;
@@ -752,6 +817,18 @@ nlohmann::ordered_json to_json(const MetricsSummary& s) {
   j["step_ms_mean"] = s.step_ms_mean;
   j["step_ms_p95"] = s.step_ms_p95;
   j["stage_ms"] = std::move(stages);
+  // Only scenarios that use types get the key, so other outputs stay as they were.
+  const bool typed = std::any_of(s.types.begin(), s.types.end(),
+                                 [](const TypeSummary& t) { return t.type != AgentParams{}.type; });
+  if (typed) {
+    nlohmann::ordered_json types = nlohmann::ordered_json::object();
+    for (const TypeSummary& t : s.types) {
+      types[t.type] = {{"agents", t.agents},
+                       {"arrived", t.arrived},
+                       {"mean_arrival_time", optional(t.mean_arrival_time)}};
+    }
+    j["types"] = std::move(types);
+  }
   // Health of the run, after the spec's keys (outputs.md asks for "at least" its keys).
   nlohmann::ordered_json faults = nlohmann::ordered_json::array();
   for (const FaultRecord& f : s.faults)

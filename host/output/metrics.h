@@ -21,9 +21,24 @@ class NavMesh;
 
 /// Life of one agent as the simulation sees it.
 enum class AgentPhase : std::uint8_t {
-  Walking, ///< Heading for its goal.
+  Walking, ///< Heading for its goal (or its next waypoint).
   Arrived, ///< Within arrival_radius of its goal; standing (on_arrival = stop).
   Removed, ///< Gone (on_arrival = remove, or removed through the API).
+  Pending, ///< Not entered yet (start delay, emitter); not in the backend nor any output.
+  Waiting, ///< Standing at a waypoint for its wait; present like a walking agent.
+};
+
+/// True for the phases in which an agent is in the scene: measured and written out.
+constexpr bool is_present(AgentPhase phase) {
+  return phase != AgentPhase::Removed && phase != AgentPhase::Pending;
+}
+
+/// The metrics of the agents of one type (scenario extension `types`).
+struct TypeSummary {
+  std::string type;
+  int agents = 0;
+  int arrived = 0;
+  std::optional<double> mean_arrival_time;
 };
 
 /// An agent frozen because a stage computed a non-finite value for it.
@@ -55,10 +70,14 @@ struct MetricsSummary {
   StuckStats stuck;                    ///< Agents that made no progress (StuckDetector).
   long long navmesh_corrections = 0;   ///< Agent-steps put back onto the navmesh (StepHealth).
   double max_navmesh_correction = 0.0; ///< metres
+  /// Per agent type, in order of first appearance (by agent id), over the agents counted in
+  /// `agents`.
+  std::vector<TypeSummary> types;
 };
 
 /// The metrics object of outputs.md, keys in the order of that table and stage_ms in
-/// pipeline order.
+/// pipeline order; then, when some agent has a type (scenario extension `types`), "types":
+/// {"walker": {"agents", "arrived", "mean_arrival_time"}, ...}.
 nlohmann::ordered_json to_json(const MetricsSummary& summary);
 
 class MetricsCollector {
@@ -78,9 +97,13 @@ public:
   void add_agent(const AgentSetup& agent);
 
   /// Counts overlap and wall events and accumulates walked distance for the agents that are
-  /// not Removed. Call once per step with the positions at the end of the step.
+  /// present (is_present). Call once per step with the positions at the end of the step.
   void observe_step(std::span<const glm::vec3> positions, std::span<const AgentPhase> phases);
-  /// The agent arrived at `time` seconds.
+  /// The agent entered the run at `time` seconds (an agent whose setup has start_time 0 has
+  /// entered at 0 without this call). Until it enters an agent is not counted in `agents`,
+  /// and its arrival time is measured from here.
+  void record_start(int agent, double time);
+  /// The agent arrived at `time` seconds of the run.
   void record_arrival(int agent, double time);
   /// Wall time of one step and of its stages.
   void record_step_time(double ms, const StageTimes& stages);

@@ -65,7 +65,7 @@ void TrackJsonWriter::write_frame(const FrameView& frame) {
   for (std::size_t i = 0; i < count; ++i) {
     const glm::vec3 p = frame.positions[i];
     const glm::vec2 v = i < frame.velocities.size() ? frame.velocities[i] : glm::vec2(0.0f);
-    const bool shown = i >= frame.phases.size() || frame.phases[i] != AgentPhase::Removed;
+    const bool shown = i >= frame.phases.size() || is_present(frame.phases[i]);
     frame_buffer_[i] = Record{p.x, p.y, p.z, v.x, v.y, shown ? 1u : 0u};
   }
   for (std::size_t i = types_.size(); i < count; ++i)

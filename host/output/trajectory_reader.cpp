@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <fstream>
 #include <sstream>
 #include <string_view>
@@ -151,7 +152,12 @@ void check_trajectory_matches(const Trajectory& trajectory, const std::filesyste
                           "the first frame is step " + std::to_string(first.step) +
                               ", expected step 0 (the initial state)");
   const double dt = std::stod(format_number(static_cast<double>(scenario.dt)));
+  // Agents with a start time after 0 (start delays, emitters) appear once, when they enter.
+  std::vector<std::uint8_t> seen(setups.size(), 0);
   for (std::size_t a = 0; a < setups.size(); ++a) {
+    if (!first.present[a] && setups[a].start_time > 0.0)
+      continue;
+    seen[a] = 1;
     if (!first.present[a])
       throw TrajectoryError(file, first.line,
                             "step 0 has no row for agent " + std::to_string(a) + " (" +
@@ -176,6 +182,16 @@ void check_trajectory_matches(const Trajectory& trajectory, const std::filesyste
                                 format_number(expected) + ")");
     if (previous != nullptr) {
       for (std::size_t a = 0; a < setups.size(); ++a) {
+        if (frame.present[a] && !previous->present[a] && !seen[a]) {
+          seen[a] = 1;
+          if (frame.time + 1e-6 < setups[a].start_time)
+            throw TrajectoryError(file, frame.line,
+                                  "agent " + std::to_string(a) + " appears at step " +
+                                      std::to_string(frame.step) + ", before its start time " +
+                                      format_number(setups[a].start_time) + " s (" +
+                                      setups[a].json_path + " of " + scenario_name + ")");
+          continue;
+        }
         if (frame.present[a] && !previous->present[a])
           throw TrajectoryError(file, frame.line,
                                 "agent " + std::to_string(a) + " is back at step " +

@@ -30,7 +30,7 @@ void TrajectoryWriter::write_frame(int step, double time, std::span<const glm::v
   std::string out;
   out.reserve(positions.size() * (prefix.size() + 64));
   for (std::size_t i = 0; i < positions.size(); ++i) {
-    if (i < phases.size() && phases[i] == AgentPhase::Removed) {
+    if (i < phases.size() && !is_present(phases[i])) {
       continue;
     }
     const glm::vec2 v = i < velocities.size() ? velocities[i] : glm::vec2(0.0f);

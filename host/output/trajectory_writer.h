@@ -20,7 +20,7 @@ class TrajectoryWriter : public FrameSink {
 public:
   explicit TrajectoryWriter(std::filesystem::path path); ///< Throws std::runtime_error.
 
-  /// One row per agent that is not Removed.
+  /// One row per agent that is present (is_present: not Removed, not yet to enter).
   void write_frame(int step, double time, std::span<const glm::vec3> positions,
                    std::span<const glm::vec2> velocities, std::span<const AgentPhase> phases);
   void write_frame(const FrameView& frame) override;

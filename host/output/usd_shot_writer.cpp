@@ -137,7 +137,7 @@ void UsdShotWriter::write_frame(const FrameView& frame) {
     buffers_[kProtoIndices] += sep;
     append_int(buffers_[kProtoIndices],
                prototype_index(i < frame.types.size() ? frame.types[i] : std::string("agent")));
-    if (i < frame.phases.size() && frame.phases[i] == AgentPhase::Removed) {
+    if (i < frame.phases.size() && !is_present(frame.phases[i])) {
       if (!first_invisible)
         buffers_[kInvisible] += ", ";
       first_invisible = false;

@@ -26,7 +26,7 @@ void LiveSource::capture() {
   frame_.velocities.assign(velocities.begin(), velocities.end());
   frame_.present.resize(phases.size());
   for (std::size_t i = 0; i < phases.size(); ++i)
-    frame_.present[i] = phases[i] != AgentPhase::Removed;
+    frame_.present[i] = is_present(phases[i]);
   if (frame_.step > 0)
     frame_.ms_per_step = simulation_.last_step_ms();
 }

@@ -9,7 +9,21 @@
 //      (radius comes first because the spawn test needs the agent's clearance);
 //   2. spawn: rect = x then z for every attempt until one is accepted; circle = no draw;
 //   3. goal: rect = x then z for every attempt, at most kGoalAttempts; point, antipodal = none.
-// Explicit agents draw nothing. The same file and seed therefore always give the same agents.
+// Explicit agents draw nothing from it. The same file and seed therefore always give the same
+// agents.
+//
+// Scenario extensions (docs/scenario-extensions.md) draw from streams of their own, so that
+// adding an emitter, a start delay or a waypoint wait changes no other agent's draws and a
+// file without extensions places its agents exactly as before. Each stream is an
+// std::mt19937_64 seeded with splitmix64 of the scenario seed and (stream kind, index):
+//   * explicit agent i: its type's distributions (in the order of 1. above), then its start
+//     delay, then its waypoints;
+//   * group g's schedule: for each agent in turn, its start delay, then its waypoints;
+//   * emitter e: for each agent in turn, steps 1. to 3. above (spawn attempts test the walls
+//     only), then its waypoints.
+// Waypoints, in order: a rect waypoint's point (x then z per attempt, as a rect goal), then
+// the wait.
+// A constant (not a distribution) draws nothing.
 //
 // Walkable surface under a 2D point [x, z]. In a 2D world it is the floor: the navmesh point
 // nearest to (x, 0, z). In a mesh world the height is unknown, so find_surface() probes the
@@ -50,6 +64,55 @@ constexpr int kMaxSurfaceProbes = 1024;
 float draw(std::mt19937_64& rng, float lo, float hi) {
   // The top 24 bits make a float in [0, 1) exactly, identically on every platform.
   return lo + (hi - lo) * (static_cast<float>(rng() >> 40) * 0x1p-24f);
+}
+
+/// The value of `d` for one agent: the constant, or one draw.
+float sample(std::mt19937_64& rng, const Distribution& d) {
+  return d.is_constant() ? d.lo : draw(rng, d.lo, d.hi);
+}
+
+/// Sebastiano Vigna's splitmix64 finaliser (the seeding generator recommended for the
+/// xoshiro family): nearby inputs give unrelated outputs.
+std::uint64_t splitmix64(std::uint64_t x) {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+enum class Stream : std::uint64_t { ExplicitAgent = 1, GroupSchedule = 2, Emitter = 3 };
+
+/// The random stream of one agent, group or emitter (see the file comment).
+std::mt19937_64 stream_rng(std::uint64_t seed, Stream kind, std::size_t index) {
+  const std::uint64_t label = (static_cast<std::uint64_t>(kind) << 40) + index;
+  return std::mt19937_64(splitmix64(seed ^ splitmix64(label)));
+}
+
+bool any_set(const ParamDistributions& d) {
+  return d.radius || d.max_speed || d.max_accel || d.separation_weight || d.collision_query_range ||
+         d.arrival_radius;
+}
+
+/// Draws the parameters `drawn` gives as distributions over `base`, in the documented order.
+AgentParams draw_params(const AgentParams& base, const ParamDistributions& drawn,
+                        std::mt19937_64& rng) {
+  AgentParams params = base;
+  const auto pick = [&rng](const std::optional<Distribution>& d, float& out) {
+    if (d) {
+      out = sample(rng, *d);
+    }
+  };
+  pick(drawn.radius, params.radius);
+  pick(drawn.max_speed, params.max_speed);
+  pick(drawn.max_accel, params.max_accel);
+  pick(drawn.separation_weight, params.separation_weight);
+  if (drawn.collision_query_range) {
+    float range = 0.0f;
+    pick(drawn.collision_query_range, range);
+    params.collision_query_range = range;
+  }
+  pick(drawn.arrival_radius, params.arrival_radius);
+  return params;
 }
 
 std::string format(float value) {
@@ -152,10 +215,13 @@ public:
   std::vector<AgentSetup> run() {
     agents_.reserve(scenario_.agent_count());
     for (std::size_t i = 0; i < scenario_.agents.size(); ++i) {
-      place_explicit(scenario_.agents[i], json_path::element("agents", i));
+      place_explicit(scenario_.agents[i], json_path::element("agents", i), i);
     }
     for (std::size_t g = 0; g < scenario_.groups.size(); ++g) {
-      place_group(scenario_.groups[g], json_path::element("groups", g));
+      place_group(scenario_.groups[g], json_path::element("groups", g), g);
+    }
+    for (std::size_t e = 0; e < scenario_.emitters.size(); ++e) {
+      place_emitter(scenario_.emitters[e], json_path::element("emitters", e), e);
     }
     return std::move(agents_);
   }
@@ -276,11 +342,26 @@ private:
 
   void add(const glm::vec3& position, const glm::vec3& goal, const AgentParams& params,
            const std::string& path) {
-    agents_.push_back({position, goal, params, path});
+    agents_.push_back({position, goal, params, path, 0.0, {}});
     grid_.insert(position, params.radius);
   }
 
-  void place_explicit(const ExplicitAgentSpec& spec, const std::string& path) {
+  /// The last agent added gets its start time and its waypoints: for each in order, a rect
+  /// waypoint's point (drawn like a rect goal), then its wait, drawn from `rng`.
+  void schedule_last(double start_time, const std::vector<WaypointSpec>& waypoints,
+                     std::mt19937_64& rng) {
+    AgentSetup& agent = agents_.back();
+    agent.start_time = start_time;
+    agent.waypoints.reserve(waypoints.size());
+    for (const WaypointSpec& waypoint : waypoints) {
+      const glm::vec3 position =
+          waypoint.rect ? draw_in_rect(waypoint.rect->first, waypoint.rect->second, rng)
+                        : goal_at(waypoint.point.position, waypoint.point.has_height);
+      agent.waypoints.push_back({position, sample(rng, waypoint.wait)});
+    }
+  }
+
+  void place_explicit(const ExplicitAgentSpec& spec, const std::string& path, std::size_t index) {
     const std::string position_path = json_path::member(path, "position");
     const glm::vec3 requested = spec.position.position;
     if (const auto problem = start_problem({requested.x, requested.z})) {
@@ -291,34 +372,22 @@ private:
       fail(position_path, "is off the walkable area (no navmesh near " +
                               format_xz({requested.x, requested.z}) + ")");
     }
-    add(*position, goal_at(spec.goal.position, spec.goal.has_height), spec.params, path);
+    std::mt19937_64 rng = stream_rng(scenario_.seed, Stream::ExplicitAgent, index);
+    const AgentParams params =
+        any_set(spec.drawn) ? draw_params(spec.params, spec.drawn, rng) : spec.params;
+    add(*position, goal_at(spec.goal.position, spec.goal.has_height), params, path);
+    const double delay = sample(rng, spec.start_delay);
+    schedule_last(delay, spec.waypoints, rng);
   }
 
-  AgentParams draw_params(const GroupSpec& group) {
-    AgentParams params = group.base;
-    const auto pick = [this](const std::optional<Distribution>& d, float& out) {
-      if (d) {
-        out = d->is_constant() ? d->lo : draw(rng_, d->lo, d->hi);
-      }
-    };
-    pick(group.radius, params.radius);
-    pick(group.max_speed, params.max_speed);
-    pick(group.max_accel, params.max_accel);
-    pick(group.separation_weight, params.separation_weight);
-    if (group.collision_query_range) {
-      float range = 0.0f;
-      pick(group.collision_query_range, range);
-      params.collision_query_range = range;
-    }
-    pick(group.arrival_radius, params.arrival_radius);
-    return params;
-  }
-
-  /// The placed position for a rect-spawn candidate, or nothing when it is rejected.
-  std::optional<glm::vec3> try_rect_spawn(glm::vec2 p, float radius) const {
+  /// The placed position for a rect-spawn candidate, or nothing when it is rejected. With
+  /// `clear_of_agents` false (emitters) only the walkable surface and the walls are tested.
+  std::optional<glm::vec3> try_rect_spawn(glm::vec2 p, float radius,
+                                          bool clear_of_agents = true) const {
     // Cheap tests first: the bounds, and agents that overlap by more than snapping can fix.
     if (is_2d() &&
-        (!inside_bounds(p, radius) || grid_.overlaps({p.x, 0.0f, p.y}, radius, kSnapTolerance))) {
+        (!inside_bounds(p, radius) ||
+         (clear_of_agents && grid_.overlaps({p.x, 0.0f, p.y}, radius, kSnapTolerance)))) {
       return std::nullopt;
     }
     const auto position = snap({p.x, 0.0f, p.y}, false);
@@ -328,17 +397,18 @@ private:
     if (is_2d() && !disc_clear_2d({position->x, position->z}, radius)) {
       return std::nullopt;
     }
-    if (grid_.overlaps(*position, radius)) {
+    if (clear_of_agents && grid_.overlaps(*position, radius)) {
       return std::nullopt;
     }
     return position;
   }
 
-  glm::vec3 draw_rect_goal(const GroupSpec& group) {
+  /// A goal (or waypoint) drawn in the rect [lo, hi] on the walkable surface.
+  glm::vec3 draw_in_rect(glm::vec2 lo, glm::vec2 hi, std::mt19937_64& rng) {
     glm::vec2 p{0.0f};
     for (int attempt = 0; attempt < kGoalAttempts; ++attempt) {
-      p.x = draw(rng_, group.goal_min.x, group.goal_max.x);
-      p.y = draw(rng_, group.goal_min.y, group.goal_max.y);
+      p.x = draw(rng, lo.x, hi.x);
+      p.y = draw(rng, lo.y, hi.y);
       if (start_problem(p)) {
         continue;
       }
@@ -351,10 +421,10 @@ private:
     return goal_at({p.x, 0.0f, p.y}, false);
   }
 
-  glm::vec3 group_goal(const GroupSpec& group, glm::vec2 nominal_start) {
+  glm::vec3 group_goal(const GroupSpec& group, glm::vec2 nominal_start, std::mt19937_64& rng) {
     switch (group.goal_kind) {
     case GroupSpec::GoalKind::Rect:
-      return draw_rect_goal(group);
+      return draw_in_rect(group.goal_min, group.goal_max, rng);
     case GroupSpec::GoalKind::Antipodal: {
       const glm::vec2 g = 2.0f * group.circle_center - nominal_start;
       return goal_at({g.x, 0.0f, g.y}, false);
@@ -372,12 +442,13 @@ private:
     return format(group.radius ? group.radius->lo : group.base.radius);
   }
 
-  void place_group(const GroupSpec& group, const std::string& path) {
+  void place_group(const GroupSpec& group, const std::string& path, std::size_t index) {
     const std::string spawn_path = json_path::member(path, "spawn");
     const std::uint64_t budget = kSpawnAttemptsPerAgent * static_cast<std::uint64_t>(group.count);
     std::uint64_t attempts = 0;
+    std::mt19937_64 schedule_rng = stream_rng(scenario_.seed, Stream::GroupSchedule, index);
     for (int k = 0; k < group.count; ++k) {
-      const AgentParams params = draw_params(group);
+      const AgentParams params = draw_params(group.base, group, rng_);
       glm::vec2 nominal{0.0f};
       glm::vec3 position{0.0f};
       if (group.spawn_kind == GroupSpec::SpawnKind::Rect) {
@@ -414,7 +485,34 @@ private:
         }
         position = *snapped;
       }
-      add(position, group_goal(group, nominal), params, path);
+      add(position, group_goal(group, nominal, rng_), params, path);
+      const double delay = sample(schedule_rng, group.start_delay);
+      schedule_last(delay, group.waypoints, schedule_rng);
+    }
+  }
+
+  /// An emitter's agents, in the order they enter, all from the emitter's own stream.
+  void place_emitter(const GroupSpec& emitter, const std::string& path, std::size_t index) {
+    const std::string spawn_path = json_path::member(path, "spawn");
+    std::mt19937_64 rng = stream_rng(scenario_.seed, Stream::Emitter, index);
+    for (int k = 0; k < emitter.count; ++k) {
+      const AgentParams params = draw_params(emitter.base, emitter, rng);
+      glm::vec2 nominal{0.0f};
+      std::optional<glm::vec3> placed;
+      for (std::uint64_t attempt = 0; !placed && attempt < kSpawnAttemptsPerAgent; ++attempt) {
+        nominal.x = draw(rng, emitter.spawn_min.x, emitter.spawn_max.x);
+        nominal.y = draw(rng, emitter.spawn_min.y, emitter.spawn_max.y);
+        placed = try_rect_spawn(nominal, params.radius, false);
+      }
+      if (!placed) {
+        fail(spawn_path, "has no walkable place for an agent of radius " + format(params.radius) +
+                             " clear of walls and obstacles in the rect [" +
+                             format_xz(emitter.spawn_min) + ", " + format_xz(emitter.spawn_max) +
+                             "] (" + std::to_string(kSpawnAttemptsPerAgent) + " attempts)");
+      }
+      // Not in grid_: emitted agents enter later, where the agents of the scene may be gone.
+      agents_.push_back({*placed, group_goal(emitter, nominal, rng), params, path, 0.0, {}});
+      schedule_last(emitter.emission->time_of(k), emitter.waypoints, rng);
     }
   }
 

@@ -4,7 +4,6 @@
 #include "host/scenario/scenario.h"
 
 #include <glm/glm.hpp>
-
 #include <string>
 #include <vector>
 
@@ -12,21 +11,36 @@ namespace crowd {
 
 class NavMesh;
 
+/// A waypoint of one agent: where (like a goal: as requested, y from the walkable surface
+/// for 2D points) and how long it stands there once arrived, seconds.
+struct RouteWaypoint {
+  glm::vec3 position{0.0f};
+  float wait = 0.0f;
+};
+
 /// One agent ready to simulate. Index in the returned vector = the agent's id in every
-/// output (explicit agents first, then each group in order).
+/// output (explicit agents first, then each group in order, then each emitter's agents in
+/// the order they enter).
 struct AgentSetup {
   glm::vec3 position{0.0f}; ///< On the navmesh (snapped to the walkable surface).
   glm::vec3 goal{0.0f};     ///< As requested (y from the walkable surface for 2D points);
                             ///< may be off the navmesh or unreachable.
   AgentParams params;
-  std::string json_path; ///< Where it was defined: "agents[3]" or "groups[1]".
+  std::string json_path; ///< Where it was defined: "agents[3]", "groups[1]", "emitters[0]".
+  /// Seconds after the start of the run at which the agent enters (start delay, emitter
+  /// schedule); 0 for agents present from the first frame.
+  double start_time = 0.0;
+  std::vector<RouteWaypoint> waypoints; ///< Visited in order before `goal`.
 };
 
-/// Expands groups (seeded with scenario.seed) and places every agent. Rect spawns draw
-/// uniformly over the walkable part of the rectangle, clear of obstacles and of agents placed
-/// before (discs do not overlap); circle spawns are evenly spaced on the circle. Throws
-/// ScenarioError for an agent that starts inside an obstacle or off the walkable area (naming
-/// `agents[i].position` or `groups[g].spawn`), or a rect spawn that cannot fit its count.
+/// Expands groups and emitters (seeded with scenario.seed) and places every agent. Rect
+/// spawns draw uniformly over the walkable part of the rectangle, clear of obstacles and of
+/// agents placed before (discs do not overlap); circle spawns are evenly spaced on the circle.
+/// Emitters' agents are placed clear of obstacles only: whether other agents stand there is
+/// known when they enter (the simulation holds an agent back while its place is taken).
+/// Throws ScenarioError for an agent that starts inside an obstacle or off the walkable area
+/// (naming `agents[i].position` or `groups[g].spawn`), or a rect spawn that cannot fit its
+/// count.
 std::vector<AgentSetup> populate(const Scenario& scenario, const NavMesh& navmesh);
 
 } // namespace crowd

@@ -5,10 +5,9 @@
 
 #include "cuda/common/avoidance_params.h"
 
-#include <glm/glm.hpp>
-
 #include <cstdint>
 #include <filesystem>
+#include <glm/glm.hpp>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -49,9 +48,9 @@ struct WorldSpec {
     glm::vec2 min{0.0f}; ///< (xmin, zmin)
     glm::vec2 max{0.0f}; ///< (xmax, zmax)
   };
-  std::optional<Bounds2D> bounds;     ///< 2D world: floor at y = 0 ...
-  std::vector<Polygon2D> obstacles;   ///< ... with these 2 m prisms standing on it.
-  std::filesystem::path mesh;         ///< Mesh world: absolute path of the OBJ file.
+  std::optional<Bounds2D> bounds;   ///< 2D world: floor at y = 0 ...
+  std::vector<Polygon2D> obstacles; ///< ... with these 2 m prisms standing on it.
+  std::filesystem::path mesh;       ///< Mesh world: absolute path of the OBJ file.
   NavmeshSettings navmesh;
 
   bool is_mesh() const { return !mesh.empty(); }
@@ -83,23 +82,55 @@ struct Distribution {
   bool is_constant() const { return lo == hi; }
 };
 
+/// Numeric agent parameters drawn per agent (groups, emitters, and explicit agents whose
+/// type gives distributions). Where one is set, the value drawn replaces the AgentParams one.
+struct ParamDistributions {
+  std::optional<Distribution> radius, max_speed, max_accel, separation_weight,
+      collision_query_range, arrival_radius;
+};
+
 /// A point given as [x, z] (height found on the walkable surface) or [x, y, z].
 struct PointSpec {
   glm::vec3 position{0.0f}; ///< y is 0 when has_height is false.
   bool has_height = false;
 };
 
+/// Scenario extension `waypoints`: a point the agent walks to before its goal (given, or
+/// drawn per agent in a rect), and how long it stands there once arrived (seconds, drawn
+/// per agent).
+struct WaypointSpec {
+  PointSpec point;                                     ///< When rect is unset.
+  std::optional<std::pair<glm::vec2, glm::vec2>> rect; ///< (min, max) corners (x, z).
+  Distribution wait;
+};
+
 struct ExplicitAgentSpec {
   PointSpec position;
   PointSpec goal;
-  AgentParams params; ///< defaults overridden by this agent's keys.
+  AgentParams params;       ///< defaults, then the agent's type, then this agent's keys.
+  ParamDistributions drawn; ///< From the agent's type; drawn once for this agent.
+  std::vector<WaypointSpec> waypoints;
+  Distribution start_delay; ///< Seconds before the agent enters the simulation.
 };
 
-struct GroupSpec {
+/// Scenario extension `emitters`: agents enter one after another, `rate` per second, at
+/// start, start + 1/rate, ... for every such time before `end`.
+struct EmissionSpec {
+  float rate = 1.0f;
+  float start = 0.0f;
+  float end = 0.0f;
+  /// Entry time of the k-th agent of the emitter, seconds.
+  double time_of(int k) const {
+    return static_cast<double>(start) + static_cast<double>(k) / static_cast<double>(rate);
+  }
+};
+
+/// A group of generated agents, or (with `emission` set) an emitter's agents.
+struct GroupSpec : ParamDistributions {
   int count = 0;
   enum class SpawnKind : std::uint8_t { Rect, Circle } spawn_kind = SpawnKind::Rect;
   glm::vec2 spawn_min{0.0f}, spawn_max{0.0f}; ///< Rect spawn.
-  glm::vec2 circle_center{0.0f};               ///< Circle spawn.
+  glm::vec2 circle_center{0.0f};              ///< Circle spawn.
   float circle_radius = 0.0f;
   enum class GoalKind : std::uint8_t { Rect, Point, Antipodal } goal_kind = GoalKind::Point;
   glm::vec2 goal_min{0.0f}, goal_max{0.0f}; ///< Rect goal.
@@ -109,8 +140,10 @@ struct GroupSpec {
   /// group's constant values). Where a distribution below is set, the value drawn per agent
   /// replaces base's (which then still holds the `defaults` value and is not used).
   AgentParams base;
-  std::optional<Distribution> radius, max_speed, max_accel, separation_weight,
-      collision_query_range, arrival_radius;
+
+  std::vector<WaypointSpec> waypoints;  ///< Walked in order before the goal.
+  Distribution start_delay;             ///< Seconds before each agent enters (groups only).
+  std::optional<EmissionSpec> emission; ///< Set for the entries of `emitters`.
 };
 
 struct Scenario {
@@ -124,12 +157,15 @@ struct Scenario {
   AgentParams defaults;
   std::vector<ExplicitAgentSpec> agents;
   std::vector<GroupSpec> groups;
+  std::vector<GroupSpec> emitters; ///< Each with `emission` set; count = agents it emits.
 
   /// Steps to run: `steps` if given, otherwise ceil(duration / dt).
   int step_count() const;
-  /// Number of agents the scenario defines (explicit agents plus every group's count).
+  /// Number of agents the scenario defines (explicit agents plus every group's and every
+  /// emitter's count).
   std::size_t agent_count() const;
-  /// The largest radius any agent can have (explicit agents, group bases and distributions).
+  /// The largest radius any agent can have (explicit agents, groups and emitters, their
+  /// bases and distributions).
   float max_agent_radius() const;
 };
 

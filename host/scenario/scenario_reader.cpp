@@ -56,8 +56,10 @@ int Scenario::step_count() const {
 
 std::size_t Scenario::agent_count() const {
   std::size_t total = agents.size();
-  for (const GroupSpec& group : groups) {
-    total += static_cast<std::size_t>(std::max(group.count, 0));
+  for (const std::vector<GroupSpec>* list : {&groups, &emitters}) {
+    for (const GroupSpec& group : *list) {
+      total += static_cast<std::size_t>(std::max(group.count, 0));
+    }
   }
   return total;
 }
@@ -66,12 +68,14 @@ float Scenario::max_agent_radius() const {
   float largest = 0.0f;
   bool any = false;
   for (const ExplicitAgentSpec& agent : agents) {
-    largest = std::max(largest, agent.params.radius);
+    largest = std::max(largest, agent.drawn.radius ? agent.drawn.radius->hi : agent.params.radius);
     any = true;
   }
-  for (const GroupSpec& group : groups) {
-    largest = std::max(largest, group.radius ? group.radius->hi : group.base.radius);
-    any = true;
+  for (const std::vector<GroupSpec>* list : {&groups, &emitters}) {
+    for (const GroupSpec& group : *list) {
+      largest = std::max(largest, group.radius ? group.radius->hi : group.base.radius);
+      any = true;
+    }
   }
   // Without agents in the file the only radius agents added later through the API can be
   // expected to have is the scenario's default.
@@ -87,9 +91,9 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 /// More agents than this in one scenario is almost certainly a typo, and ids are `int`.
 constexpr std::int64_t kMaxAgents = 10'000'000;
 
-constexpr std::string_view kTopKeys[] = {"name",   "seed",   "dt",       "duration",
-                                         "steps",  "world",  "defaults", "agents",
-                                         "groups", "source", "notes",    "expect"};
+constexpr std::string_view kTopKeys[] = {"name",     "seed",     "dt",    "duration", "steps",
+                                         "world",    "defaults", "types", "agents",   "groups",
+                                         "emitters", "source",   "notes", "expect"};
 constexpr std::string_view kAnnotationKeys[] = {"source", "notes", "expect"};
 constexpr std::string_view kWorldKeys[] = {"bounds", "obstacles", "mesh", "navmesh"};
 constexpr std::string_view kNavmeshKeys[] = {"cell_size",    "cell_height", "agent_radius",
@@ -99,8 +103,13 @@ constexpr std::string_view kParamKeys[] = {
     "avoidance",      "separation_weight", "collision_query_range",
     "arrival_radius", "on_arrival"};
 constexpr std::string_view kUniformKeys[] = {"uniform"};
-constexpr std::string_view kAgentKeys[] = {"position", "goal"};
-constexpr std::string_view kGroupKeys[] = {"count", "spawn", "goal"};
+constexpr std::string_view kAgentKeys[] = {"position", "goal", "type", "waypoints", "start_delay"};
+constexpr std::string_view kGroupKeys[] = {"count", "spawn",     "goal",
+                                           "type",  "waypoints", "start_delay"};
+constexpr std::string_view kEmitterKeys[] = {"spawn", "goal", "rate",     "start",
+                                             "end",   "type", "waypoints"};
+constexpr std::string_view kWaypointKeys[] = {"point", "rect", "wait"};
+constexpr std::string_view kRectKeys[] = {"rect"};
 constexpr std::string_view kSpawnKeys[] = {"rect", "circle"};
 constexpr std::string_view kGoalKeys[] = {"rect", "point"};
 constexpr std::string_view kCircleKeys[] = {"center", "radius"};
@@ -218,7 +227,12 @@ constexpr Range kFinite{};
 constexpr Range kPositive{0.0, kInf, true, false};
 constexpr Range kNonNegative{0.0, kInf, false, false};
 
+/// Where agent parameters are read: `Group` covers groups, emitters and `types`, which may
+/// give a parameter as a distribution drawn per agent.
 enum class ParamsContext { Defaults, Agent, Group };
+
+/// The scenario's `types`, in file order: name and the (already validated) parameter object.
+using TypeTable = std::vector<std::pair<std::string, const nlohmann::json*>>;
 
 /// The JSON path of the parser's position, followed while nlohmann parses so that a duplicate
 /// key or a number that overflows can be reported where it is (nlohmann's own messages for
@@ -368,6 +382,8 @@ public:
       check_keys(defaults, "defaults", kParamKeys);
       read_params(defaults, "defaults", ParamsContext::Defaults, scenario.defaults, nullptr);
     }
+    const TypeTable types =
+        root.contains("types") ? read_types(root["types"], scenario.defaults) : TypeTable{};
 
     std::int64_t total_agents = 0;
     if (root.contains("agents")) {
@@ -375,7 +391,7 @@ public:
       expect_array(agents, "agents", "explicit agents");
       for (std::size_t i = 0; i < agents.size(); ++i) {
         scenario.agents.push_back(
-            read_agent(agents[i], json_path::element("agents", i), scenario.defaults));
+            read_agent(agents[i], json_path::element("agents", i), scenario.defaults, types));
       }
       total_agents = static_cast<std::int64_t>(agents.size());
     }
@@ -384,13 +400,23 @@ public:
       expect_array(groups, "groups", "groups of generated agents");
       for (std::size_t i = 0; i < groups.size(); ++i) {
         const std::string path = json_path::element("groups", i);
-        scenario.groups.push_back(read_group(groups[i], path, scenario.defaults));
+        scenario.groups.push_back(read_group(groups[i], path, scenario.defaults, types));
         total_agents += scenario.groups.back().count;
         if (total_agents > kMaxAgents) {
           fail(json_path::member(path, "count"),
                "brings the scenario to " + std::to_string(total_agents) +
                    " agents, more than the limit of " + std::to_string(kMaxAgents));
         }
+      }
+    }
+    if (root.contains("emitters")) {
+      const json& emitters = root["emitters"];
+      expect_array(emitters, "emitters", "emitters of agents over a time window");
+      for (std::size_t i = 0; i < emitters.size(); ++i) {
+        const std::string path = json_path::element("emitters", i);
+        scenario.emitters.push_back(
+            read_emitter(emitters[i], path, scenario.defaults, types, kMaxAgents - total_agents));
+        total_agents += scenario.emitters.back().count;
       }
     }
     if (total_agents > kMaxAgents) {
@@ -685,24 +711,26 @@ private:
   // ---- agent parameters ------------------------------------------------------------------
 
   /// Reads the agent-parameter keys of `object` over `params` (which already holds the
-  /// built-in defaults and the `defaults` object). In a group, numeric parameters may be
-  /// {"uniform": [a, b]}: those land in `group`'s distributions, constants in `params`.
+  /// built-in defaults, the `defaults` object and, where one is named, the agent type's
+  /// values). In a group or a type, numeric parameters may be {"uniform": [a, b]}: those land
+  /// in `drawn`, constants in `params`. A constant replaces a distribution of a lower layer.
   void read_params(const json& object, const std::string& path, ParamsContext context,
-                   AgentParams& params, GroupSpec* group) const {
+                   AgentParams& params, ParamDistributions* drawn) const {
+    using PD = ParamDistributions;
     struct Numeric {
       std::string_view key;
       Range range;
       float AgentParams::*member; ///< nullptr for collision_query_range (optional)
-      std::optional<Distribution> GroupSpec::*distribution;
+      std::optional<Distribution> PD::*distribution;
     };
     const Numeric numerics[] = {
-        {"radius", kPositive, &AgentParams::radius, &GroupSpec::radius},
-        {"max_speed", kPositive, &AgentParams::max_speed, &GroupSpec::max_speed},
-        {"max_accel", kPositive, &AgentParams::max_accel, &GroupSpec::max_accel},
+        {"radius", kPositive, &AgentParams::radius, &PD::radius},
+        {"max_speed", kPositive, &AgentParams::max_speed, &PD::max_speed},
+        {"max_accel", kPositive, &AgentParams::max_accel, &PD::max_accel},
         {"separation_weight", kNonNegative, &AgentParams::separation_weight,
-         &GroupSpec::separation_weight},
-        {"collision_query_range", kPositive, nullptr, &GroupSpec::collision_query_range},
-        {"arrival_radius", kPositive, &AgentParams::arrival_radius, &GroupSpec::arrival_radius},
+         &PD::separation_weight},
+        {"collision_query_range", kPositive, nullptr, &PD::collision_query_range},
+        {"arrival_radius", kPositive, &AgentParams::arrival_radius, &PD::arrival_radius},
     };
     for (const Numeric& numeric : numerics) {
       const auto it = object.find(numeric.key);
@@ -716,21 +744,24 @@ private:
         } else {
           params.collision_query_range = v;
         }
+        if (drawn != nullptr) {
+          (drawn->*numeric.distribution).reset();
+        }
       };
       if (it->is_object() && context == ParamsContext::Group) {
         const Distribution d = uniform(*it, key_path, numeric.range);
         if (d.is_constant()) {
           set(d.lo);
         } else {
-          group->*numeric.distribution = d;
+          drawn->*numeric.distribution = d;
         }
         continue;
       }
       if (it->is_object() && it->contains("uniform")) {
         fail(key_path,
              "must be " + numeric.range.describe("number") +
-                 "; {\"uniform\": [a, b]} is only allowed in groups, where each "
-                 "generated agent draws its own value (" +
+                 "; {\"uniform\": [a, b]} is only allowed in groups, emitters and types, where "
+                 "each agent draws its own value (" +
                  (context == ParamsContext::Agent ? "an explicit agent" : "\"defaults\"") +
                  " has one value)");
       }
@@ -825,7 +856,7 @@ private:
   // ---- agents and groups -----------------------------------------------------------------
 
   ExplicitAgentSpec read_agent(const json& value, const std::string& path,
-                               const AgentParams& defaults) const {
+                               const AgentParams& defaults, const TypeTable& types) const {
     expect_object(value, path, "an agent with \"position\" and \"goal\"");
     check_keys(value, path, kAgentKeys, kParamKeys);
     ExplicitAgentSpec agent;
@@ -834,12 +865,15 @@ private:
     agent.goal = point(required(value, path, "goal", "[x, z] or [x, y, z]"),
                        json_path::member(path, "goal"));
     agent.params = defaults;
-    read_params(value, path, ParamsContext::Agent, agent.params, nullptr);
+    apply_type(value, path, types, agent.params, agent.drawn);
+    read_params(value, path, ParamsContext::Agent, agent.params, &agent.drawn);
+    agent.waypoints = read_waypoints(value, path);
+    agent.start_delay = read_start_delay(value, path);
     return agent;
   }
 
-  GroupSpec read_group(const json& value, const std::string& path,
-                       const AgentParams& defaults) const {
+  GroupSpec read_group(const json& value, const std::string& path, const AgentParams& defaults,
+                       const TypeTable& types) const {
     expect_object(value, path, "a group with \"count\", \"spawn\" and \"goal\"");
     check_keys(value, path, kGroupKeys, kParamKeys);
     GroupSpec group;
@@ -850,8 +884,158 @@ private:
     read_goal(required(value, path, "goal", "where the agents go"), json_path::member(path, "goal"),
               group);
     group.base = defaults;
+    apply_type(value, path, types, group.base, group);
     read_params(value, path, ParamsContext::Group, group.base, &group);
+    group.waypoints = read_waypoints(value, path);
+    group.start_delay = read_start_delay(value, path);
     return group;
+  }
+
+  /// An emitter: a group whose agents enter `rate` per second over [start, end) instead of
+  /// all at the start; its count follows from the window. `room` is how many agents the
+  /// scenario may still have.
+  GroupSpec read_emitter(const json& value, const std::string& path, const AgentParams& defaults,
+                         const TypeTable& types, std::int64_t room) const {
+    expect_object(value, path, "an emitter with \"spawn\", \"goal\", \"rate\" and \"end\"");
+    check_keys(value, path, kEmitterKeys, kParamKeys);
+    GroupSpec emitter;
+    const std::string spawn_path = json_path::member(path, "spawn");
+    const json& spawn = required(value, path, "spawn", "where the agents enter");
+    if (!spawn.is_object()) {
+      fail(spawn_path, "must be {\"rect\": [[x0, z0], [x1, z1]]}, " + got_typed(spawn));
+    }
+    check_keys(spawn, spawn_path, kRectKeys);
+    emitter.spawn_kind = GroupSpec::SpawnKind::Rect;
+    std::tie(emitter.spawn_min, emitter.spawn_max) =
+        rect(required(spawn, spawn_path, "rect", "[[x0, z0], [x1, z1]]"),
+             json_path::member(spawn_path, "rect"), "[[x0, z0], [x1, z1]]");
+    read_goal(required(value, path, "goal", "where the agents go"), json_path::member(path, "goal"),
+              emitter);
+
+    EmissionSpec emission;
+    emission.rate = number(required(value, path, "rate", "agents per second"),
+                           json_path::member(path, "rate"), kPositive);
+    if (value.contains("start")) {
+      emission.start = number(value["start"], json_path::member(path, "start"), kNonNegative);
+    }
+    emission.end = number(required(value, path, "end", "seconds; no agent enters from then on"),
+                          json_path::member(path, "end"),
+                          {static_cast<double>(emission.start), kInf, true, false});
+    // Agents enter at start + k / rate for k = 0, 1, ... while that is before `end`. The
+    // slack (as in step_count) keeps float noise from adding an agent exactly at `end`.
+    const double window = (static_cast<double>(emission.end) - emission.start) * emission.rate;
+    const double count = std::max(1.0, std::ceil(window * (1.0 - 1e-6)));
+    if (count > static_cast<double>(room)) {
+      fail(json_path::member(path, "rate"),
+           "emits " + format_number(count) + " agents over [start, end), which brings the " +
+               "scenario past the limit of " + std::to_string(kMaxAgents) + " agents");
+    }
+    emitter.count = static_cast<int>(count);
+    emitter.emission = emission;
+
+    emitter.base = defaults;
+    apply_type(value, path, types, emitter.base, emitter);
+    read_params(value, path, ParamsContext::Group, emitter.base, &emitter);
+    emitter.waypoints = read_waypoints(value, path);
+    return emitter;
+  }
+
+  // ---- scenario extensions: types, waypoints, start delays --------------------------------
+
+  /// `types`: {"name": {agent parameters}, ...}. Each is validated here, where its errors
+  /// are reported (types.name.radius), whether or not an agent uses it.
+  TypeTable read_types(const json& value, const AgentParams& defaults) const {
+    expect_object(value, "types", "agent types by name, each an object of agent parameters");
+    TypeTable types;
+    for (const auto& item : value.items()) {
+      const std::string path = json_path::member("types", item.key());
+      if (item.key().empty()) {
+        fail(path, "a type name must be a non-empty string");
+      }
+      expect_object(item.value(), path, "agent parameters of this type");
+      check_keys(item.value(), path, kParamKeys);
+      AgentParams scratch = defaults;
+      ParamDistributions scratch_drawn;
+      read_params(item.value(), path, ParamsContext::Group, scratch, &scratch_drawn);
+      types.emplace_back(item.key(), &item.value());
+    }
+    return types;
+  }
+
+  /// The `type` layer: the named type's parameters over `params` (which holds the defaults),
+  /// and the type name as the agents' label.
+  void apply_type(const json& object, const std::string& path, const TypeTable& types,
+                  AgentParams& params, ParamDistributions& drawn) const {
+    const auto it = object.find("type");
+    if (it == object.end()) {
+      return;
+    }
+    const std::string type_path = json_path::member(path, "type");
+    const std::string name = string_value(*it, type_path, "the name of an entry of \"types\"");
+    for (const auto& [type_name, type_params] : types) {
+      if (type_name == name) {
+        read_params(*type_params, json_path::member("types", name), ParamsContext::Group, params,
+                    &drawn);
+        params.type = name;
+        return;
+      }
+    }
+    std::string known;
+    for (const auto& entry : types) {
+      known += (known.empty() ? "\"" : ", \"") + entry.first + "\"";
+    }
+    fail(type_path, "unknown type " + show(*it) +
+                        (types.empty() ? std::string("; the scenario has no \"types\"")
+                                       : "; the scenario's types are " + known));
+  }
+
+  /// A number in `range` or {"uniform": [a, b]} within it.
+  Distribution number_or_uniform(const json& value, const std::string& path,
+                                 const Range& range) const {
+    if (value.is_object()) {
+      return uniform(value, path, range);
+    }
+    const float v = number(value, path, range);
+    return {v, v};
+  }
+
+  Distribution read_start_delay(const json& object, const std::string& path) const {
+    const auto it = object.find("start_delay");
+    return it == object.end()
+               ? Distribution{}
+               : number_or_uniform(*it, json_path::member(path, "start_delay"), kNonNegative);
+  }
+
+  std::vector<WaypointSpec> read_waypoints(const json& object, const std::string& path) const {
+    std::vector<WaypointSpec> waypoints;
+    const auto it = object.find("waypoints");
+    if (it == object.end()) {
+      return waypoints;
+    }
+    const std::string list_path = json_path::member(path, "waypoints");
+    expect_array(*it, list_path, "points walked to in order before the goal");
+    for (std::size_t i = 0; i < it->size(); ++i) {
+      const std::string wp_path = json_path::element(list_path, i);
+      const json& entry = (*it)[i];
+      expect_object(entry, wp_path, "{\"point\": [x, z], \"wait\": seconds}");
+      check_keys(entry, wp_path, kWaypointKeys);
+      WaypointSpec waypoint;
+      if (entry.contains("point") == entry.contains("rect")) {
+        fail(wp_path, "must have exactly one of \"point\" ([x, z] or [x, y, z]) or \"rect\" "
+                      "([[x0, z0], [x1, z1]], a point drawn per agent)");
+      }
+      if (entry.contains("rect")) {
+        waypoint.rect =
+            rect(entry["rect"], json_path::member(wp_path, "rect"), "[[x0, z0], [x1, z1]]");
+      } else {
+        waypoint.point = point(entry["point"], json_path::member(wp_path, "point"));
+      }
+      if (const auto wait = entry.find("wait"); wait != entry.end()) {
+        waypoint.wait = number_or_uniform(*wait, json_path::member(wp_path, "wait"), kNonNegative);
+      }
+      waypoints.push_back(waypoint);
+    }
+    return waypoints;
   }
 
   /// The one key of a {"rect": ...} / {"circle": ...} style object (`allowed` has two keys).

@@ -1,6 +1,7 @@
 #include "host/sim/simulation.h"
 
 #include "host/backends/detour_backend.h"
+#include "host/sim/agent_schedule.h"
 #include "host/sim/crowd_solver.h"
 #include "host/sim/executor.h"
 #include "host/sim/stuck_detector.h"
@@ -78,7 +79,7 @@ struct Simulation::Impl {
   NavMesh navmesh;
   std::vector<AgentSetup> setups;
   std::unique_ptr<CrowdBackend> backend;
-  std::vector<AgentPhase> phases;
+  AgentSchedule schedule; ///< Entries, waypoints, arrivals; agent ids <-> backend ids.
   std::optional<MetricsCollector> metrics;
   std::vector<std::uint8_t> frozen;
   std::vector<FaultRecord> faults;
@@ -91,7 +92,8 @@ struct Simulation::Impl {
 
   Impl(Scenario s, const SimulationOptions& options)
       : scenario(std::move(s)), navmesh(NavMesh::build(scenario)),
-        setups(populate(scenario, navmesh)), stuck(options.stuck_seconds) {
+        setups(populate(scenario, navmesh)), schedule(navmesh.settings().agent_height),
+        stuck(options.stuck_seconds) {
     // DetourCrowd cannot grow after init: room for the scene plus some agents added through
     // the API, within what its 16-bit grid allows (a larger scene is refused with the reason).
     const int scene = static_cast<int>(setups.size());
@@ -101,65 +103,43 @@ struct Simulation::Impl {
             : std::min(DetourCrowdBackend::kMaxCapacity, scene + std::max(64, scene / 8));
     backend = make_backend(options.backend, navmesh, options.solver, capacity,
                            std::max(scenario.max_agent_radius(), navmesh.settings().agent_radius));
-    for (const AgentSetup& setup : setups)
-      backend->add_agent(setup);
-    phases.assign(setups.size(), AgentPhase::Walking);
+    schedule.add_agents(setups, 0, *backend, 0.0);
     frozen.assign(setups.size(), 0);
-    const auto positions = backend->positions();
-    for (std::size_t i = 0; i < setups.size(); ++i)
-      stuck.add_agent(positions[i], setups[i].params.radius, 0.0);
+    for (const AgentSetup& setup : setups)
+      stuck.add_agent(setup.position, setup.params.radius, setup.start_time);
     metrics.emplace(scenario, navmesh, setups);
   }
 
   // Agents the backend froze this step, and how far it had to put agents back on the navmesh.
   void record_health(const StepHealth& health, double now) {
     for (const AgentFault& fault : health.new_faults) {
-      frozen[static_cast<std::size_t>(fault.agent)] = 1;
-      stuck.stop(fault.agent, now);
-      faults.push_back({fault.agent, step_index, fault.stage});
+      const int id = schedule.agent_of_backend(fault.agent);
+      frozen[static_cast<std::size_t>(id)] = 1;
+      stuck.stop(id, now);
+      faults.push_back({id, step_index, fault.stage});
     }
     navmesh_corrections += health.navmesh_corrections;
     max_navmesh_correction =
         std::max(max_navmesh_correction, static_cast<double>(health.max_navmesh_correction));
   }
 
-  // Replans the agents that made no progress toward a goal they can reach.
+  std::span<const glm::vec3> positions() const { return schedule.positions(*backend); }
+
+  // Replans the agents that made no progress toward a target they can reach.
   void handle_stuck(double now) {
+    const auto phases = schedule.phases();
     walking.resize(setups.size());
     for (std::size_t i = 0; i < setups.size(); ++i)
       walking[i] = phases[i] == AgentPhase::Walking && !frozen[i] &&
                    !metrics->goal_unreachable(static_cast<int>(i));
-    for (const int id : stuck.observe(now, backend->positions(), walking))
-      backend->set_goal(id, setups[static_cast<std::size_t>(id)].goal);
+    for (const int id : stuck.observe(now, positions(), walking))
+      schedule.replan(id, setups[static_cast<std::size_t>(id)], *backend);
   }
 
   void check_id(int id) const {
     if (id < 0 || id >= static_cast<int>(setups.size()))
       throw ApiError("unknown agent id " + std::to_string(id) + " (ids are 0.." +
                      std::to_string(static_cast<int>(setups.size()) - 1) + ")");
-  }
-
-  void handle_arrivals(double now) {
-    const auto positions = backend->positions();
-    for (std::size_t i = 0; i < setups.size(); ++i) {
-      if (phases[i] != AgentPhase::Walking)
-        continue;
-      const AgentSetup& s = setups[i];
-      const glm::vec3 p = positions[i];
-      const float dx = p.x - s.goal.x, dz = p.z - s.goal.z;
-      if (dx * dx + dz * dz > s.params.arrival_radius * s.params.arrival_radius ||
-          std::fabs(p.y - s.goal.y) > navmesh.settings().agent_height)
-        continue;
-      metrics->record_arrival(static_cast<int>(i), now);
-      stuck.stop(static_cast<int>(i), now);
-      if (s.params.on_arrival == OnArrival::Remove) {
-        backend->remove_agent(static_cast<int>(i));
-        phases[i] = AgentPhase::Removed;
-      } else {
-        backend->stop_agent(static_cast<int>(i));
-        phases[i] = AgentPhase::Arrived;
-      }
-    }
   }
 };
 
@@ -189,20 +169,26 @@ int Simulation::add_agent(const glm::vec3& position, const glm::vec3& goal,
                    std::to_string(position.y) + ", " + std::to_string(position.z) + ")");
   setup.position = *placed;
   setup.goal = impl_->navmesh.nearest_point(goal).value_or(goal);
-  const int id = impl_->backend->add_agent(setup);
+  setup.start_time = time(); // It enters now: its arrival time counts from here.
+  const int id = static_cast<int>(impl_->setups.size());
   impl_->setups.push_back(setup);
-  impl_->phases.push_back(AgentPhase::Walking);
+  try {
+    impl_->schedule.add_agents(impl_->setups, static_cast<std::size_t>(id), *impl_->backend,
+                               time());
+  } catch (...) {
+    impl_->setups.pop_back();
+    throw;
+  }
   impl_->frozen.push_back(0);
-  impl_->stuck.add_agent(impl_->backend->positions()[static_cast<std::size_t>(id)],
-                         setup.params.radius, time());
+  impl_->stuck.add_agent(setup.position, setup.params.radius, time());
   impl_->metrics->add_agent(setup);
+  impl_->metrics->record_start(id, time());
   return id;
 }
 
 void Simulation::remove_agent(int id) {
   impl_->check_id(id);
-  impl_->backend->remove_agent(id);
-  impl_->phases[static_cast<std::size_t>(id)] = AgentPhase::Removed;
+  impl_->schedule.remove_agent(id, *impl_->backend);
   impl_->stuck.stop(id, time());
 }
 
@@ -210,16 +196,15 @@ void Simulation::set_goal(int id, const glm::vec3& goal) {
   impl_->check_id(id);
   if (!finite(goal))
     throw ApiError("set_goal: goal must be finite");
-  if (impl_->phases[static_cast<std::size_t>(id)] == AgentPhase::Removed)
+  if (impl_->schedule.phases()[static_cast<std::size_t>(id)] == AgentPhase::Removed)
     throw ApiError("set_goal: agent " + std::to_string(id) + " was removed");
   if (impl_->frozen[static_cast<std::size_t>(id)])
     throw ApiError("set_goal: agent " + std::to_string(id) +
                    " was frozen after a non-finite state (see faults())");
   AgentSetup& setup = impl_->setups[static_cast<std::size_t>(id)];
   setup.goal = impl_->navmesh.nearest_point(goal).value_or(goal);
-  impl_->phases[static_cast<std::size_t>(id)] = AgentPhase::Walking;
-  impl_->stuck.restart(id, impl_->backend->positions()[static_cast<std::size_t>(id)], time());
-  impl_->backend->set_goal(id, setup.goal);
+  impl_->schedule.set_goal(id, setup, *impl_->backend);
+  impl_->stuck.restart(id, impl_->positions()[static_cast<std::size_t>(id)], time());
 }
 
 void Simulation::step() {
@@ -229,12 +214,12 @@ void Simulation::step() {
   ++m.step_index;
   const double now = time();
   m.record_health(m.backend->last_step_health(), now);
-  m.handle_arrivals(now);
+  m.schedule.after_step(m.setups, *m.backend, *m.metrics, now);
   m.handle_stuck(now);
   m.last_step_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   m.metrics->record_step_time(m.last_step_ms, m.backend->last_step_stages());
-  m.metrics->observe_step(m.backend->positions(), m.phases);
+  m.metrics->observe_step(positions(), phases());
 }
 
 int Simulation::step_index() const {
@@ -248,15 +233,15 @@ int Simulation::agent_count() const {
 }
 glm::vec3 Simulation::position(int id) const {
   impl_->check_id(id);
-  return impl_->backend->positions()[static_cast<std::size_t>(id)];
+  return positions()[static_cast<std::size_t>(id)];
 }
 glm::vec2 Simulation::velocity(int id) const {
   impl_->check_id(id);
-  return impl_->backend->velocities()[static_cast<std::size_t>(id)];
+  return velocities()[static_cast<std::size_t>(id)];
 }
 AgentPhase Simulation::phase(int id) const {
   impl_->check_id(id);
-  return impl_->phases[static_cast<std::size_t>(id)];
+  return phases()[static_cast<std::size_t>(id)];
 }
 bool Simulation::frozen(int id) const {
   impl_->check_id(id);
@@ -270,13 +255,13 @@ const AgentParams& Simulation::agent_params(int id) const {
   return impl_->setups[static_cast<std::size_t>(id)].params;
 }
 std::span<const glm::vec3> Simulation::positions() const {
-  return impl_->backend->positions();
+  return impl_->schedule.positions(*impl_->backend);
 }
 std::span<const glm::vec2> Simulation::velocities() const {
-  return impl_->backend->velocities();
+  return impl_->schedule.velocities(*impl_->backend);
 }
 std::span<const AgentPhase> Simulation::phases() const {
-  return impl_->phases;
+  return impl_->schedule.phases();
 }
 const Scenario& Simulation::scenario() const {
   return impl_->scenario;

@@ -59,8 +59,9 @@ public:
   Simulation& operator=(Simulation&&) noexcept;
   ~Simulation();
 
-  /// Adds an agent (placed on the navmesh) and returns its id. Throws ApiError for
-  /// non-finite input or a position with no navmesh near it.
+  /// Adds an agent (placed on the navmesh) and returns its id, the next after every agent of
+  /// the scenario. It enters at once; its arrival time (metrics) counts from now. Throws
+  /// ApiError for non-finite input or a position with no navmesh near it.
   int add_agent(const glm::vec3& position, const glm::vec3& goal, const AgentParams& params = {});
   /// Removes the agent; its id is not reused. Throws ApiError for an unknown id.
   void remove_agent(int id);
@@ -84,6 +85,8 @@ public:
   std::span<const FaultRecord> faults() const;
   /// The agent's parameters as set up (its type label names it in outputs and exports).
   const AgentParams& agent_params(int id) const;
+  /// Positions, velocities and phases are indexed by agent id. An agent that has not entered
+  /// yet (start delay, emitter) is AgentPhase::Pending and shows its spawn position.
   std::span<const glm::vec3> positions() const;
   std::span<const glm::vec2> velocities() const;
   std::span<const AgentPhase> phases() const;

@@ -9,6 +9,7 @@ void StuckDetector::add_agent(const glm::vec3& position, float radius, double no
   track.anchor = position;
   track.anchor_time = now;
   track.reach = 2.0f * radius;
+  track.was_walking = true; // its clock starts now; one that is not walking yet restarts later
   tracks_.push_back(track);
 }
 
@@ -41,9 +42,16 @@ std::vector<int> StuckDetector::observe(double now, std::span<const glm::vec3> p
     Track& track = tracks_[i];
     if (!walking[i]) {
       end_episode(track, now);
+      track.was_walking = false;
       continue;
     }
     const glm::vec3 p = positions[i];
+    if (!track.was_walking) {
+      track.was_walking = true;
+      track.anchor = p;
+      track.anchor_time = now;
+      continue;
+    }
     const float dx = p.x - track.anchor.x, dz = p.z - track.anchor.z;
     if (dx * dx + dz * dz > track.reach * track.reach) {
       // Progress: the episode (if any) is over and the clock restarts from here.

@@ -38,7 +38,9 @@ public:
   void stop(int agent, double now);
 
   /// Observes the positions at the end of a step at time `now`; `walking[i]` is non-zero for
-  /// the agents heading for a goal. Returns the agents to replan now, in id order.
+  /// the agents heading for a goal. An agent that starts walking (it entered the scene, its
+  /// wait at a waypoint is over, it has a new goal) starts its clock there. Returns the agents
+  /// to replan now, in id order.
   std::vector<int> observe(double now, std::span<const glm::vec3> positions,
                            std::span<const std::uint8_t> walking);
 
@@ -51,6 +53,7 @@ private:
     double episode_start = -1.0; ///< < 0: not stuck.
     float reach = 0.0f;          ///< Moving this far from the anchor is progress (diameter).
     bool ever_stuck = false;
+    bool was_walking = false; ///< At the last observation: starting to walk restarts the clock.
   };
   void end_episode(Track& track, double now);
 

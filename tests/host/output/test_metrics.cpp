@@ -444,5 +444,79 @@ TEST(Metrics, MeshWorldWallIsTheNavmeshBoundaryGrownByTheAgentRadius) {
   std::filesystem::remove_all(dir);
 }
 
+// ---- scenario extensions: entries, waypoints, types -------------------------------------
+
+TEST(Metrics, AgentsCountFromTheirEntryAndArrivalTimesFromThere) {
+  std::vector<AgentSetup> agents = {agent({-8, 0, 0}, {-4, 0, 0}), agent({-8, 0, 5}, {-4, 0, 5})};
+  agents[1].start_time = 3.0;
+  MetricsCollector m = collector_for(agents);
+  EXPECT_EQ(m.summary("cpu", 0).agents, 1) << "the delayed agent has not entered";
+  m.record_start(1, 3.0);
+  m.record_arrival(0, 4.0);
+  m.record_arrival(1, 5.0);
+  const MetricsSummary s = m.summary("cpu", 50);
+  EXPECT_EQ(s.agents, 2);
+  EXPECT_EQ(s.arrived, 2);
+  EXPECT_DOUBLE_EQ(*s.max_arrival_time, 4.0);
+  EXPECT_DOUBLE_EQ(*s.mean_arrival_time, 3.0); // (4 + (5 - 3)) / 2
+}
+
+TEST(Metrics, PendingAgentsAreNotMeasured) {
+  // Two discs on one spot: an overlap only once both are present.
+  std::vector<AgentSetup> agents = {agent({0, 0, 0}, {0, 0, 0}), agent({0.1f, 0, 0}, {0, 0, 0})};
+  agents[1].start_time = 1.0;
+  MetricsCollector m = collector_for(agents);
+  const std::vector<glm::vec3> p = {{0, 0, 0}, {0.1f, 0, 0}};
+  m.observe_step(p, std::vector<AgentPhase>{AgentPhase::Walking, AgentPhase::Pending});
+  EXPECT_EQ(m.overlap_events(), 0);
+  m.observe_step(p, std::vector<AgentPhase>{AgentPhase::Walking, AgentPhase::Waiting});
+  EXPECT_EQ(m.overlap_events(), 1);
+}
+
+TEST(Metrics, ShortestPathRunsThroughTheWaypoints) {
+  AgentSetup direct = agent({-8, 0, 0}, {8, 0, 0});
+  AgentSetup detour = direct;
+  detour.waypoints.push_back({{0, 0, 6}, 0.0f});
+  MetricsCollector m = collector_for({direct, detour});
+  // Both walk exactly their shortest path: 16 m, and 2 x 10 m through (0, 6).
+  m.observe_step(std::vector<glm::vec3>{{8, 0, 0}, {0, 0, 6}},
+                 std::vector<AgentPhase>(2, AgentPhase::Walking));
+  m.observe_step(std::vector<glm::vec3>{{8, 0, 0}, {8, 0, 0}},
+                 std::vector<AgentPhase>(2, AgentPhase::Walking));
+  m.record_arrival(0, 0.2);
+  m.record_arrival(1, 0.2);
+  EXPECT_NEAR(*m.summary("cpu", 2).mean_path_ratio, 1.0, 1e-3);
+}
+
+TEST(Metrics, UnreachableWaypointMakesTheAgentUnreachable) {
+  AgentSetup a = agent({-8, 0, 0}, {8, 0, 0});
+  a.waypoints.push_back({{0, 0, 40}, 0.0f}); // far off the navmesh
+  MetricsCollector m = collector_for({a});
+  EXPECT_TRUE(m.goal_unreachable(0));
+}
+
+TEST(Metrics, TypesGetTheirOwnCountsOnlyWhenTheScenarioUsesThem) {
+  std::vector<AgentSetup> agents = {agent({-8, 0, 0}, {-4, 0, 0}), agent({-8, 0, 3}, {-4, 0, 3}),
+                                    agent({-8, 0, 6}, {-4, 0, 6})};
+  MetricsCollector plain = collector_for(agents);
+  EXPECT_FALSE(to_json(plain.summary("cpu", 1)).contains("types"));
+
+  agents[0].params.type = "walker";
+  agents[1].params.type = "jogger";
+  agents[2].params.type = "walker";
+  MetricsCollector typed = collector_for(agents);
+  typed.record_arrival(0, 2.0);
+  typed.record_arrival(2, 4.0);
+  const nlohmann::ordered_json j = to_json(typed.summary("cpu", 50));
+  ASSERT_TRUE(j.contains("types"));
+  EXPECT_EQ(j["types"].begin().key(), "walker") << "in order of first appearance";
+  EXPECT_EQ(j["types"]["walker"]["agents"], 2);
+  EXPECT_EQ(j["types"]["walker"]["arrived"], 2);
+  EXPECT_DOUBLE_EQ(j["types"]["walker"]["mean_arrival_time"].get<double>(), 3.0);
+  EXPECT_EQ(j["types"]["jogger"]["agents"], 1);
+  EXPECT_EQ(j["types"]["jogger"]["arrived"], 0);
+  EXPECT_TRUE(j["types"]["jogger"]["mean_arrival_time"].is_null());
+}
+
 } // namespace
 } // namespace crowd

@@ -508,7 +508,11 @@ TEST(Population, EverySampleScenarioLoadsAndPlaces) {
     const NavMesh navmesh = NavMesh::build(scenario);
     const auto agents = populate(scenario, navmesh);
     EXPECT_EQ(agents.size(), scenario.agent_count());
-    EXPECT_EQ(first_overlap(agents), "");
+    // Emitters' agents (listed last) enter one by one where there is room, so only the
+    // others must be placed apart.
+    std::vector<AgentSetup> at_once = agents;
+    std::erase_if(at_once, [](const AgentSetup& a) { return a.json_path.starts_with("emitters"); });
+    EXPECT_EQ(first_overlap(at_once), "");
     ++checked;
   }
   EXPECT_GT(checked, 0);

@@ -365,7 +365,7 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         ErrorCase{"top", with_world(R"("speed": 1)"), "speed",
                   "allowed keys: name, seed, dt, duration, steps, world, "
-                  "defaults, agents, groups, source, notes, expect"},
+                  "defaults, types, agents, groups, emitters, source, notes, expect"},
         ErrorCase{"world", R"({"world": {"bounds": [[0, 0], [1, 1]], "floor": 0}})", "world.floor",
                   "unknown key \"floor\"; allowed keys: bounds, obstacles, mesh, navmesh"},
         ErrorCase{"navmesh", R"({"world": {"bounds": [[0, 0], [1, 1]], "navmesh": {"cell": 1}}})",
@@ -377,9 +377,9 @@ INSTANTIATE_TEST_SUITE_P(
                   "max_speed, max_accel, avoidance, separation_weight, collision_query_range, "
                   "arrival_radius, on_arrival"},
         ErrorCase{"agent", with_agent(R"("colour": "red")"), "agents[0].colour",
-                  "allowed keys: position, goal, radius, max_speed"},
+                  "allowed keys: position, goal, type, waypoints, start_delay, radius, max_speed"},
         ErrorCase{"group", with_group(R"("spread": 2)"), "groups[0].spread",
-                  "allowed keys: count, spawn, goal, radius"},
+                  "allowed keys: count, spawn, goal, type, waypoints, start_delay, radius"},
         ErrorCase{
             "spawn",
             with_world(R"("groups": [{"count": 1, "spawn": {"square": 1}, "goal": "antipodal"}])"),
@@ -565,8 +565,8 @@ INSTANTIATE_TEST_SUITE_P(
                   "\"antipodal\" needs a circle spawn"},
         ErrorCase{"uniform_in_agent", with_agent(R"("radius": {"uniform": [0.3, 0.5]})"),
                   "agents[0].radius",
-                  "{\"uniform\": [a, b]} is only allowed in groups, where each generated agent "
-                  "draws its own value (an explicit agent has one value)"},
+                  "{\"uniform\": [a, b]} is only allowed in groups, emitters and types, where "
+                  "each agent draws its own value (an explicit agent has one value)"},
         ErrorCase{"uniform_in_defaults",
                   with_world(R"("defaults": {"max_speed": {"uniform": [1, 2]}})"),
                   "defaults.max_speed", "only allowed in groups"},

@@ -83,6 +83,17 @@ TEST(StuckDetector, ANewGoalRestartsTheClock) {
     EXPECT_TRUE(run.step().empty());
 }
 
+TEST(StuckDetector, AnAgentThatStartsWalkingAfterStandingStartsItsClockThen) {
+  Track run(1);
+  run.walking[0] = 0; // not entered yet, or waiting at a waypoint
+  for (int k = 0; k < 40; ++k)
+    run.step();
+  run.walking[0] = 1;
+  for (int k = 0; k < 10; ++k) // walks from 20.5 s, in place until 25 s: not yet stuck
+    EXPECT_TRUE(run.step().empty());
+  EXPECT_EQ(run.step(), (std::vector<int>{0})) << "5 s after it started walking";
+}
+
 TEST(StuckDetector, ZeroSecondsTurnsDetectionOff) {
   StuckDetector off(0.0);
   off.add_agent(glm::vec3(0.0f), 0.5f, 0.0);

@@ -1,0 +1,214 @@
+#include "host/sim/agent_schedule.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace crowd {
+namespace {
+
+/// Times in a scenario are floats (0.3f = 0.30000001192...) and run time is step x the
+/// decimal dt (0.30000000000000004 at step 3 of 0.1): a relative slack far below float
+/// precision makes "start at 0.3" mean step 3, not step 4.
+bool has_come(double time, double now) {
+  return time <= now + 1e-6 * std::max(1.0, std::abs(now));
+}
+
+bool present(AgentPhase phase) {
+  return phase != AgentPhase::Pending && phase != AgentPhase::Removed;
+}
+
+} // namespace
+
+AgentSchedule::AgentSchedule(float agent_height) : agent_height_(agent_height) {}
+
+bool AgentSchedule::identity() const {
+  return in_entry_order_ && entered_ == static_cast<int>(routes_.size());
+}
+
+glm::vec3 AgentSchedule::target(const AgentSetup& setup, const Route& route) const {
+  return route.next_waypoint < setup.waypoints.size()
+             ? setup.waypoints[route.next_waypoint].position
+             : setup.goal;
+}
+
+void AgentSchedule::enter(int id, const AgentSetup& setup, CrowdBackend& backend) {
+  Route& route = routes_[static_cast<std::size_t>(id)];
+  AgentSetup first_leg = setup;
+  first_leg.goal = target(setup, route);
+  route.backend_id = backend.add_agent(first_leg);
+  if (agent_of_backend_.size() <= static_cast<std::size_t>(route.backend_id))
+    agent_of_backend_.resize(static_cast<std::size_t>(route.backend_id) + 1, -1);
+  agent_of_backend_[static_cast<std::size_t>(route.backend_id)] = id;
+  in_entry_order_ = in_entry_order_ && route.backend_id == id;
+  ++entered_;
+  phases_[static_cast<std::size_t>(id)] = AgentPhase::Walking;
+}
+
+void AgentSchedule::add_agents(std::span<const AgentSetup> setups, std::size_t first,
+                               CrowdBackend& backend, double now) {
+  for (std::size_t i = first; i < setups.size(); ++i) {
+    routes_.emplace_back();
+    phases_.push_back(AgentPhase::Pending);
+    if (!has_come(setups[i].start_time, now)) {
+      waiting_to_enter_.push_back(static_cast<int>(i));
+      continue;
+    }
+    try {
+      enter(static_cast<int>(i), setups[i], backend);
+    } catch (...) {
+      // The backend refused it (no navmesh near): the agent is not made known.
+      routes_.pop_back();
+      phases_.pop_back();
+      throw;
+    }
+  }
+  std::stable_sort(waiting_to_enter_.begin(), waiting_to_enter_.end(), [&](int a, int b) {
+    return setups[static_cast<std::size_t>(a)].start_time <
+           setups[static_cast<std::size_t>(b)].start_time;
+  });
+  refresh_views(setups, backend);
+}
+
+bool AgentSchedule::place_is_free(std::span<const AgentSetup> setups, int id,
+                                  std::span<const glm::vec3> positions) const {
+  const AgentSetup& agent = setups[static_cast<std::size_t>(id)];
+  for (std::size_t j = 0; j < routes_.size(); ++j) {
+    if (!present(phases_[j]) || static_cast<int>(j) == id) {
+      continue;
+    }
+    const glm::vec3& other = positions[j];
+    const float reach = agent.params.radius + setups[j].params.radius;
+    const float dx = other.x - agent.position.x, dz = other.z - agent.position.z;
+    if (dx * dx + dz * dz < reach * reach && std::abs(other.y - agent.position.y) < agent_height_) {
+      return false;
+    }
+  }
+  return true;
+}
+
+void AgentSchedule::after_step(std::span<const AgentSetup> setups, CrowdBackend& backend,
+                               MetricsCollector& metrics, double now) {
+  refresh_views(setups, backend); // The backend has stepped since the last copy.
+  const std::span<const glm::vec3> at = positions(backend);
+  for (std::size_t i = 0; i < routes_.size(); ++i) {
+    Route& route = routes_[i];
+    const AgentSetup& s = setups[i];
+    if (phases_[i] == AgentPhase::Waiting) {
+      if (has_come(route.wait_until, now)) {
+        ++route.next_waypoint;
+        phases_[i] = AgentPhase::Walking;
+        backend.set_goal(route.backend_id, target(s, route));
+      }
+      continue;
+    }
+    if (phases_[i] != AgentPhase::Walking) {
+      continue;
+    }
+    const glm::vec3 goal = target(s, route);
+    const glm::vec3 p = at[i];
+    const float dx = p.x - goal.x, dz = p.z - goal.z;
+    if (dx * dx + dz * dz > s.params.arrival_radius * s.params.arrival_radius ||
+        std::fabs(p.y - goal.y) > agent_height_) {
+      continue;
+    }
+    if (route.next_waypoint < s.waypoints.size()) {
+      const float wait = s.waypoints[route.next_waypoint].wait;
+      if (wait > 0.0f) {
+        // Standing, the agent still takes part as an obstacle (stop_agent), like an arrived one.
+        backend.stop_agent(route.backend_id);
+        phases_[i] = AgentPhase::Waiting;
+        route.wait_until = now + static_cast<double>(wait);
+      } else {
+        ++route.next_waypoint;
+        backend.set_goal(route.backend_id, target(s, route));
+      }
+      continue;
+    }
+    metrics.record_arrival(static_cast<int>(i), now);
+    if (s.params.on_arrival == OnArrival::Remove) {
+      backend.remove_agent(route.backend_id);
+      phases_[i] = AgentPhase::Removed;
+    } else {
+      backend.stop_agent(route.backend_id);
+      phases_[i] = AgentPhase::Arrived;
+    }
+  }
+
+  refresh_views(setups, backend);
+  std::size_t kept = 0, k = 0;
+  // The list is sorted by start time: from the first agent not due on, nobody is due.
+  for (; k < waiting_to_enter_.size(); ++k) {
+    const int id = waiting_to_enter_[k];
+    const auto index = static_cast<std::size_t>(id);
+    if (phases_[index] == AgentPhase::Removed) {
+      continue; // Removed through the API before it entered.
+    }
+    if (!has_come(setups[index].start_time, now)) {
+      break;
+    }
+    if (place_is_free(setups, id, positions(backend))) {
+      enter(id, setups[index], backend);
+      metrics.record_start(id, now);
+      // The copied view must show the newcomer before the next agent tests its place.
+      refresh_views(setups, backend);
+    } else {
+      waiting_to_enter_[kept++] = id;
+    }
+  }
+  for (; k < waiting_to_enter_.size(); ++k) {
+    waiting_to_enter_[kept++] = waiting_to_enter_[k];
+  }
+  waiting_to_enter_.resize(kept);
+}
+
+void AgentSchedule::remove_agent(int id, CrowdBackend& backend) {
+  const auto index = static_cast<std::size_t>(id);
+  if (present(phases_[index])) {
+    backend.remove_agent(routes_[index].backend_id);
+  }
+  phases_[index] = AgentPhase::Removed;
+}
+
+void AgentSchedule::set_goal(int id, const AgentSetup& setup, CrowdBackend& backend) {
+  const auto index = static_cast<std::size_t>(id);
+  Route& route = routes_[index];
+  route.next_waypoint = setup.waypoints.size(); // Past every waypoint: the goal.
+  if (phases_[index] == AgentPhase::Pending) {
+    return;
+  }
+  phases_[index] = AgentPhase::Walking;
+  backend.set_goal(route.backend_id, setup.goal);
+}
+
+void AgentSchedule::replan(int id, const AgentSetup& setup, CrowdBackend& backend) {
+  const Route& route = routes_.at(static_cast<std::size_t>(id));
+  if (phases_[static_cast<std::size_t>(id)] == AgentPhase::Walking)
+    backend.set_goal(route.backend_id, target(setup, route));
+}
+
+std::span<const glm::vec3> AgentSchedule::positions(const CrowdBackend& backend) const {
+  return identity() ? backend.positions() : std::span<const glm::vec3>(positions_);
+}
+
+std::span<const glm::vec2> AgentSchedule::velocities(const CrowdBackend& backend) const {
+  return identity() ? backend.velocities() : std::span<const glm::vec2>(velocities_);
+}
+
+void AgentSchedule::refresh_views(std::span<const AgentSetup> setups, const CrowdBackend& backend) {
+  if (identity()) {
+    positions_.clear();
+    velocities_.clear();
+    return;
+  }
+  const std::span<const glm::vec3> p = backend.positions();
+  const std::span<const glm::vec2> v = backend.velocities();
+  positions_.resize(routes_.size());
+  velocities_.resize(routes_.size());
+  for (std::size_t i = 0; i < routes_.size(); ++i) {
+    const int b = routes_[i].backend_id;
+    positions_[i] = b >= 0 ? p[static_cast<std::size_t>(b)] : setups[i].position;
+    velocities_[i] = b >= 0 ? v[static_cast<std::size_t>(b)] : glm::vec2(0.0f);
+  }
+}
+
+} // namespace crowd

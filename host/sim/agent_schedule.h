@@ -1,0 +1,87 @@
+// When each agent of a run is in the simulation and where it is heading (scenario extensions,
+// docs/scenario-extensions.md): an agent enters at its start time (start delay, emitter
+// schedule) once its place is free, walks its waypoints in order, stands at each for the
+// waypoint's wait, then walks to its goal, where its on_arrival applies.
+//
+// Agents that have not entered yet are not in the backend, so the backend numbers agents in
+// the order they enter while every output numbers them in scenario order. The schedule keeps
+// that map and shows positions and velocities by agent id: the backend's own arrays when the
+// two orders agree (every scenario without start delays or emitters), a copy otherwise.
+#pragma once
+
+#include "host/output/metrics.h"
+#include "host/scenario/population.h"
+#include "host/sim/backend.h"
+
+#include <cstddef>
+#include <glm/glm.hpp>
+#include <span>
+#include <vector>
+
+namespace crowd {
+
+class AgentSchedule {
+public:
+  /// `agent_height`: an agent is at a point only within this height of it (other floors).
+  explicit AgentSchedule(float agent_height);
+
+  /// Makes setups[first..] known, with ids first, first + 1, ...; those whose start time is
+  /// not after `now` enter the backend at once (in id order, without a clearance test: their
+  /// places were checked when they were placed), the others wait for after_step. When the
+  /// backend throws, the agent it refused and those after it are not made known.
+  void add_agents(std::span<const AgentSetup> setups, std::size_t first, CrowdBackend& backend,
+                  double now);
+
+  /// Everything that happens at the end of a step that ended at `now`, in agent id order:
+  /// arrivals (at a waypoint: stand for its wait, or walk on; at the goal: on_arrival, and
+  /// the arrival recorded in `metrics`), waits that are over, then entries of agents whose
+  /// start time has come and whose disc is clear of every agent present (one that is not
+  /// clear tries again after the next step).
+  void after_step(std::span<const AgentSetup> setups, CrowdBackend& backend,
+                  MetricsCollector& metrics, double now);
+
+  /// Takes the agent out (present or not yet entered).
+  void remove_agent(int id, CrowdBackend& backend);
+  /// The agent heads for setup.goal (its new goal), dropping the waypoints it has not
+  /// reached; an agent that has not entered yet goes there once it enters.
+  void set_goal(int id, const AgentSetup& setup, CrowdBackend& backend);
+
+  /// Sends a walking agent's current target (its next waypoint or its goal) to the backend
+  /// again, which plans a new path from where it stands (stuck agents).
+  void replan(int id, const AgentSetup& setup, CrowdBackend& backend);
+  /// The agent id of the agent the backend knows as `backend_id`.
+  int agent_of_backend(int backend_id) const {
+    return agent_of_backend_.at(static_cast<std::size_t>(backend_id));
+  }
+
+  std::span<const AgentPhase> phases() const { return phases_; }
+  /// By agent id. An agent that has not entered shows its spawn position and no velocity.
+  std::span<const glm::vec3> positions(const CrowdBackend& backend) const;
+  std::span<const glm::vec2> velocities(const CrowdBackend& backend) const;
+
+private:
+  struct Route {
+    int backend_id = -1;           ///< -1 until the agent enters.
+    std::size_t next_waypoint = 0; ///< == waypoints.size(): heading for the goal.
+    double wait_until = 0.0;       ///< While Waiting.
+  };
+
+  bool identity() const;
+  glm::vec3 target(const AgentSetup& setup, const Route& route) const;
+  void enter(int id, const AgentSetup& setup, CrowdBackend& backend);
+  bool place_is_free(std::span<const AgentSetup> setups, int id,
+                     std::span<const glm::vec3> positions) const;
+  void refresh_views(std::span<const AgentSetup> setups, const CrowdBackend& backend);
+
+  float agent_height_;
+  std::vector<Route> routes_;
+  std::vector<AgentPhase> phases_;
+  std::vector<int> waiting_to_enter_; ///< Ids, by start time then id.
+  std::vector<int> agent_of_backend_; ///< Agent id by backend id.
+  int entered_ = 0;                   ///< Agents added to the backend.
+  bool in_entry_order_ = true;        ///< Every backend id so far equals its agent id.
+  std::vector<glm::vec3> positions_;  ///< By agent id, when not identity().
+  std::vector<glm::vec2> velocities_;
+};
+
+} // namespace crowd

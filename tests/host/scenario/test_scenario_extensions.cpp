@@ -1,0 +1,356 @@
+// Scenario extensions (docs/scenario-extensions.md), as read and as placed: agent types as a
+// layer between `defaults` and an agent's own keys, waypoints with waits, start delays and
+// emitters; their errors; and the random streams that keep every other agent's draws as
+// they were.
+#include "host/navmesh/navmesh.h"
+#include "host/scenario/population.h"
+#include "host/scenario/scenario.h"
+
+#include <algorithm>
+#include <cmath>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace crowd {
+namespace {
+
+ScenarioError error_for(const std::string& text) {
+  try {
+    parse_scenario(text, "film.json");
+  } catch (const ScenarioError& e) {
+    return e;
+  }
+  ADD_FAILURE() << "accepted:\n" << text;
+  return ScenarioError("", "(none)", "(none)");
+}
+
+/// A 30 x 30 m 2D world with `extra` top-level members.
+std::string scene(const std::string& extra) {
+  return R"({"world": {"bounds": [[0, 0], [30, 30]]}, )" + extra + "}";
+}
+
+std::vector<AgentSetup> place(const std::string& json) {
+  const Scenario scenario = parse_scenario(json, "film.json");
+  const NavMesh navmesh = NavMesh::build(scenario);
+  return populate(scenario, navmesh);
+}
+
+constexpr const char* kTypes = R"("types": {
+    "walker": {"max_speed": {"uniform": [1.2, 1.5]}, "radius": 0.35, "avoidance": "medium"},
+    "elderly": {"max_speed": 0.7, "radius": 0.4, "max_accel": 3}})";
+
+// ---- types ------------------------------------------------------------------------------
+
+TEST(ScenarioTypes, TypeLayerSitsBetweenDefaultsAndTheAgentsOwnKeys) {
+  const Scenario s = parse_scenario(scene(std::string(kTypes) + R"(,
+    "defaults": {"max_accel": 6, "radius": 0.5},
+    "agents": [{"position": [1, 1], "goal": [9, 9], "type": "elderly", "max_speed": 0.9},
+               {"position": [2, 1], "goal": [9, 9]}],
+    "groups": [{"count": 2, "spawn": {"rect": [[1, 5], [9, 9]]}, "goal": {"point": [20, 20]},
+                "type": "walker", "max_speed": 1.0}])"),
+                                    "film.json");
+  const AgentParams& elderly = s.agents[0].params;
+  EXPECT_EQ(elderly.type, "elderly");
+  EXPECT_FLOAT_EQ(elderly.max_speed, 0.9f); // own key over the type
+  EXPECT_FLOAT_EQ(elderly.max_accel, 3.0f); // type over defaults
+  EXPECT_FLOAT_EQ(elderly.radius, 0.4f);
+  EXPECT_EQ(s.agents[1].params.type, "agent"); // no type: the default label
+  EXPECT_FLOAT_EQ(s.agents[1].params.max_accel, 6.0f);
+
+  const GroupSpec& walkers = s.groups[0];
+  EXPECT_EQ(walkers.base.type, "walker");
+  EXPECT_EQ(walkers.base.avoidance_name, "medium");
+  EXPECT_FLOAT_EQ(walkers.base.radius, 0.35f);
+  EXPECT_FLOAT_EQ(walkers.base.max_accel, 6.0f);
+  // The group's constant replaces the type's distribution.
+  EXPECT_FALSE(walkers.max_speed.has_value());
+  EXPECT_FLOAT_EQ(walkers.base.max_speed, 1.0f);
+}
+
+TEST(ScenarioTypes, TypeDistributionsAreDrawnPerAgentAndLabelEveryAgent) {
+  const auto agents = place(scene(std::string(kTypes) + R"(,
+    "agents": [{"position": [1, 1], "goal": [9, 9], "type": "walker"}],
+    "groups": [{"count": 40, "spawn": {"rect": [[1, 5], [29, 29]]}, "goal": {"point": [2, 2]},
+                "type": "walker"}])"));
+  ASSERT_EQ(agents.size(), 41u);
+  float lo = 10.0f, hi = 0.0f;
+  for (const AgentSetup& a : agents) {
+    EXPECT_EQ(a.params.type, "walker");
+    EXPECT_GE(a.params.max_speed, 1.2f);
+    EXPECT_LE(a.params.max_speed, 1.5f);
+    lo = std::min(lo, a.params.max_speed);
+    hi = std::max(hi, a.params.max_speed);
+  }
+  EXPECT_GT(hi - lo, 0.1f) << "speeds were not drawn per agent";
+}
+
+TEST(ScenarioTypes, MaxAgentRadiusCoversTypeDistributionsOfExplicitAgents) {
+  const Scenario s = parse_scenario(scene(R"("types": {"big": {"radius": {"uniform": [0.3, 0.9]}}},
+               "agents": [{"position": [1, 1], "goal": [9, 9], "type": "big"}])"),
+                                    "film.json");
+  EXPECT_FLOAT_EQ(s.max_agent_radius(), 0.9f);
+}
+
+// ---- waypoints, start delays, emitters --------------------------------------------------
+
+TEST(ScenarioRoutes, WaypointsAndStartDelaysAreReadWithConstantsOrDistributions) {
+  const Scenario s = parse_scenario(scene(R"(
+    "agents": [{"position": [1, 1], "goal": [9, 9], "start_delay": 2.5,
+                "waypoints": [{"point": [5, 1]}, {"point": [5, 0, 5], "wait": {"uniform": [1, 3]}}]}],
+    "groups": [{"count": 2, "spawn": {"rect": [[1, 5], [9, 9]]}, "goal": {"point": [20, 20]},
+                "start_delay": {"uniform": [0, 4]}}])"),
+                                    "film.json");
+  const ExplicitAgentSpec& a = s.agents[0];
+  EXPECT_FLOAT_EQ(a.start_delay.lo, 2.5f);
+  EXPECT_TRUE(a.start_delay.is_constant());
+  ASSERT_EQ(a.waypoints.size(), 2u);
+  EXPECT_FALSE(a.waypoints[0].point.has_height);
+  EXPECT_EQ(a.waypoints[0].wait.hi, 0.0f);
+  EXPECT_TRUE(a.waypoints[1].point.has_height);
+  EXPECT_EQ(a.waypoints[1].wait.lo, 1.0f);
+  EXPECT_EQ(a.waypoints[1].wait.hi, 3.0f);
+  EXPECT_EQ(s.groups[0].start_delay.hi, 4.0f);
+}
+
+TEST(ScenarioRoutes, EmitterCountFollowsRateAndWindow) {
+  const Scenario s = parse_scenario(scene(R"("emitters": [
+    {"spawn": {"rect": [[1, 1], [3, 3]]}, "goal": {"point": [25, 25]}, "rate": 2, "start": 1, "end": 6},
+    {"spawn": {"rect": [[1, 1], [3, 3]]}, "goal": {"rect": [[20, 20], [28, 28]]}, "rate": 0.3, "end": 10}])"),
+                                    "film.json");
+  ASSERT_EQ(s.emitters.size(), 2u);
+  // 1, 1.5, ..., 5.5: the agent due at `end` itself does not enter.
+  EXPECT_EQ(s.emitters[0].count, 10);
+  EXPECT_DOUBLE_EQ(s.emitters[0].emission->time_of(9), 5.5);
+  // 0, 3.33, 6.67: 10 * 0.3 = 3 exactly, the fourth would be at 10.
+  EXPECT_EQ(s.emitters[1].count, 3);
+  EXPECT_EQ(s.agent_count(), 13u);
+}
+
+TEST(ScenarioRoutes, PlacementGivesStartTimesWaitsAndEmitterAgentsAfterTheGroups) {
+  const auto agents = place(scene(R"(
+    "agents": [{"position": [1, 1], "goal": [9, 9], "start_delay": 2.5,
+                "waypoints": [{"point": [5, 1], "wait": 1.5}]}],
+    "groups": [{"count": 3, "spawn": {"rect": [[1, 5], [9, 9]]}, "goal": {"point": [20, 20]},
+                "start_delay": {"uniform": [1, 4]}}],
+    "emitters": [{"spawn": {"rect": [[20, 1], [22, 3]]}, "goal": {"point": [25, 25]},
+                  "rate": 2, "start": 1, "end": 3, "type": "jogger",
+                  "waypoints": [{"point": [25, 10], "wait": {"uniform": [0, 2]}}]}],
+    "types": {"jogger": {"max_speed": 2.5}})"));
+  ASSERT_EQ(agents.size(), 1u + 3u + 4u);
+  EXPECT_DOUBLE_EQ(agents[0].start_time, 2.5);
+  ASSERT_EQ(agents[0].waypoints.size(), 1u);
+  EXPECT_FLOAT_EQ(agents[0].waypoints[0].wait, 1.5f);
+  EXPECT_FLOAT_EQ(agents[0].waypoints[0].position.x, 5.0f);
+  for (int i = 1; i <= 3; ++i) {
+    EXPECT_GE(agents[i].start_time, 1.0);
+    EXPECT_LE(agents[i].start_time, 4.0);
+    EXPECT_EQ(agents[i].json_path, "groups[0]");
+  }
+  EXPECT_NE(agents[1].start_time, agents[2].start_time) << "delays are drawn per agent";
+  for (int k = 0; k < 4; ++k) {
+    const AgentSetup& a = agents[4 + static_cast<std::size_t>(k)];
+    EXPECT_EQ(a.json_path, "emitters[0]");
+    EXPECT_EQ(a.params.type, "jogger");
+    EXPECT_DOUBLE_EQ(a.start_time, 1.0 + 0.5 * k);
+    EXPECT_GE(a.position.x, 20.0f);
+    EXPECT_LE(a.position.x, 22.0f);
+    ASSERT_EQ(a.waypoints.size(), 1u);
+    EXPECT_GE(a.waypoints[0].wait, 0.0f);
+    EXPECT_LE(a.waypoints[0].wait, 2.0f);
+  }
+}
+
+TEST(ScenarioStreams, ExtensionsLeaveEveryOtherAgentsDrawsAsTheyWere) {
+  const std::string group =
+      R"({"count": 20, "spawn": {"rect": [[1, 1], [15, 15]]}, "goal": {"rect": [[20, 20], [29, 29]]},
+          "max_speed": {"uniform": [1, 2]}})";
+  const std::string delayed_group =
+      R"({"count": 20, "spawn": {"rect": [[1, 1], [15, 15]]}, "goal": {"rect": [[20, 20], [29, 29]]},
+          "max_speed": {"uniform": [1, 2]}, "start_delay": {"uniform": [0, 5]},
+          "waypoints": [{"point": [18, 2], "wait": {"uniform": [1, 2]}}]})";
+  const std::string emitter =
+      R"({"spawn": {"rect": [[20, 1], [28, 8]]}, "goal": {"rect": [[1, 20], [9, 29]]}, "rate": 3,
+          "end": 5, "max_speed": {"uniform": [1, 2]}})";
+  const auto plain = place(scene(R"("seed": 7, "groups": [)" + group + "," + group + "]"));
+  // A start delay and a waypoint on the first group, and an emitter, change nothing of the
+  // groups' positions, goals and parameters.
+  const auto extended = place(scene(R"("seed": 7, "groups": [)" + delayed_group + "," + group +
+                                    R"(], "emitters": [)" + emitter + "]"));
+  ASSERT_EQ(extended.size(), plain.size() + 15u);
+  for (std::size_t i = 0; i < plain.size(); ++i) {
+    EXPECT_EQ(extended[i].position, plain[i].position) << i;
+    EXPECT_EQ(extended[i].goal, plain[i].goal) << i;
+    EXPECT_EQ(extended[i].params.max_speed, plain[i].params.max_speed) << i;
+  }
+  // A second emitter leaves the first emitter's agents as they were.
+  const auto two = place(scene(R"("seed": 7, "groups": [)" + delayed_group + "," + group +
+                               R"(], "emitters": [)" + emitter + "," + emitter + "]"));
+  ASSERT_EQ(two.size(), extended.size() + 15u);
+  for (std::size_t i = 0; i < extended.size(); ++i) {
+    EXPECT_EQ(two[i].position, extended[i].position) << i;
+    EXPECT_EQ(two[i].goal, extended[i].goal) << i;
+    EXPECT_EQ(two[i].start_time, extended[i].start_time) << i;
+  }
+  // Each emitter draws from its own stream: the second, identical one is not a copy.
+  EXPECT_NE(two[extended.size()].position, two[plain.size()].position);
+}
+
+TEST(ScenarioStreams, EmitterAgentsArePlacedClearOfWallsButNotOfOtherAgents) {
+  // emitters[0] enters beside an obstacle; emitters[1] through a 0.2 m door that holds one
+  // agent at a time: its agents all start there (they enter one after another), where a
+  // group of 8 would be refused.
+  const auto agents = place(R"({"world": {"bounds": [[0, 0], [30, 30]],
+    "obstacles": [[[5.5, 3], [7, 3], [7, 5.5], [5.5, 5.5]]]},
+    "emitters": [{"spawn": {"rect": [[4, 4], [6, 7]]}, "goal": {"point": [25, 25]},
+                  "rate": 1, "end": 20},
+                 {"spawn": {"rect": [[10, 10], [10.2, 10.2]]}, "goal": {"point": [25, 25]},
+                  "rate": 1, "end": 8}]})");
+  ASSERT_EQ(agents.size(), 28u);
+  for (std::size_t i = 0; i < 20; ++i) {
+    const glm::vec3& p = agents[i].position;
+    EXPECT_GE(p.x, 4.0f);
+    EXPECT_LE(p.x, 6.0f);
+    // At least a radius (0.4) from the obstacle [5.5, 7] x [3, 5.5].
+    const float dx = std::max({5.5f - p.x, 0.0f, p.x - 7.0f});
+    const float dz = std::max({3.0f - p.z, 0.0f, p.z - 5.5f});
+    EXPECT_GE(std::hypot(dx, dz), 0.4f - 1e-3f) << p.x << ", " << p.z;
+  }
+  for (std::size_t i = 20; i < 28; ++i) {
+    EXPECT_LE(std::hypot(agents[i].position.x - 10.1f, agents[i].position.z - 10.1f), 0.2f);
+  }
+}
+
+// ---- errors -----------------------------------------------------------------------------
+
+struct ExtensionError {
+  std::string name, json, path, problem_part;
+};
+
+std::ostream& operator<<(std::ostream& out, const ExtensionError& c) {
+  return out << c.name;
+}
+
+class ScenarioExtensionErrors : public ::testing::TestWithParam<ExtensionError> {};
+
+TEST_P(ScenarioExtensionErrors, NameTheFileThePathAndTheProblem) {
+  const ExtensionError& c = GetParam();
+  const ScenarioError e = error_for(c.json);
+  EXPECT_EQ(e.json_path(), c.path) << e.what();
+  EXPECT_NE(e.problem().find(c.problem_part), std::string::npos)
+      << "problem: " << e.problem() << "\nexpected to contain: " << c.problem_part;
+  EXPECT_EQ(std::string(e.what()), "film.json: " + c.path + ": " + e.problem());
+}
+
+const std::string kAgent = R"("position": [1, 1], "goal": [9, 9])";
+const std::string kEmitter = R"("spawn": {"rect": [[1, 1], [3, 3]]}, "goal": {"point": [9, 9]})";
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, ScenarioExtensionErrors,
+    ::testing::Values(
+        ExtensionError{"types_not_object", scene(R"("types": [1])"), "types", "must be an object"},
+        ExtensionError{"type_not_object", scene(R"("types": {"walker": 3})"), "types.walker",
+                       "must be an object"},
+        ExtensionError{"type_unknown_key", scene(R"("types": {"walker": {"max_sped": 2}})"),
+                       "types.walker.max_sped", "did you mean \"max_speed\"?"},
+        ExtensionError{"type_bad_value", scene(R"("types": {"walker": {"radius": -1}})"),
+                       "types.walker.radius", "must be a number > 0, got -1"},
+        ExtensionError{"type_infinite_bound",
+                       scene(R"("types": {"walker": {"radius": {"uniform": [0.2, 1e999]}}})"),
+                       "types.walker.radius.uniform[1]", "overflows to infinity"},
+        ExtensionError{
+            "unknown_type",
+            scene(std::string(kTypes) + R"(, "agents": [{)" + kAgent + R"(, "type": "jogger"}])"),
+            "agents[0].type",
+            "unknown type \"jogger\"; the scenario's types are \"elderly\", \"walker\""},
+        ExtensionError{"type_without_types",
+                       scene(R"("groups": [{"count": 1, "spawn": {"rect": [[1, 1], [3, 3]]},
+                                            "goal": {"point": [9, 9]}, "type": "walker"}])"),
+                       "groups[0].type", "the scenario has no \"types\""},
+        ExtensionError{
+            "type_not_string",
+            scene(std::string(kTypes) + R"(, "agents": [{)" + kAgent + R"(, "type": 1}])"),
+            "agents[0].type", "must be the name of an entry of \"types\""},
+        ExtensionError{"type_in_defaults", scene(R"("defaults": {"type": "walker"})"),
+                       "defaults.type", "unknown key \"type\""},
+        ExtensionError{
+            "uniform_on_agent_itself",
+            scene(R"("agents": [{)" + kAgent + R"(, "radius": {"uniform": [0.3, 0.5]}}])"),
+            "agents[0].radius", "only allowed in groups, emitters and types"},
+        ExtensionError{"waypoints_not_array",
+                       scene(R"("agents": [{)" + kAgent + R"(, "waypoints": {"point": [1, 1]}}])"),
+                       "agents[0].waypoints", "must be an array"},
+        ExtensionError{"waypoint_unknown_key",
+                       scene(R"("agents": [{)" + kAgent +
+                             R"(, "waypoints": [{"point": [1, 1], "pause": 2}]}])"),
+                       "agents[0].waypoints[0].pause", "allowed keys: point, rect, wait"},
+        ExtensionError{"waypoint_without_point",
+                       scene(R"("agents": [{)" + kAgent + R"(, "waypoints": [{"wait": 2}]}])"),
+                       "agents[0].waypoints[0]", "must have exactly one of \"point\""},
+        ExtensionError{"waypoint_point_and_rect",
+                       scene(R"("agents": [{)" + kAgent +
+                             R"(, "waypoints": [{"point": [1, 1], "rect": [[1, 1], [2, 2]]}]}])"),
+                       "agents[0].waypoints[0]", "exactly one of \"point\""},
+        ExtensionError{
+            "waypoint_rect_reversed",
+            scene(R"("agents": [{)" + kAgent + R"(, "waypoints": [{"rect": [[3, 1], [2, 2]]}]}])"),
+            "agents[0].waypoints[0].rect", "first corner below the second"},
+        ExtensionError{
+            "waypoint_point_infinite",
+            scene(R"("agents": [{)" + kAgent + R"(, "waypoints": [{"point": [1, 1e999]}]}])"),
+            "agents[0].waypoints[0].point[1]", "overflows to infinity"},
+        ExtensionError{"negative_wait",
+                       scene(R"("groups": [{"count": 1, "spawn": {"rect": [[1, 1], [3, 3]]},
+                                            "goal": {"point": [9, 9]},
+                                            "waypoints": [{"point": [5, 5], "wait": -1}]}])"),
+                       "groups[0].waypoints[0].wait", "must be a number >= 0, got -1"},
+        ExtensionError{
+            "wait_bounds_reversed",
+            scene(R"("agents": [{)" + kAgent +
+                  R"(, "waypoints": [{"point": [5, 5], "wait": {"uniform": [3, 1]}}]}])"),
+            "agents[0].waypoints[0].wait.uniform", "a <= b"},
+        ExtensionError{"start_delay_string",
+                       scene(R"("agents": [{)" + kAgent + R"(, "start_delay": "2 s"}])"),
+                       "agents[0].start_delay", "must be a number >= 0, got \"2 s\" (a string)"},
+        ExtensionError{"start_delay_other_distribution",
+                       scene(R"("groups": [{"count": 1, "spawn": {"rect": [[1, 1], [3, 3]]},
+                                            "goal": {"point": [9, 9]},
+                                            "start_delay": {"normal": [1, 2]}}])"),
+                       "groups[0].start_delay.normal", "allowed keys: uniform"},
+        ExtensionError{"emitters_not_array", scene(R"("emitters": {})"), "emitters",
+                       "must be an array"},
+        ExtensionError{"emitter_without_rate",
+                       scene(R"("emitters": [{)" + kEmitter + R"(, "end": 5}])"), "emitters[0]",
+                       "missing required key \"rate\""},
+        ExtensionError{"emitter_without_end",
+                       scene(R"("emitters": [{)" + kEmitter + R"(, "rate": 1}])"), "emitters[0]",
+                       "missing required key \"end\""},
+        ExtensionError{"emitter_zero_rate",
+                       scene(R"("emitters": [{)" + kEmitter + R"(, "rate": 0, "end": 5}])"),
+                       "emitters[0].rate", "must be a number > 0, got 0"},
+        ExtensionError{
+            "emitter_end_before_start",
+            scene(R"("emitters": [{)" + kEmitter + R"(, "rate": 1, "start": 5, "end": 5}])"),
+            "emitters[0].end", "must be a number > 5, got 5"},
+        ExtensionError{"emitter_circle_spawn",
+                       scene(R"("emitters": [{"spawn": {"circle": {"center": [5, 5], "radius": 2}},
+                                              "goal": {"point": [9, 9]}, "rate": 1, "end": 5}])"),
+                       "emitters[0].spawn.circle", "allowed keys: rect"},
+        ExtensionError{"emitter_antipodal",
+                       scene(R"("emitters": [{"spawn": {"rect": [[1, 1], [3, 3]]},
+                                              "goal": "antipodal", "rate": 1, "end": 5}])"),
+                       "emitters[0].goal", "needs a circle spawn"},
+        ExtensionError{
+            "emitter_start_delay",
+            scene(R"("emitters": [{)" + kEmitter + R"(, "rate": 1, "end": 5, "start_delay": 1}])"),
+            "emitters[0].start_delay", "unknown key \"start_delay\""},
+        ExtensionError{"emitter_too_many",
+                       scene(R"("emitters": [{)" + kEmitter + R"(, "rate": 1000, "end": 20000}])"),
+                       "emitters[0].rate", "past the limit of 10000000 agents"}),
+    [](const ::testing::TestParamInfo<ExtensionError>& test_param) {
+      return test_param.param.name;
+    });
+
+} // namespace
+} // namespace crowd
