@@ -22,7 +22,11 @@
 //   in which the agent arrived (its first arrival); path ratio = walked / shortest navmesh path
 //   (findNearestPoly of start and goal, findPath, findStraightPath, xz length).
 // * Unreachable: no navmesh polygon within placement extents of the goal (or of the start),
-//   or a partial findPath result (last polygon is not the goal's). Computed once per agent,
+//   the navmesh point nearest the goal too far from it to ever arrive (farther than
+//   arrival_radius in xz or agent_height in y, as the arrival test: a goal inside an obstacle
+//   or past the bounds), or a partial findPath result (last polygon is not the goal's).
+//   The spec's "a goal that cannot be reached": the agent walks to the nearest reachable
+//   point and is counted here. Computed once per agent,
 //   when it is made known (constructor or add_agent), with the A* pool at Detour's maximum
 //   (65535 nodes) and a path buffer as long as the navmesh has polygons.
 //
@@ -321,6 +325,12 @@ void MetricsCollector::Impl::path_of(dtNavMeshQuery& query, std::vector<dtPolyRe
   const dtStatus s1 = query.findNearestPoly(start, half, &filter, &start_ref, start_pt);
   const dtStatus s2 = query.findNearestPoly(goal, half, &filter, &goal_ref, goal_pt);
   if (dtStatusFailed(s1) || dtStatusFailed(s2) || start_ref == 0 || goal_ref == 0) {
+    agent.unreachable = true;
+    return;
+  }
+  const float arrival = setup.params.arrival_radius;
+  if (std::hypot(goal_pt[0] - goal[0], goal_pt[2] - goal[2]) > arrival ||
+      std::abs(goal_pt[1] - goal[1]) > agent_height) {
     agent.unreachable = true;
     return;
   }
