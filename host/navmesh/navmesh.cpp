@@ -487,7 +487,13 @@ NavMesh NavMesh::build(const Scenario& scenario) {
   settings.agent_height = world.navmesh.agent_height;
   settings.max_climb = world.navmesh.max_climb;
   settings.max_slope = world.navmesh.max_slope;
-  return build(geometry, settings);
+  try {
+    return build(geometry, settings);
+  } catch (const NavmeshError& e) {
+    // A world Recast cannot make a navmesh of (no walkable area, a grid too large for its
+    // cell size) is a problem of the scenario file: name the file and where it says so.
+    throw ScenarioError(scenario.file.string(), "world", e.what());
+  }
 }
 
 const dtNavMesh& NavMesh::detour() const {

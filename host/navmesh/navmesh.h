@@ -7,7 +7,6 @@
 #include "host/scenario/scenario.h"
 
 #include <glm/glm.hpp>
-
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -54,7 +53,8 @@ public:
   /// Builds the navmesh with Recast (single tile) from triangles. Throws NavmeshError.
   static NavMesh build(const InputGeometry& geometry, const NavmeshBuildSettings& settings);
   /// Builds from a scenario world: the 2D floor and obstacle prisms, or the OBJ mesh.
-  /// Default agent_radius is `max_agent_radius`. Throws NavmeshError / ScenarioError.
+  /// Default agent_radius is `max_agent_radius`. Throws ScenarioError (a bad mesh file, or a
+  /// world that gives no navmesh: the NavmeshError's message at JSON path "world").
   static NavMesh build(const Scenario& scenario);
 
   NavMesh(NavMesh&&) noexcept;

@@ -26,8 +26,11 @@
 //   to the end of the step in which it arrived; only agents that have entered are counted in
 //   `agents` and `unreachable`.
 // * Unreachable: no navmesh polygon within placement extents of the goal (or of the start),
-//   or a partial findPath result (last polygon is not the goal's), on any leg. Computed once
-//   per agent,
+//   the navmesh point nearest the goal too far from it to ever arrive (farther than
+//   arrival_radius in xz or agent_height in y, as the arrival test: a goal inside an obstacle
+//   or past the bounds), or a partial findPath result (last polygon is not the goal's), on any
+//   leg (waypoints too). The spec's "a goal that cannot be reached": the agent walks to the
+//   nearest reachable point and is counted here. Computed once per agent,
 //   when it is made known (constructor or add_agent), with the A* pool at Detour's maximum
 //   (65535 nodes) and a path buffer as long as the navmesh has polygons.
 //
@@ -36,6 +39,7 @@
 #include "host/output/metrics.h"
 
 #include "host/navmesh/navmesh.h"
+#include "host/output/step_time_stats.h"
 
 #include <DetourNavMesh.h>
 #include <DetourNavMeshQuery.h>
@@ -295,7 +299,7 @@ struct MetricsCollector::Impl {
   long long overlap_events = 0, wall_events = 0;
   double max_overlap = 0.0, max_wall = 0.0;
 
-  std::vector<double> step_ms;
+  StepTimeStats step_ms;
   std::vector<std::pair<std::string, double>> stage_totals;
 
   double wall_penetration(const glm::vec3& pos, float radius) const;
@@ -305,9 +309,9 @@ struct MetricsCollector::Impl {
                const AgentSetup& setup, Agent& agent) const;
   /// Shortest navmesh path length from `from` to `to` (-1 when Detour cannot straighten the
   /// path), or nothing when `to` is unreachable.
-  std::optional<double> leg_length(dtNavMeshQuery& query, std::vector<dtPolyRef>& path,
-                                   std::vector<float>& straight, const glm::vec3& from,
-                                   const glm::vec3& to) const;
+  std::optional<double> leg_length(dtNavMeshQuery& query, float arrival_radius,
+                                   std::vector<dtPolyRef>& path, std::vector<float>& straight,
+                                   const glm::vec3& from, const glm::vec3& to) const;
   void update_wall_grid();
 };
 
@@ -330,7 +334,8 @@ void MetricsCollector::Impl::path_of(dtNavMeshQuery& query, std::vector<dtPolyRe
   glm::vec3 from = setup.position;
   for (std::size_t leg = 0; leg <= setup.waypoints.size(); ++leg) {
     const glm::vec3 to = leg < setup.waypoints.size() ? setup.waypoints[leg].position : setup.goal;
-    const std::optional<double> length = leg_length(query, path, straight, from, to);
+    const std::optional<double> length =
+        leg_length(query, setup.params.arrival_radius, path, straight, from, to);
     if (!length) {
       agent.unreachable = true;
       return;
@@ -341,11 +346,10 @@ void MetricsCollector::Impl::path_of(dtNavMeshQuery& query, std::vector<dtPolyRe
   agent.path_length = std::max(total, 0.0);
 }
 
-std::optional<double> MetricsCollector::Impl::leg_length(dtNavMeshQuery& query,
-                                                         std::vector<dtPolyRef>& path,
-                                                         std::vector<float>& straight,
-                                                         const glm::vec3& from,
-                                                         const glm::vec3& to) const {
+std::optional<double>
+MetricsCollector::Impl::leg_length(dtNavMeshQuery& query, float arrival_radius,
+                                   std::vector<dtPolyRef>& path, std::vector<float>& straight,
+                                   const glm::vec3& from, const glm::vec3& to) const {
   const float half[3] = {extents.x, extents.y, extents.z};
   const float start[3] = {from.x, from.y, from.z};
   const float goal[3] = {to.x, to.y, to.z};
@@ -354,6 +358,11 @@ std::optional<double> MetricsCollector::Impl::leg_length(dtNavMeshQuery& query,
   const dtStatus s1 = query.findNearestPoly(start, half, &filter, &start_ref, start_pt);
   const dtStatus s2 = query.findNearestPoly(goal, half, &filter, &goal_ref, goal_pt);
   if (dtStatusFailed(s1) || dtStatusFailed(s2) || start_ref == 0 || goal_ref == 0) {
+    return std::nullopt;
+  }
+  // A target farther from the navmesh than the arrival test reaches is never arrived at.
+  if (std::hypot(goal_pt[0] - goal[0], goal_pt[2] - goal[2]) > arrival_radius ||
+      std::abs(goal_pt[1] - goal[1]) > agent_height) {
     return std::nullopt;
   }
   int npath = 0;
@@ -691,7 +700,7 @@ void MetricsCollector::record_arrival(int agent, double time) {
 
 void MetricsCollector::record_step_time(double ms, const StageTimes& stages) {
   Impl& m = *impl_;
-  m.step_ms.push_back(ms);
+  m.step_ms.add(ms);
   for (const auto& [stage, stage_ms] : stages.entries()) {
     auto it = std::find_if(m.stage_totals.begin(), m.stage_totals.end(),
                            [&](const auto& e) { return e.first == stage; });
@@ -771,18 +780,10 @@ MetricsSummary MetricsCollector::summary(const std::string& backend, int steps_r
   s.wall_events = m.wall_events;
   s.max_wall_penetration = m.max_wall;
 
-  if (!m.step_ms.empty()) {
-    double total = 0.0;
-    for (const double ms : m.step_ms) {
-      total += ms;
-    }
-    const double n = static_cast<double>(m.step_ms.size());
-    s.step_ms_mean = total / n;
-    std::vector<double> sorted = m.step_ms;
-    std::sort(sorted.begin(), sorted.end());
-    // Nearest rank: the smallest value with at least 95% of the samples at or below it.
-    const std::size_t rank = static_cast<std::size_t>(std::ceil(0.95 * n));
-    s.step_ms_p95 = sorted[std::clamp<std::size_t>(rank, 1, sorted.size()) - 1];
+  if (m.step_ms.count() > 0) {
+    const double n = static_cast<double>(m.step_ms.count());
+    s.step_ms_mean = m.step_ms.mean();
+    s.step_ms_p95 = m.step_ms.p95();
     for (const auto& [stage, ms] : m.stage_totals) {
       s.stage_ms.emplace_back(stage, ms / n);
     }

@@ -57,6 +57,11 @@ namespace {
 /// (inside a wall, or within the navmesh's erosion margin) and snapping would move it.
 constexpr float kSnapTolerance = 0.05f;
 constexpr std::uint64_t kSpawnAttemptsPerAgent = 1000;
+/// A rect spawn gives up when one agent alone has needed this many attempts: the rect is
+/// full (an acceptance rate below 1e-5), and going on to the group's whole budget of
+/// kSpawnAttemptsPerAgent x count would take hours for a large count (10 million agents in a
+/// 5 x 5 m rect: 1e10 attempts).
+constexpr std::uint64_t kMaxAttemptsForOneAgent = 100'000;
 constexpr int kGoalAttempts = 100;
 /// Upper bound on surface probes per point in a mesh world (a very tall world).
 constexpr int kMaxSurfaceProbes = 1024;
@@ -390,6 +395,12 @@ private:
          (clear_of_agents && grid_.overlaps({p.x, 0.0f, p.y}, radius, kSnapTolerance)))) {
       return std::nullopt;
     }
+    // Off the navmesh's extent in x/z nothing is walkable: no surface probes (a mesh world
+    // probes up to kMaxSurfaceProbes heights per point).
+    if (p.x < navmesh_.bounds_min().x || p.x > navmesh_.bounds_max().x ||
+        p.y < navmesh_.bounds_min().z || p.y > navmesh_.bounds_max().z) {
+      return std::nullopt;
+    }
     const auto position = snap({p.x, 0.0f, p.y}, false);
     if (!position || horizontal_distance(*position, {p.x, 0.0f, p.y}) > kSnapTolerance) {
       return std::nullopt;
@@ -453,8 +464,10 @@ private:
       glm::vec3 position{0.0f};
       if (group.spawn_kind == GroupSpec::SpawnKind::Rect) {
         std::optional<glm::vec3> placed;
-        while (!placed && attempts < budget) {
+        std::uint64_t agent_attempts = 0;
+        while (!placed && attempts < budget && agent_attempts < kMaxAttemptsForOneAgent) {
           ++attempts;
+          ++agent_attempts;
           nominal.x = draw(rng_, group.spawn_min.x, group.spawn_max.x);
           nominal.y = draw(rng_, group.spawn_min.y, group.spawn_max.y);
           placed = try_rect_spawn(nominal, params.radius);

@@ -9,15 +9,17 @@
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
 #include <charconv>
 #include <climits>
 #include <cmath>
-#include <fstream>
+#include <cstdio>
+#include <cstring>
 #include <limits>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <span>
-#include <sstream>
 #include <string_view>
 #include <system_error>
 #include <tuple>
@@ -1112,18 +1114,35 @@ Scenario parse_scenario(const std::string& json_text, const std::filesystem::pat
 }
 
 Scenario load_scenario(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
+  // A directory opens, and reads as an empty stream, on Linux: it would be reported as
+  // malformed JSON. Say what it is instead.
+  std::error_code error;
+  if (std::filesystem::is_directory(file, error)) {
+    throw ScenarioError(file.string(), "", "is a directory, not a scenario file");
+  }
+  const auto system_reason = [](int code) {
+    return code != 0 ? " (" + std::string(std::strerror(code)) + ")" : std::string();
+  };
+  // stdio rather than a stream: a stream reports a failed read(2) as an early end of file,
+  // and the truncated text would then be blamed as malformed JSON.
+  errno = 0;
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> in(std::fopen(file.c_str(), "rb"), &std::fclose);
   if (!in) {
-    std::error_code error;
-    const bool exists = std::filesystem::exists(file, error);
-    throw ScenarioError(file.string(), "", exists ? "cannot read the file" : "file not found");
+    const int open_errno = errno;
+    throw ScenarioError(file.string(), "",
+                        open_errno == ENOENT ? std::string("file not found")
+                                             : "cannot open the file" + system_reason(open_errno));
   }
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) {
-    throw ScenarioError(file.string(), "", "error while reading the file");
+  std::string text;
+  char buffer[1 << 16];
+  std::size_t n = 0;
+  while ((n = std::fread(buffer, 1, sizeof buffer, in.get())) > 0) {
+    text.append(buffer, n);
   }
-  return parse_scenario(text.str(), file);
+  if (std::ferror(in.get())) {
+    throw ScenarioError(file.string(), "", "error while reading the file" + system_reason(errno));
+  }
+  return parse_scenario(text, file);
 }
 
 } // namespace crowd

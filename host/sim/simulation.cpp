@@ -1,6 +1,7 @@
 #include "host/sim/simulation.h"
 
 #include "host/backends/detour_backend.h"
+#include "host/scenario/agent_params_check.h"
 #include "host/sim/agent_schedule.h"
 #include "host/sim/crowd_solver.h"
 #include "host/sim/executor.h"
@@ -158,8 +159,8 @@ int Simulation::add_agent(const glm::vec3& position, const glm::vec3& goal,
                           const AgentParams& params) {
   if (!finite(position) || !finite(goal))
     throw ApiError("add_agent: position and goal must be finite");
-  if (!(params.radius > 0.0f) || !(params.max_speed > 0.0f) || !(params.max_accel > 0.0f))
-    throw ApiError("add_agent: radius, max_speed and max_accel must be > 0");
+  if (const auto problem = agent_params_problem(params))
+    throw ApiError("add_agent: " + *problem);
   AgentSetup setup;
   setup.params = params;
   setup.json_path = "api";

@@ -61,7 +61,8 @@ public:
 
   /// Adds an agent (placed on the navmesh) and returns its id, the next after every agent of
   /// the scenario. It enters at once; its arrival time (metrics) counts from now. Throws
-  /// ApiError for non-finite input or a position with no navmesh near it.
+  /// ApiError for non-finite input, a parameter out of the scenario format's range
+  /// (agent_params_check.h) or a position with no navmesh near it.
   int add_agent(const glm::vec3& position, const glm::vec3& goal, const AgentParams& params = {});
   /// Removes the agent; its id is not reused. Throws ApiError for an unknown id.
   void remove_agent(int id);

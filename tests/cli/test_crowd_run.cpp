@@ -1,5 +1,5 @@
 // `crowd run` as a user drives it: outputs as in shared/spec/outputs.md, repeatable bytes
-// whatever the thread count, and one clear message with a non-zero exit for bad input.
+// whatever the thread count (bad input: test_bad_input.cpp).
 #include "tests/cli/cli_runner.h"
 
 #include <fstream>
@@ -101,62 +101,7 @@ TEST(CrowdRun, CudaBackendWithoutADeviceIsAClearError) {
   EXPECT_EQ(r.output.find("Segmentation"), std::string::npos);
 }
 
-// ---------------------------------------------------------------------------------------------
-// Bad input: one message naming the file, the JSON path and the problem; non-zero exit; no
-// output file left under the requested name.
-
-struct BadScenario {
-  std::string name;
-  std::string json;
-  std::string expected_path; ///< JSON path the message must name
-};
-
-class BadScenarioRun : public ::testing::TestWithParam<BadScenario> {};
-
-TEST_P(BadScenarioRun, IsRefusedWithOneMessageNamingFileAndPath) {
-  TempDir dir;
-  const auto file = dir / "bad.json";
-  std::ofstream(file) << GetParam().json;
-  const auto csv = dir / "out.csv";
-  const CliResult r = run_cli("run " + file.string() + " --backend cpu --out " + csv.string());
-  EXPECT_NE(r.exit_code, 0) << r.output;
-  EXPECT_NE(r.output.find(file.string()), std::string::npos) << r.output;
-  EXPECT_NE(r.output.find(GetParam().expected_path), std::string::npos) << r.output;
-  EXPECT_EQ(lines_of(r.output).size(), 1u) << "one message, got:\n" << r.output;
-  EXPECT_FALSE(std::filesystem::exists(csv));
-}
-
-const std::string kWorld =
-    R"("world": {"bounds": [[0, 0], [20, 20]], "obstacles": [[[8, 8], [12, 8], [12, 12], [8, 12]]]})";
-
-INSTANTIATE_TEST_SUITE_P(
-    SpecErrors, BadScenarioRun,
-    ::testing::Values(
-        BadScenario{"malformed_json", "{\"world\": {\"bounds\": [[0, 0], [20, 20]]", ""},
-        BadScenario{"wrong_type", "{" + kWorld + R"(, "dt": "fast"})", "dt"},
-        BadScenario{"out_of_range",
-                    "{" + kWorld +
-                        R"(, "agents": [{"position": [1, 1], "goal": [5, 5], "radius": -1}]})",
-                    "agents[0].radius"},
-        BadScenario{"infinity",
-                    "{" + kWorld + R"(, "agents": [{"position": [1, 1e999], "goal": [5, 5]}]})",
-                    "agents[0].position"},
-        BadScenario{"unknown_key", "{" + kWorld + R"(, "agentz": []})", "agentz"},
-        BadScenario{"inside_obstacle",
-                    "{" + kWorld + R"(, "agents": [{"position": [10, 10], "goal": [1, 1]}]})",
-                    "agents[0].position"},
-        BadScenario{"off_the_world",
-                    "{" + kWorld + R"(, "agents": [{"position": [40, 1], "goal": [1, 1]}]})",
-                    "agents[0].position"},
-        BadScenario{"missing_mesh", R"({"world": {"mesh": "nowhere.obj"}})", "world.mesh"},
-        BadScenario{"dt_zero", "{" + kWorld + R"(, "dt": 0})", "dt"}),
-    [](const auto& test_param) { return test_param.param.name; });
-
-TEST(CrowdRun, MissingScenarioFileIsAClearError) {
-  const CliResult r = run_cli("run /nonexistent/scenario.json --backend cpu");
-  EXPECT_NE(r.exit_code, 0);
-  EXPECT_NE(r.output.find("/nonexistent/scenario.json"), std::string::npos) << r.output;
-}
+// Bad input, every class of it: tests/cli/test_bad_input.cpp.
 
 TEST(CrowdRun, UnreachableGoalIsReportedNotAnError) {
   TempDir dir;

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (clang, with ASan and UBSan) and runs each over a seed corpus
-# of the example scenarios and meshes. Any crash, sanitizer report or unexpected exception
-# fails the script; findings are written to tests/fuzz/findings/ to be kept as regression
-# cases in tests/fuzz/regressions/.
+# of the example scenarios and meshes plus the kept regression inputs. Any crash, sanitizer
+# report, timeout or unexpected exception fails the script, and libFuzzer writes the input
+# that caused it straight into tests/fuzz/regressions/<target>/: commit it with the fix, and
+# the CTest Fuzz.<target>.Regressions (tests/fuzz/replay_main.cpp) replays it in every build.
 #
 #   bash tests/fuzz/run.sh [runs per target]      (default 200000, a fixed seed: repeatable)
 set -euo pipefail
@@ -14,7 +15,7 @@ if [ -z "$cxx" ]; then
   exit 1
 fi
 out="build-fuzz"
-mkdir -p "$out" tests/fuzz/findings
+mkdir -p "$out" tests/fuzz/regressions/fuzz_scenario_reader tests/fuzz/regressions/fuzz_obj_loader
 flags=(-std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
        -I. -isystem /usr/include/recastnavigation -DGLM_FORCE_XYZW_ONLY)
 scenario_sources=(host/scenario/scenario_reader.cpp host/scenario/polygon2d.cpp)
@@ -29,12 +30,10 @@ run() { # target, seed corpus files...
   local corpus="$out/corpus_$target"
   rm -rf "$corpus" && mkdir -p "$corpus"
   cp "$@" "$corpus/"
-  if [ -d "tests/fuzz/regressions/$target" ]; then
-    cp tests/fuzz/regressions/"$target"/* "$corpus/" 2>/dev/null || true
-  fi
+  cp tests/fuzz/regressions/"$target"/* "$corpus/" 2>/dev/null || true
   echo "fuzz: $target, $runs runs"
   "$out/$target" -seed=1 -runs="$runs" -max_len=8192 -timeout=10 \
-    -artifact_prefix="tests/fuzz/findings/$target-" "$corpus" 2>&1 | tail -n 2
+    -artifact_prefix="tests/fuzz/regressions/$target/" "$corpus" 2>&1 | tail -n 2
   return "${PIPESTATUS[0]}"
 }
 run fuzz_scenario_reader samples/scenarios/*.json

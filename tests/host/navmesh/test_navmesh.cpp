@@ -534,6 +534,30 @@ TEST(NavMeshScenario, DefaultsTheRadiusToTheLargestAgent) {
   EXPECT_FLOAT_EQ(mesh.settings().cell_size, 0.25f);
 }
 
+// Regression: a scenario's world that gives no navmesh was a NavmeshError, which `crowd run`
+// printed with the file but without a JSON path.
+TEST(NavMeshScenario, WorldWithoutANavmeshIsAScenarioErrorAtWorld) {
+  Scenario covered;
+  covered.file = "covered.json";
+  covered.world.bounds = WorldSpec::Bounds2D{{0, 0}, {10, 10}};
+  covered.world.obstacles.push_back({{-1, -1}, {11, -1}, {11, 11}, {-1, 11}});
+  Scenario huge;
+  huge.file = "huge.json";
+  huge.world.bounds = WorldSpec::Bounds2D{{0, 0}, {5000, 4000}};
+  for (const auto& [scenario, problem] :
+       {std::pair{covered, "the world has no walkable area"},
+        std::pair{huge, "world of 5000 x 4000 m at cell_size 0.3 needs"}}) {
+    try {
+      NavMesh::build(scenario);
+      ADD_FAILURE() << "no error for " << scenario.file;
+    } catch (const ScenarioError& e) {
+      EXPECT_EQ(e.file(), scenario.file.string());
+      EXPECT_EQ(e.json_path(), "world");
+      EXPECT_NE(e.problem().find(problem), std::string::npos) << e.what();
+    }
+  }
+}
+
 TEST(NavMeshScenario, MissingMeshNamesTheScenario) {
   Scenario scenario;
   scenario.file = "scene.json";

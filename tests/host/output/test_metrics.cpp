@@ -377,6 +377,27 @@ TEST(Metrics, GoalOnADisconnectedIslandIsUnreachable) {
   EXPECT_EQ(m.summary("cpu", 0).unreachable, 2);
 }
 
+// Regression: a goal inside an obstacle has navmesh within the placement extents, so it used
+// to count as reachable although no agent can ever come within arrival_radius of it.
+TEST(Metrics, GoalInsideAnObstacleIsUnreachableButOneAtItsEdgeIsNot) {
+  const Scenario scenario = room({0, 0}, {20, 20}, {square(8, 8, 12, 12)});
+  const NavMesh navmesh = NavMesh::build(scenario);
+  // The navmesh stops 0.8 m short of the obstacle (radius 0.4 eroded in whole 0.3 m cells,
+  // plus the conservative rasterisation of the obstacle's edge).
+  ASSERT_NEAR(navmesh.nearest_point({7.5f, 0, 10})->x, 7.2f, 0.05f);
+  const std::vector<AgentSetup> agents = {
+      agent({2, 0, 2}, {10, 0, 10}, 0.4f),    // the obstacle's centre
+      agent({2, 0, 2}, {7.5f, 0, 10}, 0.4f),  // 0.3 m off the navmesh
+      agent({2, 0, 2}, {7.9f, 0, 10}, 0.4f),  // 0.7 m off it: never within arrival_radius 0.5
+      agent({2, 0, 2}, {10, 0, 20.6f}, 0.4f), // past the bounds
+  };
+  MetricsCollector m(scenario, navmesh, agents);
+  EXPECT_TRUE(m.goal_unreachable(0));
+  EXPECT_FALSE(m.goal_unreachable(1)) << "within arrival_radius 0.5 of the navmesh edge";
+  EXPECT_TRUE(m.goal_unreachable(2));
+  EXPECT_TRUE(m.goal_unreachable(3));
+}
+
 TEST(Metrics, AgentsAddedLaterAreMeasured) {
   const Scenario scenario = room({0, 0}, {20, 10}, {square(9, 0, 11, 10)});
   const NavMesh navmesh = NavMesh::build(scenario);

@@ -339,6 +339,29 @@ TEST(Population, RectThatCannotHoldTheGroupIsAnError) {
   EXPECT_NE(e.problem().find("in 40000 attempts"), std::string::npos) << e.what();
 }
 
+// Regression: the search went on to the group's budget of 1,000 attempts per agent, 1e10
+// attempts (hours) for 10 million agents in a 5 x 5 m rect; it now stops once one agent alone
+// has needed 100,000 attempts.
+TEST(Population, FullRectStopsOnceOneAgentCannotBePlacedInsteadOfHanging) {
+  const ScenarioError e = placement_error(R"({"world": {"bounds": [[0, 0], [20, 20]]},
+    "groups": [{"count": 10000000, "spawn": {"rect": [[0, 0], [5, 5]]},
+                "goal": {"point": [18, 18]}}]})");
+  EXPECT_EQ(e.json_path(), "groups[0].spawn");
+  const std::string& problem = e.problem();
+  EXPECT_NE(problem.find("cannot fit 10000000 agents of radius 0.4"), std::string::npos) << problem;
+  const std::size_t placed_at = problem.find("; placed ");
+  const std::size_t in_at = problem.find(" in ", placed_at);
+  ASSERT_NE(placed_at, std::string::npos) << problem;
+  ASSERT_NE(in_at, std::string::npos) << problem;
+  const long long placed = std::stoll(problem.substr(placed_at + 9, in_at - placed_at - 9));
+  const long long attempts = std::stoll(problem.substr(in_at + 4));
+  // 5 x 5 m (erosion and bounds leave 4.6 x 4.6 m of centres) holds a few dozen 0.8 m discs.
+  EXPECT_GT(placed, 10) << problem;
+  EXPECT_LT(placed, 60) << problem;
+  // Without the per-agent stop: the group's budget, 1,000 x 10,000,000 = 1e10 attempts.
+  EXPECT_LT(attempts, 1000000) << problem;
+}
+
 TEST(Population, RectEntirelyInsideAnObstacleIsAnError) {
   const ScenarioError e = placement_error(R"({"world": {"bounds": [[0, 0], [20, 20]],
       "obstacles": [[[5, 5], [15, 5], [15, 15], [5, 15]]]},

@@ -611,6 +611,31 @@ TEST(ScenarioReaderErrors, MissingScenarioFile) {
   }
 }
 
+// Regression: a directory opened and read as an empty stream, reported as malformed JSON.
+TEST(ScenarioReaderErrors, DirectoryIsNotAScenarioFile) {
+  const TempDir dir;
+  fs::create_directories(dir.path() / "s.json");
+  try {
+    load_scenario(dir.path() / "s.json");
+    FAIL() << "accepted a directory";
+  } catch (const ScenarioError& e) {
+    EXPECT_EQ(e.json_path(), "(root)");
+    EXPECT_EQ(e.problem(), "is a directory, not a scenario file");
+  }
+}
+
+// Regression: a failed read(2) looked like the end of the file, and the text read so far was
+// blamed as malformed JSON. /proc/self/mem opens but fails to read at offset 0 (EIO).
+TEST(ScenarioReaderErrors, ReadErrorIsReportedAsOne) {
+  try {
+    load_scenario("/proc/self/mem");
+    FAIL() << "no error";
+  } catch (const ScenarioError& e) {
+    EXPECT_STREQ(e.what(), "/proc/self/mem: (root): error while reading the file (Input/output "
+                           "error)");
+  }
+}
+
 TEST(ScenarioReaderErrors, LoadedFileErrorsNameTheFileAsGiven) {
   const TempDir dir;
   const fs::path file = dir.write("bad.json", with_agent(R"("max_speed": "fast")"));
