@@ -9,11 +9,15 @@
 /// CubDebug(cudaPeekAtLastError()) after every launch). Faults inside a kernel surface at the
 /// next synchronising call, which is checked too. Define CROWD_CUDA_DEBUG_SYNC to synchronise
 /// the device after each launch so that a fault is reported at the launch that caused it.
+/// Thrust's CUDA algorithms check their own runtime calls and throw thrust::system_error
+/// naming their internal step ("radix_sort: failed on 2nd step"); CROWD_THRUST_CHECK adds
+/// our call site to that.
 #pragma once
 
 #include <cuda_runtime_api.h>
 #include <stdexcept>
 #include <string>
+#include <thrust/system_error.h>
 
 namespace crowd::detail {
 
@@ -24,6 +28,13 @@ inline void cuda_check(cudaError_t status, const char* call, const char* file, i
   throw std::runtime_error(std::string("CUDA error: ") + call + " failed at " + file + ":" +
                            std::to_string(line) + ": " + cudaGetErrorName(status) + " (" +
                            cudaGetErrorString(status) + ")");
+}
+
+/// Rethrows a Thrust failure as std::runtime_error naming the call and where it was made.
+[[noreturn]] inline void throw_thrust_error(const thrust::system_error& error, const char* call,
+                                            const char* file, int line) {
+  throw std::runtime_error(std::string("CUDA error: ") + call + " failed at " + file + ":" +
+                           std::to_string(line) + ": " + error.what());
 }
 
 } // namespace crowd::detail
@@ -45,3 +56,14 @@ inline void cuda_check(cudaError_t status, const char* call, const char* file, i
 #define CROWD_CUDA_CHECK_LAUNCH(kernel_name)                                                       \
   ::crowd::detail::cuda_check(cudaPeekAtLastError(), "launch of " kernel_name, __FILE__, __LINE__)
 #endif
+
+/// Runs a statement of Thrust calls on the CUDA backend and rethrows a thrust::system_error
+/// with the statement, file and line. Other exceptions (an allocator's) pass unchanged.
+#define CROWD_THRUST_CHECK(statement)                                                              \
+  do {                                                                                             \
+    try {                                                                                          \
+      statement;                                                                                   \
+    } catch (const thrust::system_error& thrust_error) {                                           \
+      ::crowd::detail::throw_thrust_error(thrust_error, #statement, __FILE__, __LINE__);           \
+    }                                                                                              \
+  } while (0)

@@ -38,6 +38,7 @@
 
 #include "cuda/executor/cuda_check.h"
 #include "cuda/executor/device_buffer.h"
+#include "cuda/executor/device_memory_budget.h"
 #include "cuda/executor/gpu_block.cuh"
 #include "cuda/executor/launch_policy.h"
 #include "cuda/kernels/agent_grid_build.h"
@@ -296,6 +297,132 @@ public:
   std::string name() const override { return "cuda"; }
 
   void set_walls(const WallGridData& walls) override {
+    try {
+      upload_walls(walls);
+    } catch (...) {
+      const int max_neighbors = layout_ ? layout_->max_neighbors : 0;
+      const int max_segments = layout_ ? layout_->max_segments : 0;
+      const bool agents_known = layout_.has_value();
+      rethrow_explaining_device_memory(agents_known, max_neighbors, max_segments);
+    }
+  }
+
+  void step(AgentArrays& agents, const KernelStepParams& params, StageTimes& times) override {
+    try {
+      run_step(agents, params, times);
+    } catch (...) {
+      // Let copies in flight finish before a later step may regrow the staging buffers they
+      // use, and upload everything again next time: the device state is unknown now.
+      (void)cudaStreamSynchronize(stream_.get());
+      (void)cudaGetLastError();
+      layout_.reset();
+      rethrow_explaining_device_memory(true, agents.max_neighbors, agents.max_segments);
+    }
+  }
+
+  std::size_t host_memory_bytes() const override {
+    return upload_staging_.bytes() + download_staging_.bytes();
+  }
+
+  const void* device_positions() const override { return position_.data(); }
+
+  std::size_t device_memory_bytes() const override {
+    std::size_t total = fixed_device_bytes() + temp_allocator_.bytes();
+    for_each_agent_buffer(*this, 0, 0, [&](const auto& buffer, std::size_t, const char*) {
+      total += buffer.bytes();
+    });
+    return total;
+  }
+
+private:
+  /// Radix sort storage per agent that Thrust draws from temp_allocator_: an alternate buffer
+  /// for the keys and one for the items (thrust/system/cuda/detail/sort.h, radix_sort: the
+  /// cub::DoubleBuffer halves, each rounded up to 128 bytes), besides CUB's small histograms.
+  static constexpr std::size_t kSortBytesPerAgent = 2 * sizeof(std::int32_t);
+
+  /// Calls f(buffer, elements per agent, name) for every device buffer whose size is the
+  /// agent count times a per-agent element count: the one list that prepare_layout grows,
+  /// device_memory_bytes counts and the out-of-memory estimate prices. `Self` is the executor,
+  /// const or not.
+  template <class Self, class F>
+  static void for_each_agent_buffer(Self& self, int max_neighbors, int max_segments, F&& f) {
+    const auto k = static_cast<std::size_t>(max_neighbors);
+    const auto s = static_cast<std::size_t>(max_segments);
+    f(self.mode_, 1, "mode");
+    f(self.radius_, 1, "radius");
+    f(self.height_, 1, "height");
+    f(self.max_accel_, 1, "max_accel");
+    f(self.query_range_, 1, "query_range");
+    f(self.separation_weight_, 1, "separation_weight");
+    f(self.avoidance_set_, 1, "avoidance_set");
+    f(self.preferred_velocity_, 1, "preferred_velocity");
+    f(self.desired_speed_, 1, "desired_speed");
+    f(self.position_, 1, "position");
+    f(self.velocity_, 1, "velocity");
+    f(self.desired_velocity_, 1, "desired_velocity");
+    f(self.new_velocity_, 1, "new_velocity");
+    f(self.displacement_, 1, "displacement");
+    f(self.neighbor_index_, k, "neighbor_index");
+    f(self.neighbor_distance_sq_, k, "neighbor_distance_sq");
+    f(self.neighbor_count_, 1, "neighbor_count");
+    f(self.segment_, s, "segment");
+    f(self.segment_count_, 1, "segment_count");
+    f(self.status_, 1, "status");
+    f(self.segment_scratch_distance_, s, "wall segment scratch");
+    f(self.segment_scratch_ids_, s, "wall segment scratch");
+    f(self.grid_keys_, 1, "agent grid keys");
+    f(self.grid_items_, 1, "agent grid items");
+  }
+
+  /// Device bytes of one agent at these row lengths: every per-agent buffer, plus the sort.
+  std::size_t device_bytes_per_agent(int max_neighbors, int max_segments) const {
+    std::size_t bytes = kSortBytesPerAgent;
+    for_each_agent_buffer(*this, max_neighbors, max_segments,
+                          [&](const auto& buffer, std::size_t per_agent, const char*) {
+                            using T = typename std::remove_cvref_t<decltype(buffer)>::value_type;
+                            bytes += per_agent * sizeof(T);
+                          });
+    return bytes;
+  }
+
+  /// Device memory that does not grow with the agent count.
+  std::size_t fixed_device_bytes() const {
+    return wall_cell_start_.bytes() + wall_items_.bytes() + wall_p_.bytes() + wall_q_.bytes() +
+           wall_cell_box_.bytes() + cell_start_.bytes() + avoidance_params_.bytes();
+  }
+
+  /// Rethrows the exception being handled; when the device ran out of memory, as one line
+  /// that says how much was asked for, how much the device has and about how many agents of
+  /// these row lengths fit (`agents_known` false: the row lengths are not known yet).
+  [[noreturn]] void rethrow_explaining_device_memory(bool agents_known, int max_neighbors,
+                                                     int max_segments) const {
+    try {
+      throw;
+    } catch (const DeviceAllocationError& error) {
+      if (!error.device_out_of_memory())
+        throw;
+      DeviceMemoryBudget budget;
+      std::size_t free_bytes = 0;
+      std::size_t total_bytes = 0;
+      // Not CROWD_CUDA_CHECK: a failure here must not hide the allocation failure; the
+      // message then says the free memory is unknown.
+      if (cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess) {
+        budget.free_bytes = free_bytes;
+        budget.total_bytes = total_bytes;
+      } else {
+        (void)cudaGetLastError();
+      }
+      budget.held_bytes = device_memory_bytes();
+      budget.fixed_bytes = fixed_device_bytes();
+      if (agents_known)
+        budget.bytes_per_agent = device_bytes_per_agent(max_neighbors, max_segments);
+      throw std::runtime_error(out_of_device_memory_message(
+          std::string(error.call()) + " of " + error.purpose(), error.bytes(),
+          DeviceAllocationError::describe(error.status()), budget));
+    }
+  }
+
+  void upload_walls(const WallGridData& walls) {
     const std::size_t segments = walls.p.size();
     if (walls.cell_start.size() != static_cast<std::size_t>(walls.spec.cell_count()) + 1 ||
         walls.q.size() != segments || walls.cell_box.size() != segments)
@@ -321,39 +448,6 @@ public:
     walls_.cell_box = wall_cell_box_.data();
   }
 
-  void step(AgentArrays& agents, const KernelStepParams& params, StageTimes& times) override {
-    try {
-      run_step(agents, params, times);
-    } catch (...) {
-      // Let copies in flight finish before a later step may regrow the staging buffers they
-      // use, and upload everything again next time: the device state is unknown now.
-      (void)cudaStreamSynchronize(stream_.get());
-      (void)cudaGetLastError();
-      layout_.reset();
-      throw;
-    }
-  }
-
-  std::size_t host_memory_bytes() const override {
-    return upload_staging_.bytes() + download_staging_.bytes();
-  }
-
-  const void* device_positions() const override { return position_.data(); }
-
-  std::size_t device_memory_bytes() const override {
-    return mode_.bytes() + radius_.bytes() + height_.bytes() + max_accel_.bytes() +
-           query_range_.bytes() + separation_weight_.bytes() + avoidance_set_.bytes() +
-           avoidance_params_.bytes() + preferred_velocity_.bytes() + desired_speed_.bytes() +
-           position_.bytes() + velocity_.bytes() + desired_velocity_.bytes() +
-           new_velocity_.bytes() + displacement_.bytes() + neighbor_index_.bytes() +
-           neighbor_distance_sq_.bytes() + neighbor_count_.bytes() + segment_.bytes() +
-           segment_count_.bytes() + status_.bytes() + segment_scratch_distance_.bytes() +
-           segment_scratch_ids_.bytes() + grid_keys_.bytes() + grid_items_.bytes() +
-           cell_start_.bytes() + temp_allocator_.bytes() + wall_cell_start_.bytes() +
-           wall_items_.bytes() + wall_p_.bytes() + wall_q_.bytes() + wall_cell_box_.bytes();
-  }
-
-private:
   /// One step: upload, stages 3-8, download, one synchronisation, stage times.
   void run_step(AgentArrays& agents, const KernelStepParams& params, StageTimes& times) {
     const int n = agents.count();
@@ -406,8 +500,9 @@ private:
     if (cell_start_.capacity() < cells)
       cell_start_.reserve(cells, "the agent grid's " + std::to_string(cells) + " cells");
     temp_allocator_.set_purpose("the agent grid of " + std::to_string(n) + " agents");
-    build_agent_grid(thrust::cuda::par_nosync(temp_allocator_).on(stream), spec, view,
-                     grid_keys_.data(), grid_items_.data(), cell_start_.data());
+    CROWD_THRUST_CHECK(build_agent_grid(thrust::cuda::par_nosync(temp_allocator_).on(stream), spec,
+                                        view, grid_keys_.data(), grid_items_.data(),
+                                        cell_start_.data()));
     const GridView grid{spec, cell_start_.data(), grid_items_.data()};
 
     const int agent_blocks = blocks_for(n, kAgentPolicy);
@@ -513,34 +608,12 @@ private:
   /// avoidance stage; called when the layout key changed.
   void prepare_layout(const AgentArrays& agents) {
     const auto n = static_cast<std::size_t>(agents.count());
-    const auto k = n * static_cast<std::size_t>(agents.max_neighbors);
-    const auto s = n * static_cast<std::size_t>(agents.max_segments);
     const std::string of = " for " + std::to_string(n) + " agents";
-    mode_.reserve(n, "mode" + of);
-    radius_.reserve(n, "radius" + of);
-    height_.reserve(n, "height" + of);
-    max_accel_.reserve(n, "max_accel" + of);
-    query_range_.reserve(n, "query_range" + of);
-    separation_weight_.reserve(n, "separation_weight" + of);
-    avoidance_set_.reserve(n, "avoidance_set" + of);
+    for_each_agent_buffer(*this, agents.max_neighbors, agents.max_segments,
+                          [&](auto& buffer, std::size_t per_agent, const char* name) {
+                            buffer.reserve(n * per_agent, name + of);
+                          });
     avoidance_params_.reserve(agents.avoidance_params.size(), "avoidance_params" + of);
-    preferred_velocity_.reserve(n, "preferred_velocity" + of);
-    desired_speed_.reserve(n, "desired_speed" + of);
-    position_.reserve(n, "position" + of);
-    velocity_.reserve(n, "velocity" + of);
-    desired_velocity_.reserve(n, "desired_velocity" + of);
-    new_velocity_.reserve(n, "new_velocity" + of);
-    displacement_.reserve(n, "displacement" + of);
-    neighbor_index_.reserve(k, "neighbor_index" + of);
-    neighbor_distance_sq_.reserve(k, "neighbor_distance_sq" + of);
-    neighbor_count_.reserve(n, "neighbor_count" + of);
-    segment_.reserve(s, "segment" + of);
-    segment_count_.reserve(n, "segment_count" + of);
-    status_.reserve(n, "status" + of);
-    segment_scratch_distance_.reserve(s, "wall segment scratch" + of);
-    segment_scratch_ids_.reserve(s, "wall segment scratch" + of);
-    grid_keys_.reserve(n, "agent grid keys" + of);
-    grid_items_.reserve(n, "agent grid items" + of);
 
     // One thread per sample of the largest pattern any agent uses.
     int samples = 1;

@@ -22,6 +22,42 @@
 
 namespace crowd {
 
+/// A failed cudaMalloc / cudaMallocHost. The message names the call, the bytes and what they
+/// were for; the fields let the executor add the device's memory situation when the device
+/// ran out (DeviceMemoryBudget).
+class DeviceAllocationError : public std::runtime_error {
+public:
+  DeviceAllocationError(cudaError_t status, const char* call, bool on_device, std::size_t bytes,
+                        std::string what)
+      : std::runtime_error(std::string(call) + " of " + std::to_string(bytes) + " bytes for " +
+                           what + " failed: " + describe(status)),
+        status_(status), call_(call), on_device_(on_device), bytes_(bytes), what_(std::move(what)) {
+  }
+
+  cudaError_t status() const { return status_; }
+  /// "cudaMalloc" or "cudaMallocHost".
+  const char* call() const { return call_; }
+  /// Device memory (cudaMalloc), as opposed to pinned host memory (cudaMallocHost).
+  bool on_device() const { return on_device_; }
+  /// The device ran out of memory (rather than, say, a sticky error from an earlier fault).
+  bool device_out_of_memory() const { return on_device_ && status_ == cudaErrorMemoryAllocation; }
+  std::size_t bytes() const { return bytes_; }
+  /// What the memory was for ("position for 5000 agents").
+  const std::string& purpose() const { return what_; }
+  /// The runtime's name and description of a status: "cudaErrorMemoryAllocation (out of
+  /// memory)".
+  static std::string describe(cudaError_t status) {
+    return std::string(cudaGetErrorName(status)) + " (" + cudaGetErrorString(status) + ")";
+  }
+
+private:
+  cudaError_t status_;
+  const char* call_;
+  bool on_device_;
+  std::size_t bytes_;
+  std::string what_;
+};
+
 namespace detail {
 
 /// The new capacity for a request of `count` elements: at least double the old one.
@@ -32,11 +68,10 @@ inline std::size_t grown_capacity(std::size_t capacity, std::size_t count) {
 /// Throws the allocation failure with what was being allocated, then clears the runtime's
 /// last error so the next launch check does not report this failure again.
 [[noreturn]] inline void throw_allocation_error(cudaError_t status, const char* call,
-                                                std::size_t bytes, const std::string& what) {
+                                                bool on_device, std::size_t bytes,
+                                                const std::string& what) {
   (void)cudaGetLastError();
-  throw std::runtime_error(std::string(call) + " of " + std::to_string(bytes) + " bytes for " +
-                           what + " failed: " + cudaGetErrorName(status) + " (" +
-                           cudaGetErrorString(status) + ")");
+  throw DeviceAllocationError(status, call, on_device, bytes, what);
 }
 
 } // namespace detail
@@ -44,6 +79,7 @@ inline std::size_t grown_capacity(std::size_t capacity, std::size_t count) {
 /// Device memory: cudaMalloc / cudaFree.
 struct DeviceMemory {
   static constexpr const char* kAllocateCall = "cudaMalloc";
+  static constexpr bool kOnDevice = true;
   static cudaError_t allocate(void** data, std::size_t bytes) { return cudaMalloc(data, bytes); }
   // cudaFree cannot usefully fail here (called from destructors, which must not throw); a
   // failure would mean the context is already gone, and with it the memory.
@@ -54,6 +90,7 @@ struct DeviceMemory {
 /// pageable memory is synchronous with respect to the host, and slower).
 struct PinnedHostMemory {
   static constexpr const char* kAllocateCall = "cudaMallocHost";
+  static constexpr bool kOnDevice = false;
   static cudaError_t allocate(void** data, std::size_t bytes) {
     return cudaMallocHost(data, bytes);
   }
@@ -63,6 +100,8 @@ struct PinnedHostMemory {
 /// An array of T in the memory `Space` allocates (RAII, move-only).
 template <class T, class Space> class CudaBuffer {
 public:
+  using value_type = T;
+
   CudaBuffer() = default;
   CudaBuffer(const CudaBuffer&) = delete;
   CudaBuffer& operator=(const CudaBuffer&) = delete;
@@ -90,7 +129,8 @@ public:
     void* data = nullptr;
     const cudaError_t status = Space::allocate(&data, capacity * sizeof(T));
     if (status != cudaSuccess)
-      detail::throw_allocation_error(status, Space::kAllocateCall, capacity * sizeof(T), what);
+      detail::throw_allocation_error(status, Space::kAllocateCall, Space::kOnDevice,
+                                     capacity * sizeof(T), what);
     data_ = static_cast<T*>(data);
     capacity_ = capacity;
   }

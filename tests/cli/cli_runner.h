@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <gtest/gtest.h>
 #include <sstream>
 #include <string>
 #include <sys/wait.h>
@@ -28,6 +29,13 @@ inline CliResult run_cli(const std::string& arguments) {
     result.output.append(buffer.data(), n);
   const int status = ::pclose(pipe);
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  // In the sanitizer build (.ci/sanitize) the CLI is instrumented too. A report there must
+  // fail the test even when the test expects a non-zero exit for other reasons: ASan and
+  // LeakSanitizer name themselves ("ERROR: AddressSanitizer"), UBSan writes "runtime error:".
+  EXPECT_TRUE(result.output.find("Sanitizer") == std::string::npos &&
+              result.output.find("runtime error:") == std::string::npos)
+      << "crowd " << arguments << " printed a sanitizer report:\n"
+      << result.output;
   return result;
 }
 
