@@ -1,5 +1,6 @@
 #include "host/cli/render_command.h"
 
+#include "host/cli/command_error.h"
 #include "host/cli/progress_bar.h"
 #include "host/output/trajectory_reader.h"
 #include "host/render/crowd_renderer.h"
@@ -131,15 +132,8 @@ int render_command(const RenderOptions& options) {
                    options.video.empty() ? "" : options.video.c_str());
     }
     return 0;
-  } catch (const ScenarioError& e) {
-    std::fprintf(stderr, "error: %s\n", e.what());
-    return 2;
-  } catch (const TrajectoryError& e) {
-    std::fprintf(stderr, "error: %s\n", e.what());
-    return 2;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "error: %s: %s\n", options.scenario.c_str(), e.what());
-    return 1;
+  } catch (...) {
+    return report_command_error(options.scenario);
   }
 }
 

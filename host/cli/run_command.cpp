@@ -1,5 +1,6 @@
 #include "host/cli/run_command.h"
 
+#include "host/cli/command_error.h"
 #include "host/cli/interrupt_signals.h"
 #include "host/cli/progress.h"
 #include "host/navmesh/navmesh.h"
@@ -133,12 +134,8 @@ int run_command(const RunOptions& options) {
       return 128 + interrupted_by;
     }
     return 0;
-  } catch (const ScenarioError& e) {
-    std::fprintf(stderr, "error: %s\n", e.what());
-    return 2;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "error: %s: %s\n", options.scenario.c_str(), e.what());
-    return 1;
+  } catch (...) {
+    return report_command_error(options.scenario);
   }
 }
 

@@ -1,5 +1,6 @@
 #include "host/cli/view_command.h"
 
+#include "host/cli/command_error.h"
 #include "host/output/trajectory_reader.h"
 #include "host/render/open_frame_source.h"
 #include "host/scenario/scenario.h"
@@ -24,15 +25,8 @@ int view_command(ViewCommandOptions options) {
         open_frame_source(options.scenario, options.trajectory, sim_options, options.steps);
     run_viewer(*source, options.window);
     return 0;
-  } catch (const ScenarioError& e) {
-    std::fprintf(stderr, "error: %s\n", e.what());
-    return 2;
-  } catch (const TrajectoryError& e) {
-    std::fprintf(stderr, "error: %s\n", e.what());
-    return 2;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "error: %s: %s\n", options.scenario.c_str(), e.what());
-    return 1;
+  } catch (...) {
+    return report_command_error(options.scenario);
   }
 }
 
