@@ -14,7 +14,7 @@ namespace crowd {
 
 class StepTimeStats {
 public:
-  static constexpr std::size_t kExactSamples = 1u << 16;
+  static constexpr std::size_t kExactSamples = 4096;
 
   void add(double ms);
 

@@ -1,4 +1,4 @@
-// host/output/step_time_stats.h: exact mean and p95 for runs of up to 65,536 steps, and for
+// host/output/step_time_stats.h: exact mean and p95 for runs of up to 4,096 steps, and for
 // longer runs a p95 within 0.25% in memory that stops growing.
 #include "host/output/step_time_stats.h"
 
