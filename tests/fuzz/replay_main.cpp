@@ -41,7 +41,11 @@ int main(int argc, char** argv) {
                                   std::istreambuf_iterator<char>());
     std::printf("replay: %s (%zu bytes)\n", input.c_str(), bytes.size());
     std::fflush(stdout); // a crash below then names the input that caused it
-    LLVMFuzzerTestOneInput(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
+    // libFuzzer never passes a null pointer, even for an empty input; neither does this.
+    static const std::uint8_t no_bytes = 0;
+    const auto* data =
+        bytes.empty() ? &no_bytes : reinterpret_cast<const std::uint8_t*>(bytes.data());
+    LLVMFuzzerTestOneInput(data, bytes.size());
   }
   std::printf("replay: %zu inputs, no crash\n", inputs.size());
   return 0;
