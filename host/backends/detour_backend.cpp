@@ -1,5 +1,6 @@
 #include "host/backends/detour_backend.h"
 
+#include "cuda/kernels/fault_guard.h"
 #include "host/navmesh/navmesh.h"
 
 #include <DetourCommon.h>
@@ -255,8 +256,7 @@ void DetourCrowdBackend::step(float dt) {
     dtCrowdAgent* agent = crowd_->getEditableAgent(index);
     const glm::vec3 position(agent->npos[0], agent->npos[1], agent->npos[2]);
     const glm::vec2 velocity(agent->vel[0], agent->vel[2]);
-    if (std::isfinite(position.x) && std::isfinite(position.y) && std::isfinite(position.z) &&
-        std::isfinite(velocity.x) && std::isfinite(velocity.y)) {
+    if (is_finite(position) && is_finite(velocity)) {
       positions_[id] = position;
       velocities_[id] = velocity;
       continue;

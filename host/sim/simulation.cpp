@@ -1,5 +1,6 @@
 #include "host/sim/simulation.h"
 
+#include "cuda/kernels/fault_guard.h"
 #include "host/backends/detour_backend.h"
 #include "host/scenario/agent_params_check.h"
 #include "host/sim/agent_schedule.h"
@@ -67,10 +68,6 @@ double decimal_seconds(float dt) {
   double value = static_cast<double>(dt);
   std::from_chars(text, end, value);
   return value;
-}
-
-bool finite(const glm::vec3& v) {
-  return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
 }
 
 } // namespace
@@ -157,7 +154,7 @@ Simulation::~Simulation() = default;
 
 int Simulation::add_agent(const glm::vec3& position, const glm::vec3& goal,
                           const AgentParams& params) {
-  if (!finite(position) || !finite(goal))
+  if (!is_finite(position) || !is_finite(goal))
     throw ApiError("add_agent: position and goal must be finite");
   if (const auto problem = agent_params_problem(params))
     throw ApiError("add_agent: " + *problem);
@@ -195,7 +192,7 @@ void Simulation::remove_agent(int id) {
 
 void Simulation::set_goal(int id, const glm::vec3& goal) {
   impl_->check_id(id);
-  if (!finite(goal))
+  if (!is_finite(goal))
     throw ApiError("set_goal: goal must be finite");
   if (impl_->schedule.phases()[static_cast<std::size_t>(id)] == AgentPhase::Removed)
     throw ApiError("set_goal: agent " + std::to_string(id) + " was removed");
@@ -256,7 +253,7 @@ const AgentParams& Simulation::agent_params(int id) const {
   return impl_->setups[static_cast<std::size_t>(id)].params;
 }
 std::span<const glm::vec3> Simulation::positions() const {
-  return impl_->schedule.positions(*impl_->backend);
+  return impl_->positions();
 }
 std::span<const glm::vec2> Simulation::velocities() const {
   return impl_->schedule.velocities(*impl_->backend);
