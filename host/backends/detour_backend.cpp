@@ -2,6 +2,7 @@
 
 #include "cuda/kernels/fault_guard.h"
 #include "host/navmesh/navmesh.h"
+#include "host/navmesh/nearest_polygon.h"
 
 #include <DetourCommon.h>
 #include <DetourCrowd.h>
@@ -186,9 +187,16 @@ void DetourCrowdBackend::request_goal(int index, const glm::vec3& goal) {
   float nearest[3] = {goal.x, goal.y, goal.z};
   const dtStatus status =
       query->findNearestPoly(target, crowd_->getQueryHalfExtents(), filter, &ref, nearest);
-  if (dtStatusFailed(status) || ref == 0 || !crowd_->requestMoveTarget(index, ref, nearest)) {
-    // No polygon near the goal: leave the agent standing (see stop_agent for why this is a
-    // zero velocity request rather than resetMoveTarget).
+  if (dtStatusFailed(status) || ref == 0) {
+    // Nothing within the crowd's extents: the spec has the agent walk to the nearest
+    // reachable point, so search further out (as our solver does).
+    glm::vec3 point{0.0f};
+    ref = nearest_polygon_anywhere(*navmesh_, *query, goal, navmesh_->placement_extents(), point);
+    nearest[0] = point.x, nearest[1] = point.y, nearest[2] = point.z;
+  }
+  if (ref == 0 || !crowd_->requestMoveTarget(index, ref, nearest)) {
+    // An empty navmesh: leave the agent standing (see stop_agent for why this is a zero
+    // velocity request rather than resetMoveTarget).
     const float zero[3] = {0.0f, 0.0f, 0.0f};
     crowd_->requestMoveVelocity(index, zero);
   }

@@ -1,5 +1,6 @@
 #include "host/paths/corridor_navigator.h"
 
+#include "host/navmesh/nearest_polygon.h"
 #include "host/paths/corner_steering.h"
 #include "host/paths/path_tree.h"
 
@@ -397,23 +398,23 @@ bool CorridorNavigator::add_agent(AgentArrays& arrays, int index, float max_spee
 
 void CorridorNavigator::set_target(int index, const glm::vec3& goal) {
   NavAgent& a = impl_->agents.at(static_cast<std::size_t>(index));
-  const glm::vec3 ext = impl_->navmesh.placement_extents();
   dtPolyRef ref = 0;
-  float nearest[3];
+  glm::vec3 nearest{0.0f};
   impl_->arena.execute([&] {
-    impl_->query().findNearestPoly(&goal.x, &ext.x, &impl_->navmesh.filter(), &ref, nearest);
+    ref = nearest_polygon_anywhere(impl_->navmesh, impl_->query(), goal,
+                                   impl_->navmesh.placement_extents(), nearest);
   });
   a.goal_unreachable = false;
   a.replan_time = 0.0f;
   a.topology_time = 0.0f;
   if (!ref) {
-    // No navmesh near the goal: nothing to walk to (reported as unreachable by the metrics).
+    // An empty navmesh: nothing to walk to (reported as unreachable by the metrics).
     a.target_ref = 0;
     a.state = TargetState::Failed;
     return;
   }
   a.target_ref = ref;
-  a.target_pos = {nearest[0], nearest[1], nearest[2]};
+  a.target_pos = nearest;
   a.state = TargetState::WaitingForPath;
   impl_->enqueue(index);
 }

@@ -2,8 +2,10 @@
 // and replanned, and the health figures in the metrics.
 #include "host/sim/simulation.h"
 
+#include <fstream>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <unistd.h>
 
 #ifndef CROWD_SOURCE_DIR
 #error "CROWD_SOURCE_DIR must point at the source tree"
@@ -73,6 +75,41 @@ TEST(SimulationHealth, SetGoalOnAnUnknownOrRemovedAgentIsRefused) {
   EXPECT_FALSE(sim.frozen(1));
   EXPECT_TRUE(sim.faults().empty());
 }
+
+// The spec (scenario.md, Errors): "A goal that cannot be reached is not an error: the agent
+// walks to the nearest reachable point and the run reports it as unreachable." A goal 25 m out
+// in the void beyond a 20 x 20 m floor: the agent walks to the floor's edge nearest the goal.
+class SimulationGoalOffTheNavmesh : public ::testing::TestWithParam<BackendKind> {};
+
+TEST_P(SimulationGoalOffTheNavmesh, TheAgentWalksToTheNearestReachablePoint) {
+  const std::filesystem::path file =
+      std::filesystem::temp_directory_path() /
+      ("crowd_goal_off_navmesh_" + std::to_string(::getpid()) + ".json");
+  std::ofstream(file) << R"({"name": "goal_off_navmesh", "seed": 1, "dt": 0.1, "duration": 30,
+    "world": {"bounds": [[0, 0], [20, 20]], "obstacles": []},
+    "agents": [{"position": [5, 10], "goal": [45, 10], "radius": 0.4, "max_speed": 1.5}]})";
+  SimulationOptions options;
+  options.backend = GetParam();
+  Simulation sim = Simulation::from_file(file, options);
+  std::filesystem::remove(file);
+  const glm::vec3 start = sim.position(0);
+  while (sim.step_index() < sim.scenario().step_count())
+    sim.step();
+  const glm::vec3 end = sim.position(0);
+  EXPECT_GT(end.x, 18.5f) << "walked from x = " << start.x << " to the floor's edge";
+  EXPECT_NEAR(end.z, start.z, 1.0f) << "straight toward the goal";
+  EXPECT_LT(glm::length(sim.velocity(0)), 0.2f) << "and stopped there";
+  const MetricsSummary m = sim.metrics();
+  EXPECT_EQ(m.unreachable, 1);
+  EXPECT_EQ(m.arrived, 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, SimulationGoalOffTheNavmesh,
+                         ::testing::Values(BackendKind::Cpu, BackendKind::Detour),
+                         [](const ::testing::TestParamInfo<BackendKind>& test_param) {
+                           return std::string(test_param.param == BackendKind::Cpu ? "Cpu"
+                                                                                   : "Detour");
+                         });
 
 } // namespace
 } // namespace crowd
