@@ -120,6 +120,9 @@ public:
            step % options_.checkpoint_every.value_or(kDefaultCheckpointEvery) == 0;
   }
   bool enabled() const { return !options_.checkpoint.empty(); }
+  /// A checkpoint of this run exists: one was written, or the run was resumed from one.
+  bool exists() const { return written_ || resumed_; }
+  void mark_resumed() { resumed_ = true; }
 
   void write(const Simulation& sim, const RunOutputs& outputs) const {
     const auto start = std::chrono::steady_clock::now();
@@ -133,18 +136,21 @@ public:
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     std::fprintf(stderr, "checkpoint at step %d: %s (%.1f MB, %.0f ms)\n", sim.step_index(),
                  options_.checkpoint.c_str(), static_cast<double>(body.bytes().size()) / 1e6, ms);
+    written_ = true;
   }
 
 private:
   RunOptions options_;
   int total_steps_;
   InputFingerprints inputs_;
+  mutable bool written_ = false;
+  bool resumed_ = false;
 };
 
 /// The loop shared by run and resume: steps sim.step_index() + 1 .. total_steps, delivers the
 /// frames, writes checkpoints, then finishes outputs and metrics.
 int run_steps(const RunOptions& options, Simulation& sim, RunOutputs& outputs, int total_steps,
-              const Checkpointer& checkpointer) {
+              Checkpointer& checkpointer) {
   std::vector<std::string> types;
   const auto frame = [&] {
     for (int id = static_cast<int>(types.size()); id < sim.agent_count(); ++id)
@@ -193,7 +199,10 @@ int run_steps(const RunOptions& options, Simulation& sim, RunOutputs& outputs, i
   const MetricsSummary summary = sim.metrics();
   const int interrupted_by = signals.received();
   std::vector<std::filesystem::path> kept;
-  if (interrupted_by != 0 && checkpointer.enabled())
+  // Interrupted with a checkpoint to resume from: keep the streams it names.
+  const bool resumable =
+      interrupted_by != 0 && checkpointer.exists() && summary.steps < total_steps;
+  if (resumable)
     for (FrameSink* sink : outputs.all())
       for (auto& path : sink->keep_streams_after_finish())
         kept.push_back(std::move(path));
@@ -212,7 +221,7 @@ int run_steps(const RunOptions& options, Simulation& sim, RunOutputs& outputs, i
     std::fflush(stdout);
     std::fprintf(stderr, "interrupted by %s at step %d: outputs hold steps 0..%d\n",
                  signal_name(interrupted_by), summary.steps, summary.steps);
-    if (checkpointer.enabled() && summary.steps < total_steps) {
+    if (resumable) {
       for (const auto& path : kept)
         std::fprintf(stderr, "kept %s for crowd resume\n", path.c_str());
       std::fprintf(stderr, "continue with: crowd resume %s\n", options.checkpoint.c_str());
@@ -251,8 +260,8 @@ int run_command(const RunOptions& options) {
     Simulation sim(std::move(scenario), simulation_options(options));
     // A checkpoint names the outputs' temporaries: absolute, so resume works from anywhere.
     RunOutputs outputs(options.checkpoint.empty() ? options : with_absolute_paths(options));
-    return run_steps(options, sim, outputs, total_steps,
-                     Checkpointer(options, total_steps, inputs));
+    Checkpointer checkpointer(options, total_steps, inputs);
+    return run_steps(options, sim, outputs, total_steps, checkpointer);
   } catch (...) {
     return report_command_error(options.scenario);
   }
@@ -281,8 +290,9 @@ int resume_command(const ResumeOptions& resume) {
       in.fail("bytes left after the last output's state");
     std::fprintf(stderr, "resuming %s at step %d of %d\n", options.scenario.c_str(),
                  sim.step_index(), record.total_steps);
-    return run_steps(options, sim, outputs, record.total_steps,
-                     Checkpointer(options, record.total_steps, record.inputs));
+    Checkpointer checkpointer(options, record.total_steps, record.inputs);
+    checkpointer.mark_resumed();
+    return run_steps(options, sim, outputs, record.total_steps, checkpointer);
   } catch (...) {
     return report_command_error(resume.checkpoint);
   }
