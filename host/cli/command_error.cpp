@@ -1,5 +1,6 @@
 #include "host/cli/command_error.h"
 
+#include "host/checkpoint/archive.h"
 #include "host/output/trajectory_reader.h"
 #include "host/scenario/scenario.h"
 
@@ -15,6 +16,9 @@ int report_command_error(const std::string& scenario) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 2;
   } catch (const TrajectoryError& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 2;
+  } catch (const CheckpointError& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 2;
   } catch (const std::exception& e) {

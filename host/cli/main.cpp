@@ -73,6 +73,27 @@ int main(int argc, char** argv) {
       ->check(CLI::NonNegativeNumber)
       ->default_val(run.stuck_seconds);
   run_cmd->add_flag("--quiet", run.quiet, "Do not print the summary");
+  run_cmd->add_option("--checkpoint", run.checkpoint,
+                      "Checkpoint file: the full state of the run, rewritten every "
+                      "--checkpoint-every steps and when the run is interrupted; continue the run "
+                      "with 'crowd resume FILE' (cpu and cuda backends)");
+  run_cmd
+      ->add_option("--checkpoint-every", run.checkpoint_every,
+                   "Steps between checkpoints (default " +
+                       std::to_string(crowd::kDefaultCheckpointEvery) + ")")
+      ->check(CLI::PositiveNumber);
+
+  crowd::ResumeOptions resume;
+  CLI::App* resume_cmd = app.add_subcommand(
+      "resume", "Continue a run from its checkpoint ('crowd run --checkpoint'), after Ctrl-C or "
+                "a kill: the outputs come out as the uninterrupted run's");
+  resume_cmd->add_option("checkpoint", resume.checkpoint, "Checkpoint file")->required();
+  resume_cmd
+      ->add_option("--threads", resume.threads,
+                   "Worker threads for the cpu backend (default: the run's; results do not "
+                   "depend on it)")
+      ->check(CLI::NonNegativeNumber);
+  resume_cmd->add_flag("--quiet", resume.quiet, "Do not print the summary");
 
   crowd::BenchCommandOptions bench;
   CLI::App* bench_cmd = app.add_subcommand(
@@ -178,6 +199,8 @@ int main(int argc, char** argv) {
     return crowd::render_command(render);
   if (run_cmd->parsed())
     return crowd::run_command(run);
+  if (resume_cmd->parsed())
+    return crowd::resume_command(resume);
   if (bench_cmd->parsed())
     return crowd::bench_command(bench);
   return 0;

@@ -1,8 +1,11 @@
 #include "host/cli/run_command.h"
 
+#include "host/checkpoint/archive.h"
+#include "host/checkpoint/checkpoint_file.h"
 #include "host/cli/command_error.h"
 #include "host/cli/interrupt_signals.h"
 #include "host/cli/progress.h"
+#include "host/cli/run_checkpoint.h"
 #include "host/navmesh/navmesh.h"
 #include "host/output/atomic_file.h"
 #include "host/output/film_resampler.h"
@@ -11,6 +14,7 @@
 #include "host/scenario/scenario.h"
 #include "host/sim/simulation.h"
 
+#include <chrono>
 #include <cstdio>
 #include <exception>
 #include <memory>
@@ -49,93 +53,248 @@ void warn_new_faults(const Simulation& sim, std::size_t& faults_seen) {
   }
 }
 
-} // namespace
+void check_options(const RunOptions& options) {
+  if (options.every < 1)
+    throw std::invalid_argument("--every must be >= 1");
+  if (options.steps && *options.steps < 0)
+    throw std::invalid_argument("--steps must be >= 0");
+  if (options.threads < 0)
+    throw std::invalid_argument("--threads must be >= 0");
+  if (options.fps && !(*options.fps > 0.0 && *options.fps <= 1e6))
+    throw std::invalid_argument("--fps must be a number > 0 and at most 1e6");
+  if (options.checkpoint_every && options.checkpoint.empty())
+    throw std::invalid_argument("--checkpoint-every needs --checkpoint FILE");
+  if (options.checkpoint_every && *options.checkpoint_every < 1)
+    throw std::invalid_argument("--checkpoint-every must be >= 1");
+  if (!options.checkpoint.empty() && options.backend == "detour")
+    throw CheckpointError(options.checkpoint +
+                          ": checkpoints need the cpu or cuda backend: DetourCrowd's internal "
+                          "state cannot be saved");
+}
 
-int run_command(const RunOptions& options) {
-  try {
-    if (options.every < 1)
-      throw std::invalid_argument("--every must be >= 1");
-    if (options.steps && *options.steps < 0)
-      throw std::invalid_argument("--steps must be >= 0");
-    if (options.threads < 0)
-      throw std::invalid_argument("--threads must be >= 0");
-    if (options.fps && !(*options.fps > 0.0 && *options.fps <= 1e6))
-      throw std::invalid_argument("--fps must be a number > 0 and at most 1e6");
-    SimulationOptions sim_options;
-    sim_options.backend = parse_backend_kind(options.backend);
-    sim_options.solver = options.solver;
-    sim_options.solver.threads = options.threads;
-    sim_options.stuck_seconds = options.stuck_seconds;
-    Scenario scenario = load_scenario(options.scenario);
-    if (options.steps)
-      scenario.steps = *options.steps;
-    const int total_steps = scenario.step_count();
-    Simulation sim(std::move(scenario), sim_options);
+SimulationOptions simulation_options(const RunOptions& options) {
+  SimulationOptions sim_options;
+  sim_options.backend = parse_backend_kind(options.backend);
+  sim_options.solver = options.solver;
+  sim_options.solver.threads = options.threads;
+  sim_options.stuck_seconds = options.stuck_seconds;
+  return sim_options;
+}
 
-    // Per-step trajectories get every K-th step; film exports get every step, resampled.
+/// The trajectory and film outputs of a run. Per-step trajectories get every K-th step; film
+/// exports get every step, resampled.
+struct RunOutputs {
+  std::vector<std::unique_ptr<FrameSink>> step_sinks;
+  std::unique_ptr<FilmResampler> film;
+
+  explicit RunOutputs(const RunOptions& options) {
     const double fps = options.fps.value_or(kDefaultFps);
-    std::vector<std::unique_ptr<FrameSink>> step_sinks, film_sinks;
+    std::vector<std::unique_ptr<FrameSink>> film_sinks;
     for (const std::string& out : options.out) {
       const OutputFormat format = output_format_for(out, options.fps.has_value());
       (is_film_format(format) ? film_sinks : step_sinks)
           .push_back(make_output_sink(format, out, fps));
     }
-    std::unique_ptr<FilmResampler> film;
     if (!film_sinks.empty())
       film = std::make_unique<FilmResampler>(fps, std::move(film_sinks));
-
-    std::vector<std::string> types;
-    const auto deliver = [&](bool written_step) {
-      for (int id = static_cast<int>(types.size()); id < sim.agent_count(); ++id)
-        types.push_back(sim.agent_params(id).type);
-      const FrameView frame{sim.step_index(), sim.time(),   sim.positions(),
-                            sim.velocities(), sim.phases(), types};
-      if (written_step)
-        for (const auto& sink : step_sinks)
-          sink->write_frame(frame);
-      if (film)
-        film->write_frame(frame);
-    };
-
-    // From here on, SIGINT / SIGTERM end the run at a step boundary with complete outputs.
-    const InterruptSignals signals;
-    deliver(true);
-    ProgressReporter progress(total_steps);
-    bool stop = signals.received() != 0;
-    std::size_t faults_seen = 0;
-    for (int s = 1; s <= total_steps && !stop; ++s) {
-      sim.step();
-      warn_new_faults(sim, faults_seen);
-      stop = signals.received() != 0;
-      // The last step run is always written, whether the run ends or is interrupted.
-      deliver(s % options.every == 0 || s == total_steps || stop);
-      progress.update(s, sim.last_step_ms());
-    }
-    progress.finish();
-    const MetricsSummary summary = sim.metrics();
+  }
+  std::vector<FrameSink*> all() const {
+    std::vector<FrameSink*> sinks;
     for (const auto& sink : step_sinks)
-      sink->finish();
+      sinks.push_back(sink.get());
     if (film)
-      film->finish();
-    const int interrupted_by = signals.received();
-    if (!options.metrics.empty()) {
-      nlohmann::ordered_json json = to_json(summary);
-      json["host_memory_bytes"] = sim.host_memory_bytes();
-      if (interrupted_by != 0)
-        json["interrupted"] = true;
-      write_file_atomically(options.metrics, json.dump(2) + "\n");
+      sinks.push_back(film.get());
+    return sinks;
+  }
+};
+
+/// Writes the checkpoint: the run record, the simulation, then every output's state.
+class Checkpointer {
+public:
+  Checkpointer(const RunOptions& options, int total_steps, InputFingerprints inputs)
+      : options_(with_absolute_paths(options)), total_steps_(total_steps),
+        inputs_(std::move(inputs)) {}
+
+  bool due(int step) const {
+    return !options_.checkpoint.empty() && step < total_steps_ &&
+           step % options_.checkpoint_every.value_or(kDefaultCheckpointEvery) == 0;
+  }
+  bool enabled() const { return !options_.checkpoint.empty(); }
+  /// A checkpoint of this run exists: one was written, or the run was resumed from one.
+  bool exists() const { return written_ || resumed_; }
+  void mark_resumed() { resumed_ = true; }
+
+  void write(const Simulation& sim, const RunOutputs& outputs) const {
+    const auto start = std::chrono::steady_clock::now();
+    ArchiveWriter body;
+    save_run_record(body, options_, total_steps_, inputs_);
+    sim.save_checkpoint(body);
+    for (FrameSink* sink : outputs.all())
+      sink->save(body);
+    write_checkpoint_file(options_.checkpoint, body);
+    const double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    std::fprintf(stderr, "checkpoint at step %d: %s (%.1f MB, %.0f ms)\n", sim.step_index(),
+                 options_.checkpoint.c_str(), static_cast<double>(body.bytes().size()) / 1e6, ms);
+    written_ = true;
+  }
+
+private:
+  RunOptions options_;
+  int total_steps_;
+  InputFingerprints inputs_;
+  mutable bool written_ = false;
+  bool resumed_ = false;
+};
+
+/// The loop shared by run and resume: steps sim.step_index() + 1 .. total_steps, delivers the
+/// frames, writes checkpoints, then finishes outputs and metrics.
+int run_steps(const RunOptions& options, Simulation& sim, RunOutputs& outputs, int total_steps,
+              Checkpointer& checkpointer) {
+  std::vector<std::string> types;
+  const auto frame = [&] {
+    for (int id = static_cast<int>(types.size()); id < sim.agent_count(); ++id)
+      types.push_back(sim.agent_params(id).type);
+    return FrameView{sim.step_index(), sim.time(),   sim.positions(),
+                     sim.velocities(), sim.phases(), types};
+  };
+  const auto deliver_steps = [&] {
+    const FrameView view = frame();
+    for (const auto& sink : outputs.step_sinks)
+      sink->write_frame(view);
+  };
+  const auto deliver_film = [&] {
+    if (outputs.film)
+      outputs.film->write_frame(frame());
+  };
+
+  // From here on, SIGINT / SIGTERM end the run at a step boundary with complete outputs.
+  const InterruptSignals signals;
+  const int first = sim.step_index() + 1;
+  if (first == 1) {
+    deliver_steps();
+    deliver_film();
+  }
+  ProgressReporter progress(total_steps);
+  bool stop = signals.received() != 0;
+  std::size_t faults_seen = sim.faults().size(); // a resumed run warned of these already
+  for (int s = first; s <= total_steps && !stop; ++s) {
+    sim.step();
+    warn_new_faults(sim, faults_seen);
+    stop = signals.received() != 0;
+    const bool written_step = s % options.every == 0 || s == total_steps;
+    if (written_step)
+      deliver_steps();
+    deliver_film();
+    // Interrupted: a last checkpoint here, before the stop frame below, which an
+    // uninterrupted run would not have (resume cuts the outputs back to the checkpoint).
+    if (checkpointer.due(s) || (stop && s < total_steps && checkpointer.enabled()))
+      checkpointer.write(sim, outputs);
+    // The last step run is always written, whether the run ends or is interrupted.
+    if (stop && !written_step)
+      deliver_steps();
+    progress.update(s, sim.last_step_ms());
+  }
+  progress.finish();
+  const MetricsSummary summary = sim.metrics();
+  const int interrupted_by = signals.received();
+  std::vector<std::filesystem::path> kept;
+  // Interrupted with a checkpoint to resume from: keep the streams it names.
+  const bool resumable =
+      interrupted_by != 0 && checkpointer.exists() && summary.steps < total_steps;
+  if (resumable)
+    for (FrameSink* sink : outputs.all())
+      for (auto& path : sink->keep_streams_after_finish())
+        kept.push_back(std::move(path));
+  for (FrameSink* sink : outputs.all())
+    sink->finish();
+  if (!options.metrics.empty()) {
+    nlohmann::ordered_json json = to_json(summary);
+    json["host_memory_bytes"] = sim.host_memory_bytes();
+    if (interrupted_by != 0)
+      json["interrupted"] = true;
+    write_file_atomically(options.metrics, json.dump(2) + "\n");
+  }
+  if (!options.quiet)
+    print_summary(summary, stdout);
+  if (interrupted_by != 0) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "interrupted by %s at step %d: outputs hold steps 0..%d\n",
+                 signal_name(interrupted_by), summary.steps, summary.steps);
+    if (resumable) {
+      for (const auto& path : kept)
+        std::fprintf(stderr, "kept %s for crowd resume\n", path.c_str());
+      std::fprintf(stderr, "continue with: crowd resume %s\n", options.checkpoint.c_str());
     }
-    if (!options.quiet)
-      print_summary(summary, stdout);
-    if (interrupted_by != 0) {
-      std::fflush(stdout);
-      std::fprintf(stderr, "interrupted by %s at step %d: outputs hold steps 0..%d\n",
-                   signal_name(interrupted_by), summary.steps, summary.steps);
-      return 128 + interrupted_by;
-    }
-    return 0;
+    return 128 + interrupted_by;
+  }
+  return 0;
+}
+
+Scenario load_run_scenario(const RunOptions& options) {
+  Scenario scenario = load_scenario(options.scenario);
+  if (options.steps)
+    scenario.steps = *options.steps;
+  return scenario;
+}
+
+/// The scenario file and the files it reads, whose change makes a checkpoint unusable.
+std::vector<std::filesystem::path> input_files(const RunOptions& options,
+                                               const Scenario& scenario) {
+  std::vector<std::filesystem::path> files{options.scenario};
+  if (scenario.world.is_mesh())
+    files.push_back(scenario.world.mesh);
+  return files;
+}
+
+} // namespace
+
+int run_command(const RunOptions& options) {
+  try {
+    check_options(options);
+    Scenario scenario = load_run_scenario(options);
+    const int total_steps = scenario.step_count();
+    const InputFingerprints inputs = options.checkpoint.empty()
+                                         ? InputFingerprints{}
+                                         : InputFingerprints::of(input_files(options, scenario));
+    Simulation sim(std::move(scenario), simulation_options(options));
+    // A checkpoint names the outputs' temporaries: absolute, so resume works from anywhere.
+    RunOutputs outputs(options.checkpoint.empty() ? options : with_absolute_paths(options));
+    Checkpointer checkpointer(options, total_steps, inputs);
+    return run_steps(options, sim, outputs, total_steps, checkpointer);
   } catch (...) {
     return report_command_error(options.scenario);
+  }
+}
+
+int resume_command(const ResumeOptions& resume) {
+  try {
+    const CheckpointBody body(resume.checkpoint);
+    ArchiveReader in = body.reader();
+    RunRecord record = restore_run_record(in);
+    record.inputs.check_unchanged(resume.checkpoint);
+    RunOptions& options = record.options;
+    if (resume.threads)
+      options.threads = *resume.threads;
+    options.quiet = options.quiet || resume.quiet;
+    check_options(options);
+    Scenario scenario = load_run_scenario(options);
+    if (scenario.step_count() != record.total_steps)
+      in.fail("the run's step count does not match the scenario");
+    Simulation sim(std::move(scenario), simulation_options(options));
+    RunOutputs outputs(options);
+    sim.restore_checkpoint(in);
+    for (FrameSink* sink : outputs.all())
+      sink->restore(in);
+    if (!in.at_end())
+      in.fail("bytes left after the last output's state");
+    std::fprintf(stderr, "resuming %s at step %d of %d\n", options.scenario.c_str(),
+                 sim.step_index(), record.total_steps);
+    Checkpointer checkpointer(options, record.total_steps, record.inputs);
+    checkpointer.mark_resumed();
+    return run_steps(options, sim, outputs, record.total_steps, checkpointer);
+  } catch (...) {
+    return report_command_error(resume.checkpoint);
   }
 }
 

@@ -16,12 +16,26 @@ struct RunOptions {
   int threads = 0;          ///< 0 = all cores.
   /// Trajectory and film outputs, format by extension (host/output/output_format.h).
   std::vector<std::string> out;
-  int every = 1;             ///< Write every K-th step to per-step trajectories.
-  std::optional<double> fps; ///< Film frame rate; given, it also makes .csv outputs film.
-  std::string metrics;       ///< Metrics JSON ("" = none).
-  bool quiet = false;        ///< No summary.
+  int every = 1;               ///< Write every K-th step to per-step trajectories.
+  std::optional<double> fps;   ///< Film frame rate; given, it also makes .csv outputs film.
+  std::string metrics;         ///< Metrics JSON ("" = none).
+  bool quiet = false;          ///< No summary.
   double stuck_seconds = 10.0; ///< No progress this long = stuck, replanned (0 = off).
-  SolverOptions solver;      ///< Tunables of the cpu/cuda backends (threads is set above).
+  SolverOptions solver;        ///< Tunables of the cpu/cuda backends (threads is set above).
+  /// Checkpoint file ("" = none), rewritten every `checkpoint_every` steps and when the run is
+  /// interrupted (host/cli/run_checkpoint.h, host/checkpoint/).
+  std::string checkpoint;
+  std::optional<int> checkpoint_every; ///< Unset: kDefaultCheckpointEvery.
+};
+
+/// Steps between checkpoints when --checkpoint-every is not given: 100 s of a 0.1 s step.
+inline constexpr int kDefaultCheckpointEvery = 1000;
+
+/// `crowd resume`: the checkpoint, and what may differ from the run that wrote it.
+struct ResumeOptions {
+  std::string checkpoint;
+  std::optional<int> threads; ///< Unset: the run's.
+  bool quiet = false;
 };
 
 /// Default film frame rate.
@@ -31,5 +45,11 @@ inline constexpr double kDefaultFps = 24.0;
 /// during the steps ends the run at the next step boundary with every output complete for
 /// the steps run, and returns 128 + the signal number.
 int run_command(const RunOptions& options);
+
+/// Continues the run a checkpoint was written by, from its step to the run's last, with the
+/// same outputs and checkpoints; ends like run_command. A checkpoint that cannot be used
+/// (not one, another version, damaged, input files changed, an output's stream gone) exits 2
+/// with one line naming the checkpoint and the problem.
+int resume_command(const ResumeOptions& options);
 
 } // namespace crowd

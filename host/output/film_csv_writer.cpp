@@ -1,5 +1,6 @@
 #include "host/output/film_csv_writer.h"
 
+#include "host/checkpoint/archive.h"
 #include "host/output/number_format.h"
 
 #include <string>
@@ -57,6 +58,14 @@ void FilmCsvWriter::write_frame(const FrameView& frame) {
 
 void FilmCsvWriter::finish() {
   file_.commit();
+}
+
+void FilmCsvWriter::save(ArchiveWriter& out) {
+  file_.save(out);
+}
+
+void FilmCsvWriter::restore(ArchiveReader& in) {
+  file_.restore(in, /*committed_is_stream=*/true); // the finished file is the stream itself
 }
 
 } // namespace crowd

@@ -17,6 +17,8 @@ public:
 
   void write_frame(const FrameView& frame) override;
   void finish() override;
+  void save(ArchiveWriter& out) override;
+  void restore(ArchiveReader& in) override;
 
 private:
   StreamingFile file_;

@@ -1,5 +1,7 @@
 #include "host/output/film_resampler.h"
 
+#include "host/checkpoint/archive.h"
+
 #include <cmath>
 #include <stdexcept>
 
@@ -79,6 +81,38 @@ void FilmResampler::write_frame(const FrameView& step) {
 void FilmResampler::finish() {
   for (const auto& sink : sinks_)
     sink->finish();
+}
+
+void FilmResampler::save(ArchiveWriter& out) {
+  out.put(have_step_);
+  out.put(before_time_);
+  out.put(before_positions_);
+  out.put(before_velocities_);
+  out.put(before_phases_);
+  out.put(next_frame_);
+  for (const auto& sink : sinks_)
+    sink->save(out);
+}
+
+void FilmResampler::restore(ArchiveReader& in) {
+  in.get(have_step_);
+  in.get(before_time_);
+  in.get(before_positions_);
+  in.get(before_velocities_);
+  in.get(before_phases_);
+  in.expect(before_velocities_.size(), before_positions_.size(), "the film's velocities");
+  in.expect(before_phases_.size(), before_positions_.size(), "the film's phases");
+  in.get(next_frame_);
+  for (const auto& sink : sinks_)
+    sink->restore(in);
+}
+
+std::vector<std::filesystem::path> FilmResampler::keep_streams_after_finish() {
+  std::vector<std::filesystem::path> kept;
+  for (const auto& sink : sinks_)
+    for (auto& path : sink->keep_streams_after_finish())
+      kept.push_back(std::move(path));
+  return kept;
 }
 
 } // namespace crowd

@@ -22,6 +22,10 @@ public:
 
   void write_frame(const FrameView& step) override;
   void finish() override;
+  /// Its own state (the last step, the next frame), then each film sink's.
+  void save(ArchiveWriter& out) override;
+  void restore(ArchiveReader& in) override;
+  std::vector<std::filesystem::path> keep_streams_after_finish() override;
 
   int frames_written() const { return next_frame_; }
 

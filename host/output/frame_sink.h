@@ -4,11 +4,16 @@
 
 #include "host/output/metrics.h"
 
+#include <filesystem>
 #include <glm/glm.hpp>
 #include <span>
 #include <string>
+#include <vector>
 
 namespace crowd {
+
+class ArchiveWriter;
+class ArchiveReader;
 
 struct FrameView {
   int number = 0;  ///< Simulation step, or film frame for film exports.
@@ -28,6 +33,17 @@ public:
   /// Completes the file under its requested name. Throws std::runtime_error on I/O failure.
   /// A sink destroyed without finish() leaves nothing under the requested name.
   virtual void finish() = 0;
+
+  /// Checkpoints (host/checkpoint/archive.h), one mechanism for every sink: save() syncs the
+  /// sink's streams (StreamingFile::save: temporary name and length) and records its own
+  /// state; restore(), on a sink made with the same arguments, continues those streams cut
+  /// back to the recorded lengths and takes the state back.
+  virtual void save(ArchiveWriter& out) = 0;
+  virtual void restore(ArchiveReader& in) = 0;
+  /// A sink whose finished file is assembled from streams (USD, tracks) keeps them after
+  /// finish() when this was called, so that `crowd resume` can continue them; returns them.
+  /// Sinks whose finished file is their one stream keep nothing (resume reads the file).
+  virtual std::vector<std::filesystem::path> keep_streams_after_finish() { return {}; }
 };
 
 } // namespace crowd

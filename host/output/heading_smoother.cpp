@@ -1,5 +1,7 @@
 #include "host/output/heading_smoother.h"
 
+#include "host/checkpoint/archive.h"
+
 #include <cmath>
 
 namespace crowd {
@@ -28,6 +30,21 @@ void HeadingSmoother::update(std::span<const glm::vec2> velocities,
     if (glm::dot(smoothed_[i], smoothed_[i]) > kMinSpeed * kMinSpeed)
       headings_[i] = std::atan2(smoothed_[i].x, smoothed_[i].y);
   }
+}
+
+void HeadingSmoother::save(ArchiveWriter& out) const {
+  out.put(smoothed_);
+  out.put(headings_);
+  out.put(std::vector<std::uint8_t>(shown_.begin(), shown_.end()));
+}
+
+void HeadingSmoother::restore(ArchiveReader& in) {
+  in.get(smoothed_);
+  in.get(headings_);
+  const auto shown = in.get<std::vector<std::uint8_t>>();
+  in.expect(headings_.size(), smoothed_.size(), "the number of headings");
+  in.expect(shown.size(), smoothed_.size(), "the number of shown flags");
+  shown_.assign(shown.begin(), shown.end());
 }
 
 } // namespace crowd

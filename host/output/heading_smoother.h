@@ -9,6 +9,9 @@
 
 namespace crowd {
 
+class ArchiveWriter;
+class ArchiveReader;
+
 /// Each agent's heading is the direction of its smoothed velocity, an exponential moving
 /// average over frames, s += (v - s) x (1 - exp(-frame_seconds / time_constant)): the
 /// avoidance steering changes velocity a little every step, which would make a character
@@ -27,6 +30,10 @@ public:
   void update(std::span<const glm::vec2> velocities, std::span<const AgentPhase> phases);
   /// Radians about +y, per agent, after the last update.
   std::span<const float> headings() const { return headings_; }
+
+  /// Checkpoints (host/checkpoint/archive.h).
+  void save(ArchiveWriter& out) const;
+  void restore(ArchiveReader& in);
 
 private:
   float blend_;

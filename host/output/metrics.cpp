@@ -38,6 +38,7 @@
 // summary on every run.
 #include "host/output/metrics.h"
 
+#include "host/checkpoint/archive.h"
 #include "host/navmesh/navmesh.h"
 #include "host/output/step_time_stats.h"
 
@@ -845,6 +846,68 @@ nlohmann::ordered_json to_json(const MetricsSummary& s) {
   j["navmesh_corrections"] = s.navmesh_corrections;
   j["max_navmesh_correction"] = s.max_navmesh_correction;
   return j;
+}
+
+void MetricsCollector::save(ArchiveWriter& out) const {
+  const Impl& m = *impl_;
+  out.put(static_cast<std::uint64_t>(m.agents.size()));
+  for (const Impl::Agent& a : m.agents) {
+    out.put(a.radius);
+    out.put(a.last);
+    out.put(a.walked);
+    out.put(a.path_length);
+    out.put(a.unreachable);
+    out.put(a.arrival_time);
+    out.put(a.walked_at_arrival);
+    out.put(a.start_time);
+    out.put(static_cast<std::uint64_t>(a.type));
+  }
+  out.put(m.type_names);
+  out.put(m.max_radius);
+  out.put(m.observed_steps);
+  out.put(m.overlap_events);
+  out.put(m.wall_events);
+  out.put(m.max_overlap);
+  out.put(m.max_wall);
+  m.step_ms.save(out);
+  out.put(static_cast<std::uint64_t>(m.stage_totals.size()));
+  for (const auto& [stage, total] : m.stage_totals) {
+    out.put(stage);
+    out.put(total);
+  }
+}
+
+void MetricsCollector::restore(ArchiveReader& in) {
+  Impl& m = *impl_;
+  m.agents.resize(in.count());
+  for (Impl::Agent& a : m.agents) {
+    in.get(a.radius);
+    in.get(a.last);
+    in.get(a.walked);
+    in.get(a.path_length);
+    in.get(a.unreachable);
+    in.get(a.arrival_time);
+    in.get(a.walked_at_arrival);
+    in.get(a.start_time);
+    a.type = static_cast<std::size_t>(in.get<std::uint64_t>());
+  }
+  in.get(m.type_names);
+  for (const Impl::Agent& a : m.agents)
+    if (a.type >= m.type_names.size())
+      in.fail("an agent's type index is out of range");
+  in.get(m.max_radius);
+  m.update_wall_grid();
+  in.get(m.observed_steps);
+  in.get(m.overlap_events);
+  in.get(m.wall_events);
+  in.get(m.max_overlap);
+  in.get(m.max_wall);
+  m.step_ms.restore(in);
+  m.stage_totals.resize(in.count());
+  for (auto& [stage, total] : m.stage_totals) {
+    in.get(stage);
+    in.get(total);
+  }
 }
 
 } // namespace crowd

@@ -18,6 +18,8 @@
 namespace crowd {
 
 class NavMesh;
+class ArchiveWriter;
+class ArchiveReader;
 
 /// Life of one agent as the simulation sees it.
 enum class AgentPhase : std::uint8_t {
@@ -113,6 +115,11 @@ public:
   long long wall_events() const;
 
   MetricsSummary summary(const std::string& backend, int steps_run) const;
+
+  /// Checkpoints (host/checkpoint/archive.h): every agent's record (with the path lengths
+  /// computed when it was added) and every count and time so far.
+  void save(ArchiveWriter& out) const;
+  void restore(ArchiveReader& in);
 
 private:
   struct Impl;

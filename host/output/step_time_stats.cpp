@@ -1,5 +1,7 @@
 #include "host/output/step_time_stats.h"
 
+#include "host/checkpoint/archive.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -77,6 +79,20 @@ double StepTimeStats::p95() const {
 
 std::size_t StepTimeStats::memory_bytes() const {
   return exact_.capacity() * sizeof(double) + histogram_.capacity() * sizeof(std::uint64_t);
+}
+
+void StepTimeStats::save(ArchiveWriter& out) const {
+  out.put(static_cast<std::uint64_t>(count_));
+  out.put(total_);
+  out.put(exact_);
+  out.put(histogram_);
+}
+
+void StepTimeStats::restore(ArchiveReader& in) {
+  count_ = static_cast<std::size_t>(in.get<std::uint64_t>());
+  in.get(total_);
+  in.get(exact_);
+  in.get(histogram_);
 }
 
 } // namespace crowd

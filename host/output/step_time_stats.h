@@ -12,6 +12,9 @@
 
 namespace crowd {
 
+class ArchiveWriter;
+class ArchiveReader;
+
 class StepTimeStats {
 public:
   static constexpr std::size_t kExactSamples = 4096;
@@ -25,6 +28,10 @@ public:
   double p95() const;
   /// Bytes held: at most kExactSamples doubles, or the histogram.
   std::size_t memory_bytes() const;
+
+  /// Checkpoints (host/checkpoint/archive.h).
+  void save(ArchiveWriter& out) const;
+  void restore(ArchiveReader& in);
 
 private:
   void fold_into_histogram();

@@ -1,5 +1,8 @@
 #include "host/output/streaming_file.h"
 
+#include "host/checkpoint/archive.h"
+
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -45,6 +48,7 @@ void StreamingFile::append(std::string_view bytes) {
       throw std::runtime_error(error("cannot write", temp_path_) + ": " + std::strerror(errno));
     }
     bytes.remove_prefix(static_cast<std::size_t>(n));
+    size_ += static_cast<std::uint64_t>(n);
   }
 }
 
@@ -70,6 +74,78 @@ void StreamingFile::commit() {
     throw std::runtime_error(error("cannot rename " + temp_path_.string() + " to", path_) + ": " +
                              ec.message());
   }
+}
+
+void StreamingFile::release() {
+  if (fd_ >= 0)
+    ::close(fd_);
+  fd_ = -1;
+}
+
+void StreamingFile::save(ArchiveWriter& out) {
+  if (fd_ < 0)
+    throw std::runtime_error(error("checkpoint after finish of", path_));
+  if (::fdatasync(fd_) != 0)
+    throw std::runtime_error(error("cannot write", temp_path_) + ": " + std::strerror(errno));
+  out.put(temp_path_.string());
+  out.put(size_);
+}
+
+void StreamingFile::restore(ArchiveReader& in, bool committed_is_stream) {
+  const std::filesystem::path recorded(in.get<std::string>());
+  const auto size = in.get<std::uint64_t>();
+  if (fd_ < 0)
+    throw std::runtime_error(error("restore after finish of", path_));
+  std::error_code ec;
+  const auto size_of = [&](const std::filesystem::path& file) -> std::uint64_t {
+    const auto n = std::filesystem::file_size(file, ec);
+    return ec ? 0 : static_cast<std::uint64_t>(n);
+  };
+  const auto fail = [&](const std::string& what) {
+    throw CheckpointError(in.file() + ": cannot resume " + what_ + " " + path_.string() + ": " +
+                          what);
+  };
+  if (recorded != temp_path_ && std::filesystem::exists(recorded, ec) &&
+      size_of(recorded) >= size) {
+    // Killed: continue the temporary file of that run where the checkpoint left it.
+    const int fd = ::open(recorded.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd < 0 || ::ftruncate(fd, static_cast<off_t>(size)) != 0 || ::lseek(fd, 0, SEEK_END) < 0) {
+      const std::string reason = std::strerror(errno);
+      if (fd >= 0)
+        ::close(fd);
+      fail("cannot reopen " + recorded.string() + ": " + reason);
+    }
+    ::close(fd_);
+    std::filesystem::remove(temp_path_, ec);
+    fd_ = fd;
+    temp_path_ = recorded;
+    size_ = size;
+    return;
+  }
+  if (!committed_is_stream || size_of(path_) < size)
+    fail(recorded.string() + " is missing or shorter than the " + std::to_string(size) +
+         " bytes the checkpoint recorded" +
+         (committed_is_stream ? ", and so is " + path_.string() : ""));
+  // Interrupted: the output was finished under its name; its first bytes are the stream.
+  if (::ftruncate(fd_, 0) != 0 || ::lseek(fd_, 0, SEEK_SET) < 0)
+    fail(std::string("cannot reset ") + temp_path_.string() + ": " + std::strerror(errno));
+  size_ = 0;
+  const int from = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+  if (from < 0)
+    fail(std::string("cannot read ") + path_.string() + ": " + std::strerror(errno));
+  std::string chunk(1 << 20, '\0');
+  while (size_ < size) {
+    const auto want = static_cast<std::size_t>(std::min<std::uint64_t>(chunk.size(), size - size_));
+    const ssize_t n = ::read(from, chunk.data(), want);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0) {
+      ::close(from);
+      fail("cannot read " + path_.string());
+    }
+    append(std::string_view(chunk.data(), static_cast<std::size_t>(n)));
+  }
+  ::close(from);
 }
 
 } // namespace crowd

@@ -2,10 +2,14 @@
 // into place only when complete: the requested name holds either nothing or the whole file.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <string_view>
 
 namespace crowd {
+
+class ArchiveWriter;
+class ArchiveReader;
 
 /// Each append() reaches the kernel with write(2) before it returns (no user-space buffer),
 /// so a process killed outright (SIGKILL) leaves the temporary file holding everything
@@ -26,6 +30,20 @@ public:
   /// temporary file is removed).
   void commit();
 
+  /// Closes the file and keeps the temporary file (a later `crowd resume` continues it):
+  /// neither committed nor removed.
+  void release();
+
+  /// Checkpoints (host/checkpoint/archive.h): syncs the data to disk, then records the
+  /// temporary name and the length written so far.
+  void save(ArchiveWriter& out);
+  /// Continues the stream a save() recorded, cut back to the recorded length: from its
+  /// temporary file when that still holds the length (the run was killed), else, when
+  /// `committed_is_stream`, from the first bytes of the file committed under path() (the run
+  /// was interrupted and finished its outputs). This file's own temporary is dropped or
+  /// reused. Throws CheckpointError naming the checkpoint, the output and the missing file.
+  void restore(ArchiveReader& in, bool committed_is_stream);
+
   const std::filesystem::path& path() const { return path_; }
   const std::filesystem::path& temporary_path() const { return temp_path_; }
   bool committed() const { return fd_ < 0; }
@@ -36,6 +54,7 @@ private:
   std::filesystem::path path_, temp_path_;
   std::string what_;
   int fd_ = -1;
+  std::uint64_t size_ = 0; ///< Bytes appended.
 };
 
 } // namespace crowd

@@ -1,5 +1,6 @@
 #include "host/output/track_json_writer.h"
 
+#include "host/checkpoint/archive.h"
 #include "host/output/number_format.h"
 
 #include <algorithm>
@@ -151,7 +152,26 @@ void TrackJsonWriter::finish() {
   }
   out.append("\n]}\n");
   out.commit();
-  records_.reset(); // removes the temporary records
+  if (keep_streams_)
+    records_->release();
+  records_.reset(); // removes the temporary records (unless released)
+}
+
+void TrackJsonWriter::save(ArchiveWriter& out) {
+  records_->save(out);
+  out.put(agents_per_frame_);
+  out.put(types_);
+}
+
+void TrackJsonWriter::restore(ArchiveReader& in) {
+  records_->restore(in, /*committed_is_stream=*/false);
+  in.get(agents_per_frame_);
+  in.get(types_);
+}
+
+std::vector<std::filesystem::path> TrackJsonWriter::keep_streams_after_finish() {
+  keep_streams_ = true;
+  return {records_->temporary_path()};
 }
 
 } // namespace crowd

@@ -35,6 +35,9 @@ public:
 
   void write_frame(const FrameView& frame) override;
   void finish() override;
+  void save(ArchiveWriter& out) override;
+  void restore(ArchiveReader& in) override;
+  std::vector<std::filesystem::path> keep_streams_after_finish() override;
 
 private:
   struct Record {
@@ -49,6 +52,7 @@ private:
   std::vector<std::uint32_t> agents_per_frame_;
   std::vector<std::string> types_;
   std::vector<Record> frame_buffer_;
+  bool keep_streams_ = false;
 };
 
 } // namespace crowd

@@ -2,6 +2,7 @@
 // grows by whole frames.
 #include "host/output/trajectory_writer.h"
 
+#include "host/checkpoint/archive.h"
 #include "host/output/number_format.h"
 
 #include <string>
@@ -57,6 +58,14 @@ void TrajectoryWriter::write_frame(const FrameView& frame) {
 
 void TrajectoryWriter::finish() {
   file_.commit();
+}
+
+void TrajectoryWriter::save(ArchiveWriter& out) {
+  file_.save(out);
+}
+
+void TrajectoryWriter::restore(ArchiveReader& in) {
+  file_.restore(in, /*committed_is_stream=*/true); // the finished file is the stream itself
 }
 
 } // namespace crowd

@@ -26,6 +26,8 @@ public:
   void write_frame(const FrameView& frame) override;
   /// Syncs, closes and renames into place. Throws std::runtime_error on I/O failure.
   void finish() override;
+  void save(ArchiveWriter& out) override;
+  void restore(ArchiveReader& in) override;
 
 private:
   StreamingFile file_;

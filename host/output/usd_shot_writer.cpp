@@ -4,6 +4,7 @@
 // relationship targets as <paths>.
 #include "host/output/usd_shot_writer.h"
 
+#include "host/checkpoint/archive.h"
 #include "host/output/number_format.h"
 
 #include <array>
@@ -204,7 +205,39 @@ void UsdShotWriter::finish() {
   tail += "        }\n    }\n}\n";
   out.append(tail);
   out.commit();
-  samples_.clear(); // removes the per-attribute temporaries
+  if (keep_streams_)
+    for (const auto& sample : samples_)
+      sample->release();
+  samples_.clear(); // removes the per-attribute temporaries (unless released)
+}
+
+void UsdShotWriter::save(ArchiveWriter& out) {
+  for (const auto& sample : samples_)
+    sample->save(out);
+  headings_.save(out);
+  out.put(prototype_types_);
+  out.put(first_frame_);
+  out.put(last_frame_);
+}
+
+void UsdShotWriter::restore(ArchiveReader& in) {
+  for (const auto& sample : samples_)
+    sample->restore(in, /*committed_is_stream=*/false);
+  headings_.restore(in);
+  in.get(prototype_types_);
+  prototype_of_type_.clear();
+  for (std::size_t p = 0; p < prototype_types_.size(); ++p)
+    prototype_of_type_.emplace(prototype_types_[p], static_cast<int>(p));
+  in.get(first_frame_);
+  in.get(last_frame_);
+}
+
+std::vector<std::filesystem::path> UsdShotWriter::keep_streams_after_finish() {
+  keep_streams_ = true;
+  std::vector<std::filesystem::path> kept;
+  for (const auto& sample : samples_)
+    kept.push_back(sample->temporary_path());
+  return kept;
 }
 
 } // namespace crowd

@@ -33,6 +33,9 @@ public:
 
   void write_frame(const FrameView& frame) override;
   void finish() override;
+  void save(ArchiveWriter& out) override;
+  void restore(ArchiveReader& in) override;
+  std::vector<std::filesystem::path> keep_streams_after_finish() override;
 
 private:
   enum Attribute { kPositions, kOrientations, kVelocities, kIds, kProtoIndices, kInvisible };
@@ -48,6 +51,7 @@ private:
   std::vector<std::string> prototype_types_; ///< In index order.
   int first_frame_ = 0, last_frame_ = -1;
   std::vector<std::string> buffers_; ///< One line per attribute, reused.
+  bool keep_streams_ = false;
 };
 
 } // namespace crowd

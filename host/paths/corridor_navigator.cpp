@@ -1,5 +1,6 @@
 #include "host/paths/corridor_navigator.h"
 
+#include "host/checkpoint/archive.h"
 #include "host/navmesh/nearest_polygon.h"
 #include "host/paths/corner_steering.h"
 #include "host/paths/path_tree.h"
@@ -509,6 +510,92 @@ std::size_t CorridorNavigator::memory_bytes() const {
     trees += sizeof(cached) + cached.tree.memory_bytes();
   return impl_->agents.size() * per_agent + impl_->queue.size() * sizeof(int) +
          impl_->graph.memory_bytes() + trees;
+}
+
+void CorridorNavigator::save(ArchiveWriter& out) const {
+  const Impl& m = *impl_;
+  out.put(static_cast<std::uint64_t>(m.agents.size()));
+  for (const NavAgent& a : m.agents) {
+    const dtPathCorridor& c = a.corridor;
+    out.put(glm::vec3(c.getPos()[0], c.getPos()[1], c.getPos()[2]));
+    out.put(glm::vec3(c.getTarget()[0], c.getTarget()[1], c.getTarget()[2]));
+    out.put(std::vector<dtPolyRef>(c.getPath(), c.getPath() + c.getPathCount()));
+    out.put(a.target_ref);
+    out.put(a.target_pos);
+    out.put(a.state);
+    out.put(a.replan_time);
+    out.put(a.topology_time);
+    out.put(a.radius);
+    out.put(a.max_speed);
+    out.put(a.queued);
+    out.put(a.wants_path);
+    out.put(a.goal_unreachable);
+  }
+  out.put(std::vector<int>(m.queue.begin(), m.queue.end()));
+  std::vector<std::pair<std::int32_t, std::uint64_t>> cached;
+  for (const auto& [goal, tree] : m.trees)
+    cached.emplace_back(goal, tree.last_used);
+  std::sort(cached.begin(), cached.end()); // the map's order is not the same in every run
+  out.put(static_cast<std::uint64_t>(cached.size()));
+  for (const auto& [goal, last_used] : cached) {
+    out.put(goal);
+    out.put(last_used);
+  }
+  out.put(m.path_step);
+  out.put(static_cast<std::uint64_t>(m.searches));
+}
+
+void CorridorNavigator::restore(ArchiveReader& in) {
+  Impl& m = *impl_;
+  const std::size_t count = in.count();
+  if (count < m.agents.size())
+    in.fail("the navigator holds fewer agents than the scenario has");
+  while (m.agents.size() < count)
+    m.agents.emplace_back().corridor.init(m.options.max_path_polys);
+  std::vector<dtPolyRef> path;
+  for (NavAgent& a : m.agents) {
+    const auto pos = in.get<glm::vec3>();
+    const auto target = in.get<glm::vec3>();
+    in.get(path);
+    if (path.size() >= static_cast<std::size_t>(m.options.max_path_polys))
+      in.fail("a corridor is longer than the corridor capacity");
+    if (path.empty()) {
+      a.corridor.reset(0, &pos.x); // an agent that found no navmesh: no polygon
+    } else {
+      a.corridor.reset(path[0], &pos.x);
+      a.corridor.setCorridor(&target.x, path.data(), static_cast<int>(path.size()));
+    }
+    in.get(a.target_ref);
+    in.get(a.target_pos);
+    in.get(a.state);
+    in.get(a.replan_time);
+    in.get(a.topology_time);
+    in.get(a.radius);
+    in.get(a.max_speed);
+    in.get(a.queued);
+    in.get(a.wants_path);
+    in.get(a.goal_unreachable);
+  }
+  const auto queue = in.get<std::vector<int>>();
+  for (const int i : queue)
+    if (i < 0 || static_cast<std::size_t>(i) >= m.agents.size())
+      in.fail("a queued path request names no agent");
+  m.queue.assign(queue.begin(), queue.end());
+  m.trees.clear();
+  std::vector<std::int32_t> goals(in.count());
+  for (std::int32_t& goal : goals) {
+    in.get(goal);
+    if (goal < 0 || goal >= m.graph.size())
+      in.fail("a cached path tree's goal polygon is not in the navmesh");
+    m.trees[goal].last_used = in.get<std::uint64_t>();
+  }
+  m.arena.execute([&] {
+    tbb::parallel_for(std::size_t{0}, goals.size(), [&](std::size_t k) {
+      m.graph.build_tree(goals[k], m.trees.at(goals[k]).tree);
+    });
+  });
+  in.get(m.path_step);
+  m.searches = static_cast<std::size_t>(in.get<std::uint64_t>());
 }
 
 } // namespace crowd

@@ -24,6 +24,9 @@
 
 namespace crowd {
 
+class ArchiveWriter;
+class ArchiveReader;
+
 /// Where an agent's movement request stands (dtCrowd's targetState, simplified: our path
 /// requests are complete A* searches, so there is no sliced "waiting for queue" state).
 enum class TargetState : std::uint8_t {
@@ -69,6 +72,14 @@ public:
   /// The polygons of agent `index`'s corridor, its own polygon first.
   std::span<const dtPolyRef> corridor(int index) const;
   std::size_t memory_bytes() const;
+
+  /// Checkpoints (host/checkpoint/archive.h): every agent's corridor and request state, the
+  /// path search queue, and which goal polygons have a cached path tree (rebuilt on restore:
+  /// a tree depends only on its goal polygon, and whether one is cached decides what a
+  /// request costs of the budget). restore() adds the agents the checkpoint has beyond those
+  /// registered.
+  void save(ArchiveWriter& out) const;
+  void restore(ArchiveReader& in);
 
 private:
   struct Impl;

@@ -10,6 +10,9 @@
 
 namespace crowd {
 
+class ArchiveWriter;
+class ArchiveReader;
+
 struct AgentArrays {
   int max_neighbors = 6;
   int max_segments = 8;
@@ -49,6 +52,11 @@ struct AgentArrays {
   AgentView view();
 
   std::size_t memory_bytes() const;
+
+  /// Checkpoints (host/checkpoint/archive.h): every array. A restore counts as a layout
+  /// change (layout_version grows), so a device mirror uploads everything again.
+  void save(ArchiveWriter& out) const;
+  void restore(ArchiveReader& in);
 };
 
 } // namespace crowd

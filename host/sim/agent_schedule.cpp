@@ -1,5 +1,7 @@
 #include "host/sim/agent_schedule.h"
 
+#include "host/checkpoint/archive.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -209,6 +211,39 @@ void AgentSchedule::refresh_views(std::span<const AgentSetup> setups, const Crow
     positions_[i] = b >= 0 ? p[static_cast<std::size_t>(b)] : setups[i].position;
     velocities_[i] = b >= 0 ? v[static_cast<std::size_t>(b)] : glm::vec2(0.0f);
   }
+}
+
+void AgentSchedule::save(ArchiveWriter& out) const {
+  out.put(static_cast<std::uint64_t>(routes_.size()));
+  for (const Route& r : routes_) {
+    out.put(r.backend_id);
+    out.put(static_cast<std::uint64_t>(r.next_waypoint));
+    out.put(r.wait_until);
+  }
+  out.put(phases_);
+  out.put(waiting_to_enter_);
+  out.put(agent_of_backend_);
+  out.put(entered_);
+  out.put(in_entry_order_);
+  out.put(positions_);
+  out.put(velocities_);
+}
+
+void AgentSchedule::restore(ArchiveReader& in) {
+  routes_.resize(in.count());
+  for (Route& r : routes_) {
+    in.get(r.backend_id);
+    r.next_waypoint = static_cast<std::size_t>(in.get<std::uint64_t>());
+    in.get(r.wait_until);
+  }
+  in.get(phases_);
+  in.expect(phases_.size(), routes_.size(), "the number of agent phases");
+  in.get(waiting_to_enter_);
+  in.get(agent_of_backend_);
+  in.get(entered_);
+  in.get(in_entry_order_);
+  in.get(positions_);
+  in.get(velocities_);
 }
 
 } // namespace crowd

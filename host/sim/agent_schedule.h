@@ -20,6 +20,9 @@
 
 namespace crowd {
 
+class ArchiveWriter;
+class ArchiveReader;
+
 class AgentSchedule {
 public:
   /// `agent_height`: an agent is at a point only within this height of it (other floors).
@@ -58,6 +61,10 @@ public:
   /// By agent id. An agent that has not entered shows its spawn position and no velocity.
   std::span<const glm::vec3> positions(const CrowdBackend& backend) const;
   std::span<const glm::vec2> velocities(const CrowdBackend& backend) const;
+
+  /// Checkpoints (host/checkpoint/archive.h): routes, phases, entries to come, the id maps.
+  void save(ArchiveWriter& out) const;
+  void restore(ArchiveReader& in);
 
 private:
   struct Route {

@@ -14,6 +14,9 @@
 
 namespace crowd {
 
+class ArchiveWriter;
+class ArchiveReader;
+
 /// An agent a backend froze because one of its stages computed a non-finite value for it. The
 /// agent keeps its last finite position, stands, and takes no new goals.
 struct AgentFault {
@@ -61,6 +64,12 @@ public:
   virtual const StageTimes& last_step_stages() const = 0;
   /// Bytes of host memory held for the agents (state, corridors, buffers).
   virtual std::size_t host_memory_bytes() const = 0;
+
+  /// Checkpoints (host/checkpoint/archive.h): everything a later step reads. restore() is
+  /// called on a backend that has the scenario's first agents and replaces its whole state.
+  /// A backend whose state cannot be saved says so by throwing CheckpointError.
+  virtual void save(ArchiveWriter& out) const;
+  virtual void restore(ArchiveReader& in);
 };
 
 } // namespace crowd

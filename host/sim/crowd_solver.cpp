@@ -1,5 +1,7 @@
 #include "host/sim/crowd_solver.h"
 
+#include "host/checkpoint/archive.h"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -114,6 +116,26 @@ void CrowdSolver::freeze_faulted_agents() {
 std::size_t CrowdSolver::host_memory_bytes() const {
   return arrays_.memory_bytes() + navigator_->memory_bytes() + walls_.memory_bytes() +
          executor_->host_memory_bytes();
+}
+
+// Health and stage times are rewritten by every step; the executors keep nothing between
+// steps but device mirrors, which a restore's new layout_version makes them upload again.
+void CrowdSolver::save(ArchiveWriter& out) const {
+  arrays_.save(out);
+  navigator_->save(out);
+  out.put(frozen_);
+  out.put(max_query_range_);
+}
+
+void CrowdSolver::restore(ArchiveReader& in) {
+  arrays_.restore(in);
+  navigator_->restore(in);
+  in.get(frozen_);
+  in.expect(frozen_.size(), static_cast<std::uint64_t>(arrays_.count()), "the frozen flags' count");
+  in.get(max_query_range_);
+  if (max_query_range_ > 0.0f)
+    kernel_params_.agent_grid =
+        make_grid_spec(ground_min(navmesh_), ground_max(navmesh_), max_query_range_);
 }
 
 } // namespace crowd

@@ -2,7 +2,9 @@
 
 #include "cuda/kernels/fault_guard.h"
 #include "host/backends/detour_backend.h"
+#include "host/checkpoint/archive.h"
 #include "host/scenario/agent_params_check.h"
+#include "host/scenario/agent_setup_archive.h"
 #include "host/sim/agent_schedule.h"
 #include "host/sim/crowd_solver.h"
 #include "host/sim/executor.h"
@@ -76,6 +78,7 @@ struct Simulation::Impl {
   Scenario scenario;
   NavMesh navmesh;
   std::vector<AgentSetup> setups;
+  std::size_t scenario_agents; ///< Setups made by the scenario (the rest came through the API).
   std::unique_ptr<CrowdBackend> backend;
   AgentSchedule schedule; ///< Entries, waypoints, arrivals; agent ids <-> backend ids.
   std::optional<MetricsCollector> metrics;
@@ -90,8 +93,8 @@ struct Simulation::Impl {
 
   Impl(Scenario s, const SimulationOptions& options)
       : scenario(std::move(s)), navmesh(NavMesh::build(scenario)),
-        setups(populate(scenario, navmesh)), schedule(navmesh.settings().agent_height),
-        stuck(options.stuck_seconds) {
+        setups(populate(scenario, navmesh)), scenario_agents(setups.size()),
+        schedule(navmesh.settings().agent_height), stuck(options.stuck_seconds) {
     // DetourCrowd cannot grow after init: room for the scene plus some agents added through
     // the API, within what its 16-bit grid allows (a larger scene is refused with the reason).
     const int scene = static_cast<int>(setups.size());
@@ -287,6 +290,62 @@ MetricsSummary Simulation::metrics() const {
   summary.max_navmesh_correction = impl_->max_navmesh_correction;
   return summary;
 }
+void Simulation::save_checkpoint(ArchiveWriter& out) const {
+  const Impl& m = *impl_;
+  out.put(m.scenario.dt);
+  out.put(static_cast<std::uint64_t>(m.scenario_agents));
+  out.put(m.step_index);
+  out.put(static_cast<std::uint64_t>(m.setups.size()));
+  for (const AgentSetup& setup : m.setups)
+    save_agent_setup(out, setup);
+  m.backend->save(out);
+  m.schedule.save(out);
+  m.metrics->save(out);
+  m.stuck.save(out);
+  out.put(m.frozen);
+  out.put(static_cast<std::uint64_t>(m.faults.size()));
+  for (const FaultRecord& f : m.faults) {
+    out.put(f.agent);
+    out.put(f.step);
+    out.put(f.stage);
+  }
+  out.put(m.navmesh_corrections);
+  out.put(m.max_navmesh_correction);
+}
+
+void Simulation::restore_checkpoint(ArchiveReader& in) {
+  Impl& m = *impl_;
+  const auto dt = in.get<float>();
+  const auto scenario_agents = in.get<std::uint64_t>();
+  if (dt != m.scenario.dt || scenario_agents != m.scenario_agents)
+    throw CheckpointError(in.file() + ": written for another scenario (" +
+                          std::to_string(scenario_agents) + " agents, dt " + std::to_string(dt) +
+                          "; this one has " + std::to_string(m.scenario_agents) + ", dt " +
+                          std::to_string(m.scenario.dt) + ")");
+  in.get(m.step_index);
+  std::vector<AgentSetup> setups(in.count());
+  if (setups.size() < m.scenario_agents)
+    in.fail("fewer agents than the scenario has");
+  for (AgentSetup& setup : setups)
+    setup = restore_agent_setup(in);
+  m.setups = std::move(setups);
+  m.backend->restore(in);
+  m.schedule.restore(in);
+  in.expect(m.schedule.phases().size(), m.setups.size(), "the number of scheduled agents");
+  m.metrics->restore(in);
+  m.stuck.restore(in);
+  in.get(m.frozen);
+  in.expect(m.frozen.size(), m.setups.size(), "the number of frozen flags");
+  m.faults.resize(in.count());
+  for (FaultRecord& f : m.faults) {
+    in.get(f.agent);
+    in.get(f.step);
+    in.get(f.stage);
+  }
+  in.get(m.navmesh_corrections);
+  in.get(m.max_navmesh_correction);
+}
+
 const CrowdSolver* Simulation::crowd_solver() const {
   return dynamic_cast<const CrowdSolver*>(impl_->backend.get());
 }

@@ -25,6 +25,8 @@
 namespace crowd {
 
 class CrowdSolver;
+class ArchiveWriter;
+class ArchiveReader;
 
 enum class BackendKind { Auto, Cpu, Cuda, Detour };
 
@@ -103,6 +105,16 @@ public:
   /// Our solver's state for inspection (host/sim/agent_debug_view.h); null for the detour
   /// backend.
   const CrowdSolver* crowd_solver() const;
+
+  /// Checkpoints (host/checkpoint/archive.h): the whole state after the last step, so that a
+  /// Simulation built from the same scenario and options, restored from it, steps exactly as
+  /// this one would (bit for bit, for any thread count). The navmesh is rebuilt from the
+  /// scenario, not saved. Throws CheckpointError for the detour backend (DetourCrowd's
+  /// internal state cannot be saved).
+  void save_checkpoint(ArchiveWriter& out) const;
+  /// Replaces this simulation's state, which must be fresh from the same scenario and options.
+  /// Throws CheckpointError when the checkpoint does not fit the scenario or is damaged.
+  void restore_checkpoint(ArchiveReader& in);
 
 private:
   struct Impl;

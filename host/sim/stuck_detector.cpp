@@ -1,5 +1,7 @@
 #include "host/sim/stuck_detector.h"
 
+#include "host/checkpoint/archive.h"
+
 #include <algorithm>
 
 namespace crowd {
@@ -91,6 +93,42 @@ StuckStats StuckDetector::stats(double now) const {
     ++s.stuck_now;
   }
   return s;
+}
+
+void StuckDetector::save(ArchiveWriter& out) const {
+  out.put(static_cast<std::uint64_t>(tracks_.size()));
+  for (const Track& t : tracks_) {
+    out.put(t.anchor);
+    out.put(t.anchor_time);
+    out.put(t.episode_start);
+    out.put(t.reach);
+    out.put(t.ever_stuck);
+    out.put(t.was_walking);
+  }
+  out.put(closed_.agents);
+  out.put(closed_.episodes);
+  out.put(closed_.replans);
+  out.put(closed_.total_seconds);
+  out.put(closed_.longest_seconds);
+  out.put(closed_.stuck_now);
+}
+
+void StuckDetector::restore(ArchiveReader& in) {
+  tracks_.resize(in.count());
+  for (Track& t : tracks_) {
+    in.get(t.anchor);
+    in.get(t.anchor_time);
+    in.get(t.episode_start);
+    in.get(t.reach);
+    in.get(t.ever_stuck);
+    in.get(t.was_walking);
+  }
+  in.get(closed_.agents);
+  in.get(closed_.episodes);
+  in.get(closed_.replans);
+  in.get(closed_.total_seconds);
+  in.get(closed_.longest_seconds);
+  in.get(closed_.stuck_now);
 }
 
 } // namespace crowd

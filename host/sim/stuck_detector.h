@@ -16,6 +16,9 @@
 
 namespace crowd {
 
+class ArchiveWriter;
+class ArchiveReader;
+
 struct StuckStats {
   int agents = 0;               ///< Distinct agents that were stuck at some time.
   int episodes = 0;             ///< Stuck episodes (an agent can be stuck more than once).
@@ -45,6 +48,10 @@ public:
                            std::span<const std::uint8_t> walking);
 
   StuckStats stats(double now) const;
+
+  /// Checkpoints (host/checkpoint/archive.h): every track and the counts so far.
+  void save(ArchiveWriter& out) const;
+  void restore(ArchiveReader& in);
 
 private:
   struct Track {

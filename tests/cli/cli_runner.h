@@ -2,13 +2,17 @@
 #pragma once
 
 #include <array>
+#include <csignal>
 #include <cstdio>
+#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <sstream>
 #include <string>
 #include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
 
 namespace crowd::testing {
 
@@ -65,6 +69,40 @@ public:
 private:
   std::filesystem::path path_;
 };
+
+/// Starts `crowd` with `arguments` (stdout and stderr into `log`) without waiting; returns its
+/// pid (for tests that signal a run).
+inline pid_t start_cli(const std::vector<std::string>& arguments,
+                       const std::filesystem::path& log) {
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ::dup2(fd, 1);
+    ::dup2(fd, 2);
+    // The test runner may have been started with these ignored; the child must see them.
+    std::signal(SIGINT, SIG_DFL);
+    std::signal(SIGTERM, SIG_DFL);
+    std::vector<char*> argv;
+    std::string program = CROWD_CLI_PATH;
+    argv.push_back(program.data());
+    std::vector<std::string> args = arguments;
+    for (std::string& a : args)
+      argv.push_back(a.data());
+    argv.push_back(nullptr);
+    ::execv(program.c_str(), argv.data());
+    ::_exit(127);
+  }
+  return pid;
+}
+
+/// Size of the hidden temporary `.NAME.tmp*` beside `target`, 0 if none yet.
+inline std::uintmax_t temporary_size(const std::filesystem::path& target) {
+  const std::string prefix = "." + target.filename().string() + ".tmp";
+  for (const auto& e : std::filesystem::directory_iterator(target.parent_path()))
+    if (e.path().filename().string().rfind(prefix, 0) == 0)
+      return e.file_size();
+  return 0;
+}
 
 inline std::string sample(const std::string& name) {
   return std::string(CROWD_SOURCE_DIR) + "/samples/scenarios/" + name;

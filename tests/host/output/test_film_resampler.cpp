@@ -31,6 +31,8 @@ public:
                        {f.types.begin(), f.types.end()}});
   }
   void finish() override { finished_ = true; }
+  void save(ArchiveWriter&) override {} // it keeps nothing but what it recorded
+  void restore(ArchiveReader&) override {}
 
 private:
   std::vector<RecordedFrame>& frames_;

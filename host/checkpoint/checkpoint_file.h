@@ -1,0 +1,50 @@
+// A checkpoint file: a header that says what wrote it, then the archive body and its
+// checksum, so that a file from another build, a damaged or a truncated one is refused before
+// any of it is used.
+//
+//   "CROWDCKP"            8 bytes, magic
+//   format version        u32 (kCheckpointFormat)
+//   build version         u64 length + bytes ("crowd 0.1.0")
+//   body length           u64
+//   body checksum         u64, FNV-1a 64 of the body (host/checkpoint/fnv1a.h)
+//   body                  ArchiveWriter bytes
+#pragma once
+
+#include "host/checkpoint/archive.h"
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace crowd {
+
+/// Bumped whenever the body's layout changes.
+inline constexpr std::uint32_t kCheckpointFormat = 1;
+
+/// "crowd <project version>": a checkpoint is resumed only by the build version that wrote
+/// it, since another version may step the same state differently.
+std::string crowd_build_version();
+
+/// Writes header and body atomically (host/output/atomic_file.h): a kill while writing
+/// leaves the previous checkpoint under `file`. Throws std::runtime_error on I/O failure.
+void write_checkpoint_file(const std::filesystem::path& file, const ArchiveWriter& body,
+                           const std::string& build_version = crowd_build_version(),
+                           std::uint32_t format = kCheckpointFormat);
+
+/// A checkpoint's body, checked: read with reader().
+class CheckpointBody {
+public:
+  /// Reads and checks `file`. Throws CheckpointError "<file>: ..." when it cannot be read,
+  /// is not a checkpoint, was written by another version, or is damaged or truncated (naming
+  /// the byte offset).
+  explicit CheckpointBody(const std::filesystem::path& file);
+  ArchiveReader reader() const;
+
+private:
+  std::string file_;
+  std::vector<std::uint8_t> bytes_;
+  std::size_t body_offset_ = 0;
+};
+
+} // namespace crowd
