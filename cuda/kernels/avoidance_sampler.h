@@ -125,7 +125,10 @@ CROWD_HD float sample_penalty(const SamplerContext& ctx, glm::vec2 vcand, float 
     // Side preference.
     const float along = (cir.direction.x * vab.x + cir.direction.y * vab.y) * 0.5f + 0.5f;
     const float across = (cir.side_normal.x * vab.x + cir.side_normal.y * vab.y) * 2.0f;
-    side += fminf(fmaxf(fminf(along, across), 0.0f), 1.0f);
+    // dtClamp(dtMin(along, across), 0, 1) as Detour writes it: comparisons, which compilers
+    // inline (fminf/fmaxf were library calls on the host, 10% of this function's cost).
+    const float nearer = along < across ? along : across;
+    side += nearer < 0.0f ? 0.0f : (nearer > 1.0f ? 1.0f : nearer);
     nside++;
 
     float htmin = 0.0f, htmax = 0.0f;
