@@ -19,6 +19,10 @@ struct SamplerCircle {
   glm::vec2 desired_velocity{0.0f}; ///< Its desired velocity (x, z).
   glm::vec2 direction{0.0f};        ///< dp: unit vector from the agent to this circle.
   glm::vec2 side_normal{0.0f};      ///< np: the side the agent prefers to pass on.
+  /// sweep_circle_circle's velocity-free terms against the agent: the offset from the agent
+  /// and its squared length minus the squared radius sum.
+  glm::vec2 offset{0.0f};
+  float offset_sq_minus_reach_sq = 0.0f;
 };
 
 /// A wall segment as an obstacle.
@@ -75,6 +79,9 @@ CROWD_HD SamplerCircle prepare_circle(const SamplerAgent& agent, glm::vec3 posit
     const float inv = 1.0f / sqrtf(len_sq);
     c.direction = {d.x * inv, d.z * inv};
   }
+  c.offset = {position.x - agent.position.x, position.z - agent.position.z};
+  const float reach = agent.radius + radius;
+  c.offset_sq_minus_reach_sq = (c.offset.x * c.offset.x + c.offset.y * c.offset.y) - reach * reach;
   const glm::vec2 dv = desired_velocity - agent.desired_velocity;
   const float a = tri_area_2d(glm::vec2(0.0f), c.direction, dv);
   if (a < 0.01f)
@@ -132,7 +139,7 @@ CROWD_HD float sample_penalty(const SamplerContext& ctx, glm::vec2 vcand, float 
     nside++;
 
     float htmin = 0.0f, htmax = 0.0f;
-    if (!sweep_circle_circle(pos, ag.radius, vab, ground(cir.position), cir.radius, htmin, htmax))
+    if (!sweep_circle_circle_from(cir.offset, cir.offset_sq_minus_reach_sq, vab, htmin, htmax))
       continue;
     // Overlapping obstacles: avoid more.
     if (htmin < 0.0f && htmax > 0.0f)
