@@ -29,6 +29,10 @@ struct SamplerCircle {
 struct SamplerSegment {
   glm::vec2 p{0.0f}, q{0.0f};
   bool touch = false; ///< The agent is within 1 cm of it (special case of processSample).
+  /// intersect_ray_segment's ray-free terms for a ray from the agent: q - p, the agent's
+  /// position - p, and their perp_2d.
+  glm::vec2 direction{0.0f}, from_p{0.0f};
+  float perp_direction_from_p = 0.0f;
 };
 
 /// Everything processSample reads besides the candidate velocity.
@@ -100,6 +104,9 @@ CROWD_HD SamplerSegment prepare_segment(const SamplerAgent& agent, glm::vec2 p, 
   float t = 0.0f;
   s.touch =
       distance_point_segment_sqr_2d(ground(agent.position), p, q, t) < kTouchRadius * kTouchRadius;
+  s.direction = {q.x - p.x, q.y - p.y};
+  s.from_p = {agent.position.x - p.x, agent.position.z - p.y};
+  s.perp_direction_from_p = perp_2d(s.direction, s.from_p);
   return s;
 }
 
@@ -123,7 +130,6 @@ CROWD_HD float sample_penalty(const SamplerContext& ctx, glm::vec2 vcand, float 
   float tmin = prm.horiz_time;
   float side = 0.0f;
   int nside = 0;
-  const glm::vec2 pos = ground(ag.position);
 
   for (int i = 0; i < ctx.circle_count; ++i) {
     const SamplerCircle& cir = ctx.circles[i];
@@ -156,12 +162,12 @@ CROWD_HD float sample_penalty(const SamplerContext& ctx, glm::vec2 vcand, float 
     float htmin = 0.0f;
     if (seg.touch) {
       // Very close to the segment: moving away from it is free, anything else hits now.
-      const glm::vec2 sdir = seg.q - seg.p;
-      const glm::vec2 snorm{-sdir.y, sdir.x};
+      const glm::vec2 snorm{-seg.direction.y, seg.direction.x};
       if (snorm.x * vcand.x + snorm.y * vcand.y < 0.0f)
         continue;
       htmin = 0.0f;
-    } else if (!intersect_ray_segment(pos, vcand, seg.p, seg.q, htmin)) {
+    } else if (!intersect_ray_segment_from(seg.direction, seg.from_p, seg.perp_direction_from_p,
+                                           vcand, htmin)) {
       continue;
     }
     // Avoid less when facing walls.

@@ -79,23 +79,31 @@ CROWD_HD bool sweep_circle_circle(const glm::vec2& c0, float r0, const glm::vec2
   return sweep_circle_circle_from(s, c, v, tmin, tmax);
 }
 
-/// isectRaySeg (DetourObstacleAvoidance.cpp): the ray ap + t*u, t in [0, 1], against the
-/// segment bp-bq; t receives the hit parameter.
-CROWD_HD bool intersect_ray_segment(const glm::vec2& ap, const glm::vec2& u, const glm::vec2& bp,
-                                    const glm::vec2& bq, float& t) {
-  const glm::vec2 v{bq.x - bp.x, bq.y - bp.y};
-  const glm::vec2 w{ap.x - bp.x, ap.y - bp.y};
+/// intersect_ray_segment (below) with its ray-free parts given: v = bq - bp, w = ap - bp and
+/// perp_2d(v, w), computed as it does (the sampler computes them once per wall segment instead
+/// of once per sample and segment).
+CROWD_HD bool intersect_ray_segment_from(const glm::vec2& v, const glm::vec2& w, float perp_v_w,
+                                         const glm::vec2& u, float& t) {
   float d = perp_2d(u, v);
   if (fabsf(d) < 1e-6f)
     return false;
   d = 1.0f / d;
-  t = perp_2d(v, w) * d;
+  t = perp_v_w * d;
   if (t < 0 || t > 1)
     return false;
   const float s = perp_2d(u, w) * d;
   if (s < 0 || s > 1)
     return false;
   return true;
+}
+
+/// isectRaySeg (DetourObstacleAvoidance.cpp): the ray ap + t*u, t in [0, 1], against the
+/// segment bp-bq; t receives the hit parameter.
+CROWD_HD bool intersect_ray_segment(const glm::vec2& ap, const glm::vec2& u, const glm::vec2& bp,
+                                    const glm::vec2& bq, float& t) {
+  const glm::vec2 v{bq.x - bp.x, bq.y - bp.y};
+  const glm::vec2 w{ap.x - bp.x, ap.y - bp.y};
+  return intersect_ray_segment_from(v, w, perp_2d(v, w), u, t);
 }
 
 /// dtVdist2D.
