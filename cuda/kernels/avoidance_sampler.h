@@ -19,12 +19,20 @@ struct SamplerCircle {
   glm::vec2 desired_velocity{0.0f}; ///< Its desired velocity (x, z).
   glm::vec2 direction{0.0f};        ///< dp: unit vector from the agent to this circle.
   glm::vec2 side_normal{0.0f};      ///< np: the side the agent prefers to pass on.
+  /// sweep_circle_circle's velocity-free terms against the agent: the offset from the agent
+  /// and its squared length minus the squared radius sum.
+  glm::vec2 offset{0.0f};
+  float offset_sq_minus_reach_sq = 0.0f;
 };
 
 /// A wall segment as an obstacle.
 struct SamplerSegment {
   glm::vec2 p{0.0f}, q{0.0f};
   bool touch = false; ///< The agent is within 1 cm of it (special case of processSample).
+  /// intersect_ray_segment's ray-free terms for a ray from the agent: q - p, the agent's
+  /// position - p, and their perp_2d.
+  glm::vec2 direction{0.0f}, from_p{0.0f};
+  float perp_direction_from_p = 0.0f;
 };
 
 /// Everything processSample reads besides the candidate velocity.
@@ -75,6 +83,9 @@ CROWD_HD SamplerCircle prepare_circle(const SamplerAgent& agent, glm::vec3 posit
     const float inv = 1.0f / sqrtf(len_sq);
     c.direction = {d.x * inv, d.z * inv};
   }
+  c.offset = {position.x - agent.position.x, position.z - agent.position.z};
+  const float reach = agent.radius + radius;
+  c.offset_sq_minus_reach_sq = (c.offset.x * c.offset.x + c.offset.y * c.offset.y) - reach * reach;
   const glm::vec2 dv = desired_velocity - agent.desired_velocity;
   const float a = tri_area_2d(glm::vec2(0.0f), c.direction, dv);
   if (a < 0.01f)
@@ -93,6 +104,9 @@ CROWD_HD SamplerSegment prepare_segment(const SamplerAgent& agent, glm::vec2 p, 
   float t = 0.0f;
   s.touch =
       distance_point_segment_sqr_2d(ground(agent.position), p, q, t) < kTouchRadius * kTouchRadius;
+  s.direction = {q.x - p.x, q.y - p.y};
+  s.from_p = {agent.position.x - p.x, agent.position.z - p.y};
+  s.perp_direction_from_p = perp_2d(s.direction, s.from_p);
   return s;
 }
 
@@ -116,7 +130,6 @@ CROWD_HD float sample_penalty(const SamplerContext& ctx, glm::vec2 vcand, float 
   float tmin = prm.horiz_time;
   float side = 0.0f;
   int nside = 0;
-  const glm::vec2 pos = ground(ag.position);
 
   for (int i = 0; i < ctx.circle_count; ++i) {
     const SamplerCircle& cir = ctx.circles[i];
@@ -125,11 +138,14 @@ CROWD_HD float sample_penalty(const SamplerContext& ctx, glm::vec2 vcand, float 
     // Side preference.
     const float along = (cir.direction.x * vab.x + cir.direction.y * vab.y) * 0.5f + 0.5f;
     const float across = (cir.side_normal.x * vab.x + cir.side_normal.y * vab.y) * 2.0f;
-    side += fminf(fmaxf(fminf(along, across), 0.0f), 1.0f);
+    // dtClamp(dtMin(along, across), 0, 1) as Detour writes it: comparisons, which compilers
+    // inline (fminf/fmaxf were library calls on the host, 10% of this function's cost).
+    const float nearer = along < across ? along : across;
+    side += nearer < 0.0f ? 0.0f : (nearer > 1.0f ? 1.0f : nearer);
     nside++;
 
     float htmin = 0.0f, htmax = 0.0f;
-    if (!sweep_circle_circle(pos, ag.radius, vab, ground(cir.position), cir.radius, htmin, htmax))
+    if (!sweep_circle_circle_from(cir.offset, cir.offset_sq_minus_reach_sq, vab, htmin, htmax))
       continue;
     // Overlapping obstacles: avoid more.
     if (htmin < 0.0f && htmax > 0.0f)
@@ -146,12 +162,12 @@ CROWD_HD float sample_penalty(const SamplerContext& ctx, glm::vec2 vcand, float 
     float htmin = 0.0f;
     if (seg.touch) {
       // Very close to the segment: moving away from it is free, anything else hits now.
-      const glm::vec2 sdir = seg.q - seg.p;
-      const glm::vec2 snorm{-sdir.y, sdir.x};
+      const glm::vec2 snorm{-seg.direction.y, seg.direction.x};
       if (snorm.x * vcand.x + snorm.y * vcand.y < 0.0f)
         continue;
       htmin = 0.0f;
-    } else if (!intersect_ray_segment(pos, vcand, seg.p, seg.q, htmin)) {
+    } else if (!intersect_ray_segment_from(seg.direction, seg.from_p, seg.perp_direction_from_p,
+                                           vcand, htmin)) {
       continue;
     }
     // Avoid less when facing walls.

@@ -3,7 +3,9 @@
 #include "host/checkpoint/archive.h"
 #include "host/navmesh/nearest_polygon.h"
 #include "host/paths/corner_steering.h"
+#include "host/paths/corridor_corners.h"
 #include "host/paths/path_tree.h"
+#include "host/paths/portal_table.h"
 
 #include <DetourCommon.h>
 #include <DetourNavMesh.h>
@@ -63,6 +65,7 @@ struct CorridorNavigator::Impl {
   std::deque<int> queue; // agents waiting for a path search, first come first served
   tbb::enumerable_thread_specific<NavQueryPtr> queries;
   PolygonGraph graph;
+  PortalTable portals; // every portal of the navmesh, for the corners of every step
   std::unordered_map<std::int32_t, CachedTree> trees; // by goal polygon
   std::uint64_t path_step = 0;
   std::size_t searches = 0;               // trees built plus A* searches, for tests and inspection
@@ -71,7 +74,7 @@ struct CorridorNavigator::Impl {
   Impl(const NavMesh& mesh, const SolverOptions& opts, tbb::task_arena& task_arena)
       : navmesh(mesh), options(opts), arena(task_arena),
         queries([this] { return navmesh.make_query(options.path_search_nodes); }),
-        graph(mesh.detour(), mesh.filter()) {}
+        graph(mesh.detour(), mesh.filter()), portals(mesh.detour()) {}
 
   dtNavMeshQuery& query() { return *queries.local(); }
 
@@ -351,8 +354,11 @@ struct CorridorNavigator::Impl {
     verts.resize(static_cast<std::size_t>(max_corners) * 3);
     flags.resize(static_cast<std::size_t>(max_corners));
     polys.resize(static_cast<std::size_t>(max_corners));
-    const int n =
-        a.corridor.findCorners(verts.data(), flags.data(), polys.data(), max_corners, &q, &filter);
+    int n = find_corridor_corners(a.corridor, portals, q, verts.data(), flags.data(), polys.data(),
+                                  max_corners);
+    if (n < 0)
+      n = a.corridor.findCorners(verts.data(), flags.data(), polys.data(), max_corners, &q,
+                                 &filter);
     corners.resize(static_cast<std::size_t>(n));
     for (int c = 0; c < n; ++c) {
       const std::size_t s = static_cast<std::size_t>(c);
@@ -509,7 +515,7 @@ std::size_t CorridorNavigator::memory_bytes() const {
   for (const auto& [goal, cached] : impl_->trees)
     trees += sizeof(cached) + cached.tree.memory_bytes();
   return impl_->agents.size() * per_agent + impl_->queue.size() * sizeof(int) +
-         impl_->graph.memory_bytes() + trees;
+         impl_->graph.memory_bytes() + impl_->portals.memory_bytes() + trees;
 }
 
 void CorridorNavigator::save(ArchiveWriter& out) const {

@@ -66,16 +66,31 @@ public:
       }
       {
         ScopedStage stage(times, "collisions");
+        // An agent's displacement depends only on its own and its neighbours' positions (and
+        // on inputs the passes do not change), so after the first pass it is recomputed only
+        // where one of those moved in the pass before; elsewhere it is still the zero it was
+        // (had it not been zero, the agent itself would have moved). Same result, and in a
+        // sparse crowd the later passes touch only the agents in contact.
+        moved_.assign(static_cast<std::size_t>(n), 1);
         for (int pass = 0; pass < params.collision_iterations; ++pass) {
-          for_each_agent(n, [&](int i) { collision_displacement(i, view, params.collision); });
-          for_each_agent(n, [&](int i) { apply_displacement(i, view); });
+          for_each_agent(n, [&](int i) {
+            if (!moved_[static_cast<std::size_t>(i)] && !neighbor_moved(i, view))
+              return;
+            collision_displacement(i, view, params.collision);
+          });
+          for_each_agent(n, [&](int i) {
+            apply_displacement(i, view);
+            const glm::vec2 d = view.displacement[i];
+            moved_[static_cast<std::size_t>(i)] = d.x != 0.0f || d.y != 0.0f;
+          });
         }
       }
     });
   }
 
   std::size_t host_memory_bytes() const override {
-    return (keys_.capacity() + sorted_.capacity() + cell_start_.capacity()) * sizeof(std::int32_t);
+    return (keys_.capacity() + sorted_.capacity() + cell_start_.capacity()) * sizeof(std::int32_t) +
+           moved_.capacity();
   }
 
 private:
@@ -98,6 +113,17 @@ private:
     return s;
   }
 
+  /// Whether one of agent i's neighbours moved in the last collision pass.
+  bool neighbor_moved(int i, const AgentView& view) const {
+    const std::int32_t* neighbors =
+        view.neighbor_index + static_cast<std::ptrdiff_t>(i) * view.max_neighbors;
+    for (int k = 0; k < view.neighbor_count[i]; ++k) {
+      if (moved_[static_cast<std::size_t>(neighbors[k])])
+        return true;
+    }
+    return false;
+  }
+
   template <class F> void for_each_agent(int n, F&& f) {
     tbb::parallel_for(tbb::blocked_range<int>(0, n, 64), [&](const tbb::blocked_range<int>& r) {
       for (int i = r.begin(); i < r.end(); ++i)
@@ -108,6 +134,7 @@ private:
   tbb::task_arena arena_;
   WallGridView walls_;
   std::vector<std::int32_t> keys_, sorted_, cell_start_;
+  std::vector<std::uint8_t> moved_; ///< Per agent: displaced in the last collision pass.
   tbb::enumerable_thread_specific<WorkerScratch> scratch_;
 };
 

@@ -1,0 +1,64 @@
+// The portal of every navmesh link, looked up once when the navmesh is loaded instead of on
+// every straight-path query. dtNavMeshQuery::getPortalPoints walks the polygon's link chain
+// and decodes both references for each portal it is asked for; findStraightPath asks for
+// every portal of the corridor on every step, which made it the largest single cost of a step
+// (about a quarter of the instructions at 4,000 agents).
+#pragma once
+
+#include <DetourNavMesh.h>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace crowd {
+
+class PortalTable {
+public:
+  struct Portal {
+    dtPolyRef to = 0;
+    float left[3] = {0.0f, 0.0f, 0.0f};
+    float right[3] = {0.0f, 0.0f, 0.0f};
+  };
+
+  /// Every link between two ground polygons of `navmesh`, with its portal computed as
+  /// dtNavMeshQuery::getPortalPoints does. Off-mesh connections are left out (their portals
+  /// are points): a lookup for them fails.
+  explicit PortalTable(const dtNavMesh& navmesh);
+
+  /// The portal from polygon `from` into `to` (the first link of `from` to `to`, as
+  /// getPortalPoints finds it), or nullptr when there is none in the table.
+  const Portal* find(dtPolyRef from, dtPolyRef to) const {
+    const int index = index_of(from);
+    if (index < 0)
+      return nullptr;
+    const std::size_t end = static_cast<std::size_t>(start_[static_cast<std::size_t>(index) + 1]);
+    for (std::size_t k = static_cast<std::size_t>(start_[static_cast<std::size_t>(index)]); k < end;
+         ++k) {
+      if (portals_[k].to == to)
+        return &portals_[k];
+    }
+    return nullptr;
+  }
+
+  std::size_t memory_bytes() const;
+
+private:
+  int index_of(dtPolyRef ref) const {
+    unsigned int salt = 0, tile = 0, poly = 0;
+    navmesh_.decodePolyId(ref, salt, tile, poly);
+    if (tile >= tile_base_.size() || tile_base_[tile] < 0)
+      return -1;
+    const std::size_t index = static_cast<std::size_t>(tile_base_[tile]) + poly;
+    if (index >= refs_.size() || refs_[index] != ref)
+      return -1;
+    return static_cast<int>(index);
+  }
+
+  const dtNavMesh& navmesh_;
+  std::vector<std::int32_t> tile_base_; ///< Dense index of each tile's first polygon, -1: none.
+  std::vector<dtPolyRef> refs_;         ///< Reference of each dense index.
+  std::vector<std::int32_t> start_;     ///< Portals of polygon p: [start_[p], start_[p + 1]).
+  std::vector<Portal> portals_;
+};
+
+} // namespace crowd
