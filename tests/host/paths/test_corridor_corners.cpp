@@ -3,6 +3,7 @@
 #include "host/navmesh/navmesh.h"
 #include "host/paths/corridor_corners.h"
 #include "host/paths/portal_table.h"
+#include "tests/support/pillar_field.h"
 
 #include <DetourPathCorridor.h>
 #include <algorithm>
@@ -15,19 +16,7 @@
 namespace crowd {
 namespace {
 
-// A 60 x 60 m square with a 6 x 6 grid of pillars: corridors that turn many times.
-Scenario pillar_field() {
-  Scenario s;
-  s.world.bounds = WorldSpec::Bounds2D{{-30.0f, -30.0f}, {30.0f, 30.0f}};
-  for (int i = -2; i <= 3; ++i) {
-    for (int j = -2; j <= 3; ++j) {
-      const float x = static_cast<float>(i) * 10.0f - 5.0f,
-                  z = static_cast<float>(j) * 10.0f - 5.0f;
-      s.world.obstacles.push_back({{x - 1, z - 1}, {x + 1, z - 1}, {x + 1, z + 1}, {x - 1, z + 1}});
-    }
-  }
-  return s;
-}
+using test::pillar_field;
 
 struct Corners {
   int count = 0;

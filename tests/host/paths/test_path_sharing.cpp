@@ -4,6 +4,7 @@
 #include "host/paths/path_tree.h"
 #include "host/sim/crowd_solver.h"
 #include "host/sim/executor.h"
+#include "tests/support/pillar_field.h"
 
 #include <DetourNavMeshQuery.h>
 #include <cstring>
@@ -14,19 +15,7 @@
 namespace crowd {
 namespace {
 
-// A 60 x 60 m square with a 6 x 6 grid of pillars: many polygons and many ways around.
-Scenario pillar_field() {
-  Scenario s;
-  s.world.bounds = WorldSpec::Bounds2D{{-30.0f, -30.0f}, {30.0f, 30.0f}};
-  for (int i = -2; i <= 3; ++i) {
-    for (int j = -2; j <= 3; ++j) {
-      const float x = static_cast<float>(i) * 10.0f - 5.0f,
-                  z = static_cast<float>(j) * 10.0f - 5.0f;
-      s.world.obstacles.push_back({{x - 1, z - 1}, {x + 1, z - 1}, {x + 1, z + 1}, {x - 1, z + 1}});
-    }
-  }
-  return s;
-}
+using test::pillar_field;
 
 AgentSetup agent_at(glm::vec3 position, glm::vec3 goal) {
   AgentSetup a;
