@@ -14,6 +14,10 @@ public:
   void update(int steps_done, double last_step_ms);
   /// Ends the progress line, if one was shown.
   void finish();
+  /// Call before printing a line of your own to the same stream: on a terminal, ends the
+  /// progress line being rewritten in place, so the line does not land in the middle of it;
+  /// the next update starts a new one below.
+  void end_line() { finish(); }
 
 private:
   using Clock = std::chrono::steady_clock;

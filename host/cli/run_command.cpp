@@ -44,8 +44,10 @@ void print_summary(const MetricsSummary& m, std::FILE* out) {
 }
 
 /// One warning line per agent frozen since the last call (faults_seen counts those reported).
-void warn_new_faults(const Simulation& sim, std::size_t& faults_seen) {
+void warn_new_faults(const Simulation& sim, std::size_t& faults_seen, ProgressReporter& progress) {
   const auto faults = sim.faults();
+  if (faults_seen < faults.size())
+    progress.end_line();
   for (; faults_seen < faults.size(); ++faults_seen) {
     const FaultRecord& f = faults[faults_seen];
     std::fprintf(stderr, "warning: agent %d frozen at step %d: non-finite value in %s\n", f.agent,
@@ -124,7 +126,7 @@ public:
   bool exists() const { return written_ || resumed_; }
   void mark_resumed() { resumed_ = true; }
 
-  void write(const Simulation& sim, const RunOutputs& outputs) const {
+  void write(const Simulation& sim, const RunOutputs& outputs, ProgressReporter& progress) const {
     const auto start = std::chrono::steady_clock::now();
     ArchiveWriter body;
     save_run_record(body, options_, total_steps_, inputs_);
@@ -134,6 +136,7 @@ public:
     write_checkpoint_file(options_.checkpoint, body);
     const double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    progress.end_line();
     std::fprintf(stderr, "checkpoint at step %d: %s (%.1f MB, %.0f ms)\n", sim.step_index(),
                  options_.checkpoint.c_str(), static_cast<double>(body.bytes().size()) / 1e6, ms);
     written_ = true;
@@ -180,7 +183,7 @@ int run_steps(const RunOptions& options, Simulation& sim, RunOutputs& outputs, i
   std::size_t faults_seen = sim.faults().size(); // a resumed run warned of these already
   for (int s = first; s <= total_steps && !stop; ++s) {
     sim.step();
-    warn_new_faults(sim, faults_seen);
+    warn_new_faults(sim, faults_seen, progress);
     stop = signals.received() != 0;
     const bool written_step = s % options.every == 0 || s == total_steps;
     if (written_step)
@@ -189,7 +192,7 @@ int run_steps(const RunOptions& options, Simulation& sim, RunOutputs& outputs, i
     // Interrupted: a last checkpoint here, before the stop frame below, which an
     // uninterrupted run would not have (resume cuts the outputs back to the checkpoint).
     if (checkpointer.due(s) || (stop && s < total_steps && checkpointer.enabled()))
-      checkpointer.write(sim, outputs);
+      checkpointer.write(sim, outputs, progress);
     // The last step run is always written, whether the run ends or is interrupted.
     if (stop && !written_step)
       deliver_steps();
