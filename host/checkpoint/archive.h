@@ -3,6 +3,11 @@
 // for is little-endian; the static_assert below keeps it so), vectors and strings with their
 // length first. Only types without padding are copied as bytes, so that equal states give
 // equal files.
+//
+// A record is saved and restored through one list of its fields, so that the two cannot
+// disagree on the order: a generic function `fields(archive, record)` that calls
+// archive.fields(record.a, record.b, ...) serves ArchiveWriter (const record) and
+// ArchiveReader alike, and put_records / get_records apply it to a vector of records.
 #pragma once
 
 #include "cuda/common/avoidance_params.h"
@@ -66,6 +71,14 @@ public:
     put(value.has_value());
     if (value)
       put(*value);
+  }
+  /// Writes each value in order (the writing side of a record's field list).
+  template <class... T> void fields(const T&... values) { (put(values), ...); }
+  /// Writes the count, then each record through `record_fields(*this, record)`.
+  template <class T, class F> void put_records(const std::vector<T>& records, F&& record_fields) {
+    put(static_cast<std::uint64_t>(records.size()));
+    for (const T& record : records)
+      record_fields(*this, record);
   }
 
   const std::vector<std::uint8_t>& bytes() const { return bytes_; }
@@ -131,6 +144,15 @@ public:
     get(value);
     return value;
   }
+  /// Reads each value in order (the reading side of a record's field list).
+  template <class... T> void fields(T&... values) { (get(values), ...); }
+  /// Reads what put_records wrote, through the same `record_fields`.
+  template <class T, class F> void get_records(std::vector<T>& records, F&& record_fields) {
+    records.clear();
+    records.resize(count());
+    for (T& record : records)
+      record_fields(*this, record);
+  }
 
   /// Throws unless `actual` == `expected`: a count that must match the rebuilt state.
   void expect(std::uint64_t actual, std::uint64_t expected, const char* what) {
@@ -152,6 +174,8 @@ public:
     return static_cast<std::size_t>(n);
   }
   bool at_end() const { return at_ == size_; }
+  /// Where the next read starts, counted from the start of the file.
+  std::size_t offset() const { return base_ + at_; }
   const std::string& file() const { return file_; }
 
 private:

@@ -54,8 +54,7 @@ CheckpointBody::CheckpointBody(const std::filesystem::path& file) : file_(file.s
                           "): resume it with the version that wrote it");
   const auto length = header.get<std::uint64_t>();
   const auto checksum = header.get<std::uint64_t>();
-  body_offset_ = sizeof kMagic + sizeof format + sizeof(std::uint64_t) + version.size() +
-                 sizeof length + sizeof checksum;
+  body_offset_ = header.offset();
   const std::size_t held = bytes_.size() - body_offset_;
   if (held != length)
     throw CheckpointError(

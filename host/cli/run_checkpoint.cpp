@@ -6,25 +6,22 @@
 namespace crowd {
 namespace {
 
-// Every solver option in one list, so that save and restore cannot disagree on the order.
-template <class Options, class F> void for_each_solver_option(Options& o, F&& f) {
-  f(o.max_neighbors);
-  f(o.max_wall_segments);
-  f(o.collision_iterations);
-  f(o.collision_resolve_factor);
-  f(o.collision_walls);
-  f(o.collision_yield);
-  f(o.max_corners);
-  f(o.max_path_polys);
-  f(o.path_requests_per_step);
-  f(o.path_share_queue_length);
-  f(o.path_tree_cache_bytes);
-  f(o.path_search_nodes);
-  f(o.path_optimization_range_factor);
-  f(o.topology_optimization_interval);
-  f(o.topology_optimizations_per_step);
-  f(o.threads);
-}
+// The run's options in a checkpoint (host/checkpoint/archive.h): one field list for save and
+// restore, so that the two cannot disagree on the order.
+constexpr auto kRunOptionFields = [](auto& archive, auto& o) {
+  archive.fields(o.scenario, o.backend, o.steps, o.threads, o.out, o.every, o.fps, o.metrics,
+                 o.quiet, o.stuck_seconds);
+  auto& s = o.solver;
+  archive.fields(s.max_neighbors, s.max_wall_segments, s.collision_iterations,
+                 s.collision_resolve_factor, s.collision_walls, s.collision_yield, s.max_corners,
+                 s.max_path_polys, s.path_requests_per_step, s.path_share_queue_length,
+                 s.path_tree_cache_bytes, s.path_search_nodes, s.path_optimization_range_factor,
+                 s.topology_optimization_interval, s.topology_optimizations_per_step, s.threads);
+  archive.fields(o.checkpoint, o.checkpoint_every);
+};
+constexpr auto kFingerprintFields = [](auto& archive, auto& file) {
+  archive.fields(file.first, file.second);
+};
 
 std::string absolute(const std::string& path) {
   return path.empty() ? path : std::filesystem::absolute(path).lexically_normal().string();
@@ -63,49 +60,16 @@ RunOptions with_absolute_paths(RunOptions options) {
 
 void save_run_record(ArchiveWriter& out, const RunOptions& options, int total_steps,
                      const InputFingerprints& inputs) {
-  out.put(options.scenario);
-  out.put(options.backend);
-  out.put(options.steps);
-  out.put(options.threads);
-  out.put(options.out);
-  out.put(options.every);
-  out.put(options.fps);
-  out.put(options.metrics);
-  out.put(options.quiet);
-  out.put(options.stuck_seconds);
-  for_each_solver_option(options.solver, [&](const auto& value) { out.put(value); });
-  out.put(options.checkpoint);
-  out.put(options.checkpoint_every);
+  kRunOptionFields(out, options);
   out.put(total_steps);
-  out.put(static_cast<std::uint64_t>(inputs.files.size()));
-  for (const auto& [file, hash] : inputs.files) {
-    out.put(file);
-    out.put(hash);
-  }
+  out.put_records(inputs.files, kFingerprintFields);
 }
 
 RunRecord restore_run_record(ArchiveReader& in) {
   RunRecord record;
-  RunOptions& o = record.options;
-  in.get(o.scenario);
-  in.get(o.backend);
-  in.get(o.steps);
-  in.get(o.threads);
-  in.get(o.out);
-  in.get(o.every);
-  in.get(o.fps);
-  in.get(o.metrics);
-  in.get(o.quiet);
-  in.get(o.stuck_seconds);
-  for_each_solver_option(o.solver, [&](auto& value) { in.get(value); });
-  in.get(o.checkpoint);
-  in.get(o.checkpoint_every);
+  kRunOptionFields(in, record.options);
   in.get(record.total_steps);
-  record.inputs.files.resize(in.count());
-  for (auto& [file, hash] : record.inputs.files) {
-    in.get(file);
-    in.get(hash);
-  }
+  in.get_records(record.inputs.files, kFingerprintFields);
   return record;
 }
 

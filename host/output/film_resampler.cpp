@@ -84,22 +84,14 @@ void FilmResampler::finish() {
 }
 
 void FilmResampler::save(ArchiveWriter& out) {
-  out.put(have_step_);
-  out.put(before_time_);
-  out.put(before_positions_);
-  out.put(before_velocities_);
-  out.put(before_phases_);
-  out.put(next_frame_);
+  out.fields(have_step_, before_time_, before_positions_, before_velocities_, before_phases_,
+             next_frame_);
   for (const auto& sink : sinks_)
     sink->save(out);
 }
 
 void FilmResampler::restore(ArchiveReader& in) {
-  in.get(have_step_);
-  in.get(before_time_);
-  in.get(before_positions_);
-  in.get(before_velocities_);
-  in.get(before_phases_);
+  in.fields(have_step_, before_time_, before_positions_, before_velocities_, before_phases_);
   in.expect(before_velocities_.size(), before_positions_.size(), "the film's velocities");
   in.expect(before_phases_.size(), before_positions_.size(), "the film's phases");
   in.get(next_frame_);

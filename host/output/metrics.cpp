@@ -848,66 +848,40 @@ nlohmann::ordered_json to_json(const MetricsSummary& s) {
   return j;
 }
 
+namespace {
+
+// The field lists of a checkpoint (host/checkpoint/archive.h), shared by save and restore.
+constexpr auto kAgentFields = [](auto& archive, auto& a) {
+  archive.fields(a.radius, a.last, a.walked, a.path_length, a.unreachable, a.arrival_time,
+                 a.walked_at_arrival, a.start_time, a.type);
+};
+constexpr auto kStageTotalFields = [](auto& archive, auto& stage_total) {
+  archive.fields(stage_total.first, stage_total.second);
+};
+
+} // namespace
+
 void MetricsCollector::save(ArchiveWriter& out) const {
   const Impl& m = *impl_;
-  out.put(static_cast<std::uint64_t>(m.agents.size()));
-  for (const Impl::Agent& a : m.agents) {
-    out.put(a.radius);
-    out.put(a.last);
-    out.put(a.walked);
-    out.put(a.path_length);
-    out.put(a.unreachable);
-    out.put(a.arrival_time);
-    out.put(a.walked_at_arrival);
-    out.put(a.start_time);
-    out.put(static_cast<std::uint64_t>(a.type));
-  }
-  out.put(m.type_names);
-  out.put(m.max_radius);
-  out.put(m.observed_steps);
-  out.put(m.overlap_events);
-  out.put(m.wall_events);
-  out.put(m.max_overlap);
-  out.put(m.max_wall);
+  out.put_records(m.agents, kAgentFields);
+  out.fields(m.type_names, m.max_radius, m.observed_steps, m.overlap_events, m.wall_events,
+             m.max_overlap, m.max_wall);
   m.step_ms.save(out);
-  out.put(static_cast<std::uint64_t>(m.stage_totals.size()));
-  for (const auto& [stage, total] : m.stage_totals) {
-    out.put(stage);
-    out.put(total);
-  }
+  out.put_records(m.stage_totals, kStageTotalFields);
 }
 
 void MetricsCollector::restore(ArchiveReader& in) {
   Impl& m = *impl_;
-  m.agents.resize(in.count());
-  for (Impl::Agent& a : m.agents) {
-    in.get(a.radius);
-    in.get(a.last);
-    in.get(a.walked);
-    in.get(a.path_length);
-    in.get(a.unreachable);
-    in.get(a.arrival_time);
-    in.get(a.walked_at_arrival);
-    in.get(a.start_time);
-    a.type = static_cast<std::size_t>(in.get<std::uint64_t>());
-  }
+  in.get_records(m.agents, kAgentFields);
   in.get(m.type_names);
   for (const Impl::Agent& a : m.agents)
     if (a.type >= m.type_names.size())
       in.fail("an agent's type index is out of range");
-  in.get(m.max_radius);
+  in.fields(m.max_radius, m.observed_steps, m.overlap_events, m.wall_events, m.max_overlap,
+            m.max_wall);
   m.update_wall_grid();
-  in.get(m.observed_steps);
-  in.get(m.overlap_events);
-  in.get(m.wall_events);
-  in.get(m.max_overlap);
-  in.get(m.max_wall);
   m.step_ms.restore(in);
-  m.stage_totals.resize(in.count());
-  for (auto& [stage, total] : m.stage_totals) {
-    in.get(stage);
-    in.get(total);
-  }
+  in.get_records(m.stage_totals, kStageTotalFields);
 }
 
 } // namespace crowd

@@ -82,17 +82,11 @@ std::size_t StepTimeStats::memory_bytes() const {
 }
 
 void StepTimeStats::save(ArchiveWriter& out) const {
-  out.put(static_cast<std::uint64_t>(count_));
-  out.put(total_);
-  out.put(exact_);
-  out.put(histogram_);
+  out.fields(count_, total_, exact_, histogram_);
 }
 
 void StepTimeStats::restore(ArchiveReader& in) {
-  count_ = static_cast<std::size_t>(in.get<std::uint64_t>());
-  in.get(total_);
-  in.get(exact_);
-  in.get(histogram_);
+  in.fields(count_, total_, exact_, histogram_);
 }
 
 } // namespace crowd

@@ -518,6 +518,17 @@ std::size_t CorridorNavigator::memory_bytes() const {
          impl_->graph.memory_bytes() + impl_->portals.memory_bytes() + trees;
 }
 
+namespace {
+
+// An agent's request state in a checkpoint (host/checkpoint/archive.h), shared by save and
+// restore; its corridor is saved apart (dtPathCorridor is restored through its own calls).
+constexpr auto kNavAgentFields = [](auto& archive, auto& a) {
+  archive.fields(a.target_ref, a.target_pos, a.state, a.replan_time, a.topology_time, a.radius,
+                 a.max_speed, a.queued, a.wants_path, a.goal_unreachable);
+};
+
+} // namespace
+
 void CorridorNavigator::save(ArchiveWriter& out) const {
   const Impl& m = *impl_;
   out.put(static_cast<std::uint64_t>(m.agents.size()));
@@ -526,16 +537,7 @@ void CorridorNavigator::save(ArchiveWriter& out) const {
     out.put(glm::vec3(c.getPos()[0], c.getPos()[1], c.getPos()[2]));
     out.put(glm::vec3(c.getTarget()[0], c.getTarget()[1], c.getTarget()[2]));
     out.put(std::vector<dtPolyRef>(c.getPath(), c.getPath() + c.getPathCount()));
-    out.put(a.target_ref);
-    out.put(a.target_pos);
-    out.put(a.state);
-    out.put(a.replan_time);
-    out.put(a.topology_time);
-    out.put(a.radius);
-    out.put(a.max_speed);
-    out.put(a.queued);
-    out.put(a.wants_path);
-    out.put(a.goal_unreachable);
+    kNavAgentFields(out, a);
   }
   out.put(std::vector<int>(m.queue.begin(), m.queue.end()));
   std::vector<std::pair<std::int32_t, std::uint64_t>> cached;
@@ -571,16 +573,7 @@ void CorridorNavigator::restore(ArchiveReader& in) {
       a.corridor.reset(path[0], &pos.x);
       a.corridor.setCorridor(&target.x, path.data(), static_cast<int>(path.size()));
     }
-    in.get(a.target_ref);
-    in.get(a.target_pos);
-    in.get(a.state);
-    in.get(a.replan_time);
-    in.get(a.topology_time);
-    in.get(a.radius);
-    in.get(a.max_speed);
-    in.get(a.queued);
-    in.get(a.wants_path);
-    in.get(a.goal_unreachable);
+    kNavAgentFields(in, a);
   }
   const auto queue = in.get<std::vector<int>>();
   for (const int i : queue)

@@ -213,37 +213,27 @@ void AgentSchedule::refresh_views(std::span<const AgentSetup> setups, const Crow
   }
 }
 
+namespace {
+
+// A route's fields in a checkpoint (host/checkpoint/archive.h), shared by save and restore.
+constexpr auto kRouteFields = [](auto& archive, auto& r) {
+  archive.fields(r.backend_id, r.next_waypoint, r.wait_until);
+};
+
+} // namespace
+
 void AgentSchedule::save(ArchiveWriter& out) const {
-  out.put(static_cast<std::uint64_t>(routes_.size()));
-  for (const Route& r : routes_) {
-    out.put(r.backend_id);
-    out.put(static_cast<std::uint64_t>(r.next_waypoint));
-    out.put(r.wait_until);
-  }
-  out.put(phases_);
-  out.put(waiting_to_enter_);
-  out.put(agent_of_backend_);
-  out.put(entered_);
-  out.put(in_entry_order_);
-  out.put(positions_);
-  out.put(velocities_);
+  out.put_records(routes_, kRouteFields);
+  out.fields(phases_, waiting_to_enter_, agent_of_backend_, entered_, in_entry_order_, positions_,
+             velocities_);
 }
 
 void AgentSchedule::restore(ArchiveReader& in) {
-  routes_.resize(in.count());
-  for (Route& r : routes_) {
-    in.get(r.backend_id);
-    r.next_waypoint = static_cast<std::size_t>(in.get<std::uint64_t>());
-    in.get(r.wait_until);
-  }
+  in.get_records(routes_, kRouteFields);
   in.get(phases_);
   in.expect(phases_.size(), routes_.size(), "the number of agent phases");
-  in.get(waiting_to_enter_);
-  in.get(agent_of_backend_);
-  in.get(entered_);
-  in.get(in_entry_order_);
-  in.get(positions_);
-  in.get(velocities_);
+  in.fields(waiting_to_enter_, agent_of_backend_, entered_, in_entry_order_, positions_,
+            velocities_);
 }
 
 } // namespace crowd

@@ -290,6 +290,15 @@ MetricsSummary Simulation::metrics() const {
   summary.max_navmesh_correction = impl_->max_navmesh_correction;
   return summary;
 }
+namespace {
+
+// A fault record in a checkpoint (host/checkpoint/archive.h), shared by save and restore.
+constexpr auto kFaultFields = [](auto& archive, auto& f) {
+  archive.fields(f.agent, f.step, f.stage);
+};
+
+} // namespace
+
 void Simulation::save_checkpoint(ArchiveWriter& out) const {
   const Impl& m = *impl_;
   out.put(m.scenario.dt);
@@ -303,14 +312,8 @@ void Simulation::save_checkpoint(ArchiveWriter& out) const {
   m.metrics->save(out);
   m.stuck.save(out);
   out.put(m.frozen);
-  out.put(static_cast<std::uint64_t>(m.faults.size()));
-  for (const FaultRecord& f : m.faults) {
-    out.put(f.agent);
-    out.put(f.step);
-    out.put(f.stage);
-  }
-  out.put(m.navmesh_corrections);
-  out.put(m.max_navmesh_correction);
+  out.put_records(m.faults, kFaultFields);
+  out.fields(m.navmesh_corrections, m.max_navmesh_correction);
 }
 
 void Simulation::restore_checkpoint(ArchiveReader& in) {
@@ -336,14 +339,8 @@ void Simulation::restore_checkpoint(ArchiveReader& in) {
   m.stuck.restore(in);
   in.get(m.frozen);
   in.expect(m.frozen.size(), m.setups.size(), "the number of frozen flags");
-  m.faults.resize(in.count());
-  for (FaultRecord& f : m.faults) {
-    in.get(f.agent);
-    in.get(f.step);
-    in.get(f.stage);
-  }
-  in.get(m.navmesh_corrections);
-  in.get(m.max_navmesh_correction);
+  in.get_records(m.faults, kFaultFields);
+  in.fields(m.navmesh_corrections, m.max_navmesh_correction);
 }
 
 const CrowdSolver* Simulation::crowd_solver() const {

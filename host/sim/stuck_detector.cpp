@@ -95,40 +95,26 @@ StuckStats StuckDetector::stats(double now) const {
   return s;
 }
 
+namespace {
+
+// The field lists of a checkpoint (host/checkpoint/archive.h), shared by save and restore.
+constexpr auto kTrackFields = [](auto& archive, auto& t) {
+  archive.fields(t.anchor, t.anchor_time, t.episode_start, t.reach, t.ever_stuck, t.was_walking);
+};
+constexpr auto kStatsFields = [](auto& archive, auto& s) {
+  archive.fields(s.agents, s.episodes, s.replans, s.total_seconds, s.longest_seconds, s.stuck_now);
+};
+
+} // namespace
+
 void StuckDetector::save(ArchiveWriter& out) const {
-  out.put(static_cast<std::uint64_t>(tracks_.size()));
-  for (const Track& t : tracks_) {
-    out.put(t.anchor);
-    out.put(t.anchor_time);
-    out.put(t.episode_start);
-    out.put(t.reach);
-    out.put(t.ever_stuck);
-    out.put(t.was_walking);
-  }
-  out.put(closed_.agents);
-  out.put(closed_.episodes);
-  out.put(closed_.replans);
-  out.put(closed_.total_seconds);
-  out.put(closed_.longest_seconds);
-  out.put(closed_.stuck_now);
+  out.put_records(tracks_, kTrackFields);
+  kStatsFields(out, closed_);
 }
 
 void StuckDetector::restore(ArchiveReader& in) {
-  tracks_.resize(in.count());
-  for (Track& t : tracks_) {
-    in.get(t.anchor);
-    in.get(t.anchor_time);
-    in.get(t.episode_start);
-    in.get(t.reach);
-    in.get(t.ever_stuck);
-    in.get(t.was_walking);
-  }
-  in.get(closed_.agents);
-  in.get(closed_.episodes);
-  in.get(closed_.replans);
-  in.get(closed_.total_seconds);
-  in.get(closed_.longest_seconds);
-  in.get(closed_.stuck_now);
+  in.get_records(tracks_, kTrackFields);
+  kStatsFields(in, closed_);
 }
 
 } // namespace crowd
