@@ -1,5 +1,7 @@
 #include "host/paths/path_tree.h"
 
+#include "host/paths/portal_table.h"
+
 #include <DetourNavMeshQuery.h>
 #include <algorithm>
 #include <cmath>
@@ -28,40 +30,30 @@ glm::vec3 portal_midpoint(const dtMeshTile& from_tile, const dtPoly& from, const
     }
     return vertex(to_tile, to.verts[0]);
   }
-  glm::vec3 left = vertex(from_tile, from.verts[link.edge]);
-  glm::vec3 right = vertex(from_tile, from.verts[(link.edge + 1) % from.vertCount]);
-  if (link.side != 0xff && (link.bmin != 0 || link.bmax != 255)) {
-    // A link across a tile border covers part of the edge.
-    const float s = 1.0f / 255.0f;
-    const glm::vec3 a = left, b = right;
-    left = a + (b - a) * (static_cast<float>(link.bmin) * s);
-    right = a + (b - a) * (static_cast<float>(link.bmax) * s);
-  }
+  glm::vec3 left, right;
+  portal_points(from_tile, from, link, &left.x, &right.x);
   return (left + right) * 0.5f;
 }
 
 } // namespace
 
 PolygonGraph::PolygonGraph(const dtNavMesh& navmesh, const dtQueryFilter& filter)
-    : navmesh_(navmesh) {
-  const int tiles = navmesh.getMaxTiles();
-  tile_base_.assign(static_cast<std::size_t>(tiles), -1);
-  std::vector<std::int32_t> area;
-  for (int t = 0; t < tiles; ++t) {
-    const dtMeshTile* tile = navmesh.getTile(t);
-    if (tile == nullptr || tile->header == nullptr)
-      continue;
-    tile_base_[static_cast<std::size_t>(t)] = static_cast<std::int32_t>(refs_.size());
-    const dtPolyRef base = navmesh.getPolyRefBase(tile);
-    for (int p = 0; p < tile->header->polyCount; ++p) {
-      const dtPoly& poly = tile->polys[p];
-      glm::vec3 c(0.0f);
-      for (int v = 0; v < poly.vertCount; ++v)
-        c += vertex(*tile, poly.verts[v]);
-      refs_.push_back(base | static_cast<dtPolyRef>(p));
-      centroid_.push_back(poly.vertCount > 0 ? c / static_cast<float>(poly.vertCount) : c);
-      area_cost_.push_back(filter.getAreaCost(poly.getArea()));
-    }
+    : polygons_(navmesh) {
+  const auto count = static_cast<std::size_t>(polygons_.size());
+  passes_.resize(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    const dtMeshTile* tile = nullptr;
+    const dtPoly* poly = nullptr;
+    navmesh.getTileAndPolyByRefUnsafe(polygons_.ref_of(static_cast<int>(i)), &tile, &poly);
+    glm::vec3 c(0.0f);
+    for (int v = 0; v < poly->vertCount; ++v)
+      c += vertex(*tile, poly->verts[v]);
+    centroid_.push_back(poly->vertCount > 0 ? c / static_cast<float>(poly->vertCount) : c);
+    area_cost_.push_back(filter.getAreaCost(poly->getArea()));
+    // dtQueryFilter::passFilter's default test, spelled out: the installed library's symbol
+    // for it depends on DT_VIRTUAL_QUERYFILTER, which its headers do not tell us.
+    passes_[i] = (poly->flags & filter.getIncludeFlags()) != 0 &&
+                 (poly->flags & filter.getExcludeFlags()) == 0;
   }
   // Forward links w -> u that pass the filter (at both ends), regrouped by u.
   struct Link {
@@ -69,39 +61,29 @@ PolygonGraph::PolygonGraph(const dtNavMesh& navmesh, const dtQueryFilter& filter
     glm::vec3 mid;
   };
   std::vector<Link> links;
-  std::vector<bool> passes(refs_.size());
-  for (std::size_t i = 0; i < refs_.size(); ++i) {
-    const dtMeshTile* tile = nullptr;
-    const dtPoly* poly = nullptr;
-    navmesh.getTileAndPolyByRefUnsafe(refs_[i], &tile, &poly);
-    (void)tile;
-    // dtQueryFilter::passFilter's default test, spelled out: the installed library's symbol
-    // for it depends on DT_VIRTUAL_QUERYFILTER, which its headers do not tell us.
-    passes[i] = (poly->flags & filter.getIncludeFlags()) != 0 &&
-                (poly->flags & filter.getExcludeFlags()) == 0;
-  }
-  for (std::size_t w = 0; w < refs_.size(); ++w) {
-    if (!passes[w])
+  for (std::size_t w = 0; w < count; ++w) {
+    if (!passes_[w])
       continue;
+    const dtPolyRef from_ref = polygons_.ref_of(static_cast<int>(w));
     const dtMeshTile* tile = nullptr;
     const dtPoly* poly = nullptr;
-    navmesh.getTileAndPolyByRefUnsafe(refs_[w], &tile, &poly);
+    navmesh.getTileAndPolyByRefUnsafe(from_ref, &tile, &poly);
     for (unsigned int k = poly->firstLink; k != DT_NULL_LINK; k = tile->links[k].next) {
       const dtLink& link = tile->links[k];
-      const int u = index_of(link.ref);
-      if (u < 0 || !passes[static_cast<std::size_t>(u)])
+      const int u = index_of(link.ref); // -1 unless it passes the filter too
+      if (u < 0)
         continue;
       const dtMeshTile* to_tile = nullptr;
       const dtPoly* to_poly = nullptr;
       navmesh.getTileAndPolyByRefUnsafe(link.ref, &to_tile, &to_poly);
       links.push_back({u, static_cast<std::int32_t>(w),
-                       portal_midpoint(*tile, *poly, link, refs_[w], *to_tile, *to_poly)});
+                       portal_midpoint(*tile, *poly, link, from_ref, *to_tile, *to_poly)});
     }
   }
-  rev_start_.assign(refs_.size() + 1, 0);
+  rev_start_.assign(count + 1, 0);
   for (const Link& l : links)
     ++rev_start_[static_cast<std::size_t>(l.to) + 1];
-  for (std::size_t u = 0; u < refs_.size(); ++u)
+  for (std::size_t u = 0; u < count; ++u)
     rev_start_[u + 1] += rev_start_[u];
   rev_from_.resize(links.size());
   rev_mid_.resize(links.size());
@@ -111,28 +93,10 @@ PolygonGraph::PolygonGraph(const dtNavMesh& navmesh, const dtQueryFilter& filter
     rev_from_[slot] = l.from;
     rev_mid_[slot] = l.mid;
   }
-  // Filtered-out polygons are unknown to the searches.
-  for (std::size_t i = 0; i < refs_.size(); ++i) {
-    if (!passes[i])
-      refs_[i] = 0;
-  }
-}
-
-int PolygonGraph::index_of(dtPolyRef ref) const {
-  if (ref == 0)
-    return -1;
-  unsigned int salt = 0, it = 0, ip = 0;
-  navmesh_.decodePolyId(ref, salt, it, ip);
-  if (it >= tile_base_.size() || tile_base_[it] < 0)
-    return -1;
-  const std::size_t index = static_cast<std::size_t>(tile_base_[it]) + ip;
-  if (index >= refs_.size() || refs_[index] != ref)
-    return -1;
-  return static_cast<int>(index);
 }
 
 void PolygonGraph::build_tree(int goal, PathTree& tree) const {
-  const std::size_t n = refs_.size();
+  const auto n = static_cast<std::size_t>(polygons_.size());
   tree.goal = goal;
   tree.next.assign(n, PathTree::kUnreached);
   // Per-thread scratch: a tree is built by one worker at a time, and reusing the buffers
@@ -185,7 +149,7 @@ int PolygonGraph::extract_path(const PathTree& tree, int start, std::span<dtPoly
   int count = 0;
   int p = start;
   while (count < static_cast<int>(out.size())) {
-    out[static_cast<std::size_t>(count++)] = refs_[static_cast<std::size_t>(p)];
+    out[static_cast<std::size_t>(count++)] = polygons_.ref_of(p);
     const std::int32_t next = tree.next[static_cast<std::size_t>(p)];
     if (next == PathTree::kGoal) {
       complete = true;
@@ -197,8 +161,8 @@ int PolygonGraph::extract_path(const PathTree& tree, int start, std::span<dtPoly
 }
 
 std::size_t PolygonGraph::memory_bytes() const {
-  return refs_.capacity() * sizeof(dtPolyRef) + tile_base_.capacity() * sizeof(std::int32_t) +
-         centroid_.capacity() * sizeof(glm::vec3) + area_cost_.capacity() * sizeof(float) +
+  return polygons_.memory_bytes() + passes_.capacity() + centroid_.capacity() * sizeof(glm::vec3) +
+         area_cost_.capacity() * sizeof(float) +
          (rev_start_.capacity() + rev_from_.capacity()) * sizeof(std::int32_t) +
          rev_mid_.capacity() * sizeof(glm::vec3);
 }

@@ -11,6 +11,8 @@
 // corridors whenever they are computed, and the result is independent of thread count.
 #pragma once
 
+#include "host/paths/polygon_index.h"
+
 #include <DetourNavMesh.h>
 #include <cstddef>
 #include <cstdint>
@@ -37,10 +39,13 @@ class PolygonGraph {
 public:
   PolygonGraph(const dtNavMesh& navmesh, const dtQueryFilter& filter);
 
-  int size() const { return static_cast<int>(refs_.size()); }
+  int size() const { return polygons_.size(); }
   /// Dense index of a polygon, or -1 when the reference is unknown or filtered out.
-  int index_of(dtPolyRef ref) const;
-  dtPolyRef ref_of(int index) const { return refs_[static_cast<std::size_t>(index)]; }
+  int index_of(dtPolyRef ref) const {
+    const int index = polygons_.index_of(ref);
+    return index >= 0 && passes_[static_cast<std::size_t>(index)] ? index : -1;
+  }
+  dtPolyRef ref_of(int index) const { return polygons_.ref_of(index); }
 
   /// Dijkstra from `goal` over reversed links; fills `tree`.
   void build_tree(int goal, PathTree& tree) const;
@@ -53,9 +58,8 @@ public:
   std::size_t memory_bytes() const;
 
 private:
-  const dtNavMesh& navmesh_;
-  std::vector<dtPolyRef> refs_;
-  std::vector<std::int32_t> tile_base_; // dense index of each tile's first polygon
+  PolygonIndex polygons_;
+  std::vector<std::uint8_t> passes_; // 1 where the polygon passes the filter
   std::vector<glm::vec3> centroid_;
   std::vector<float> area_cost_;
   // Reversed links in CSR form: rev_start_[u] .. rev_start_[u + 1] are the polygons w with a

@@ -3,10 +3,6 @@
 #include <DetourCommon.h>
 
 namespace crowd {
-namespace {
-
-// The portal of `link` of a ground polygon, as dtNavMeshQuery::getPortalPoints (private)
-// computes it: the link's edge, narrowed to the part a tile-border link covers.
 void portal_points(const dtMeshTile& tile, const dtPoly& poly, const dtLink& link, float* left,
                    float* right) {
   const float* v0 = &tile.verts[poly.verts[link.edge] * 3];
@@ -20,24 +16,13 @@ void portal_points(const dtMeshTile& tile, const dtPoly& poly, const dtLink& lin
   }
 }
 
-} // namespace
-
-PortalTable::PortalTable(const dtNavMesh& navmesh) : navmesh_(navmesh) {
-  tile_base_.assign(static_cast<std::size_t>(navmesh.getMaxTiles()), -1);
-  for (int t = 0; t < navmesh.getMaxTiles(); ++t) {
-    const dtMeshTile* tile = navmesh.getTile(t);
-    if (tile == nullptr || tile->header == nullptr)
-      continue;
-    tile_base_[static_cast<std::size_t>(t)] = static_cast<std::int32_t>(refs_.size());
-    const dtPolyRef base = navmesh.getPolyRefBase(tile);
-    for (int p = 0; p < tile->header->polyCount; ++p)
-      refs_.push_back(base | static_cast<dtPolyRef>(p));
-  }
-  start_.assign(refs_.size() + 1, 0);
-  for (std::size_t i = 0; i < refs_.size(); ++i) {
+PortalTable::PortalTable(const dtNavMesh& navmesh) : polygons_(navmesh) {
+  const auto count = static_cast<std::size_t>(polygons_.size());
+  start_.assign(count + 1, 0);
+  for (std::size_t i = 0; i < count; ++i) {
     const dtMeshTile* tile = nullptr;
     const dtPoly* poly = nullptr;
-    navmesh.getTileAndPolyByRefUnsafe(refs_[i], &tile, &poly);
+    navmesh.getTileAndPolyByRefUnsafe(polygons_.ref_of(static_cast<int>(i)), &tile, &poly);
     if (poly->getType() == DT_POLYTYPE_GROUND) {
       for (unsigned int k = poly->firstLink; k != DT_NULL_LINK; k = tile->links[k].next) {
         const dtLink& link = tile->links[k];
@@ -58,8 +43,8 @@ PortalTable::PortalTable(const dtNavMesh& navmesh) : navmesh_(navmesh) {
 }
 
 std::size_t PortalTable::memory_bytes() const {
-  return tile_base_.capacity() * sizeof(std::int32_t) + refs_.capacity() * sizeof(dtPolyRef) +
-         start_.capacity() * sizeof(std::int32_t) + portals_.capacity() * sizeof(Portal);
+  return polygons_.memory_bytes() + start_.capacity() * sizeof(std::int32_t) +
+         portals_.capacity() * sizeof(Portal);
 }
 
 } // namespace crowd

@@ -5,12 +5,20 @@
 // (about a quarter of the instructions at 4,000 agents).
 #pragma once
 
+#include "host/paths/polygon_index.h"
+
 #include <DetourNavMesh.h>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
 namespace crowd {
+
+/// The portal of `link`, a link of the ground polygon `poly` of `tile`, as
+/// dtNavMeshQuery::getPortalPoints (private there) computes it: the link's edge, narrowed to
+/// the part a tile-border link covers. Writes float[3] `left` and `right`.
+void portal_points(const dtMeshTile& tile, const dtPoly& poly, const dtLink& link, float* left,
+                   float* right);
 
 class PortalTable {
 public:
@@ -28,7 +36,7 @@ public:
   /// The portal from polygon `from` into `to` (the first link of `from` to `to`, as
   /// getPortalPoints finds it), or nullptr when there is none in the table.
   const Portal* find(dtPolyRef from, dtPolyRef to) const {
-    const int index = index_of(from);
+    const int index = polygons_.index_of(from);
     if (index < 0)
       return nullptr;
     const std::size_t end = static_cast<std::size_t>(start_[static_cast<std::size_t>(index) + 1]);
@@ -43,21 +51,8 @@ public:
   std::size_t memory_bytes() const;
 
 private:
-  int index_of(dtPolyRef ref) const {
-    unsigned int salt = 0, tile = 0, poly = 0;
-    navmesh_.decodePolyId(ref, salt, tile, poly);
-    if (tile >= tile_base_.size() || tile_base_[tile] < 0)
-      return -1;
-    const std::size_t index = static_cast<std::size_t>(tile_base_[tile]) + poly;
-    if (index >= refs_.size() || refs_[index] != ref)
-      return -1;
-    return static_cast<int>(index);
-  }
-
-  const dtNavMesh& navmesh_;
-  std::vector<std::int32_t> tile_base_; ///< Dense index of each tile's first polygon, -1: none.
-  std::vector<dtPolyRef> refs_;         ///< Reference of each dense index.
-  std::vector<std::int32_t> start_;     ///< Portals of polygon p: [start_[p], start_[p + 1]).
+  PolygonIndex polygons_;
+  std::vector<std::int32_t> start_; ///< Portals of polygon p: [start_[p], start_[p + 1]).
   std::vector<Portal> portals_;
 };
 
