@@ -125,6 +125,8 @@ nlohmann::ordered_json bench_json(const std::vector<BenchRun>& runs, const Bench
       entry["setup_ms"] = run.setup_ms;
       entry["step_ms_mean"] = run.step_ms_mean;
       entry["step_ms_p95"] = run.step_ms_p95;
+      entry["agent_steps"] = run.agent_steps;
+      entry["agent_steps_per_second"] = run.agent_steps_per_second;
       entry["us_per_agent_step"] = run.us_per_agent_step;
       entry["speedup_vs_detour"] = optional_number(run.speedup);
       entry["host_bytes_per_agent"] = run.host_bytes_per_agent;

@@ -12,6 +12,7 @@
 #include <exception>
 #include <map>
 #include <numeric>
+#include <span>
 #include <stdexcept>
 #include <system_error>
 
@@ -102,16 +103,18 @@ std::vector<std::filesystem::path> write_bench_scenes(const BenchOptions& option
 }
 
 void fill_speedups(std::vector<BenchRun>& runs) {
-  std::map<int, double> detour_ms;
+  std::map<int, double> detour_rate;
   for (const BenchRun& run : runs) {
-    if (run.status == BenchRun::Status::Ran && run.backend == "detour" && run.step_ms_mean > 0.0)
-      detour_ms[run.agents] = run.step_ms_mean;
+    if (run.status == BenchRun::Status::Ran && run.backend == "detour" &&
+        run.agent_steps_per_second > 0.0)
+      detour_rate[run.agents] = run.agent_steps_per_second;
   }
   for (BenchRun& run : runs) {
     run.speedup.reset();
-    const auto it = detour_ms.find(run.agents);
-    if (run.status == BenchRun::Status::Ran && it != detour_ms.end() && run.step_ms_mean > 0.0)
-      run.speedup = run.backend == "detour" ? 1.0 : it->second / run.step_ms_mean;
+    const auto it = detour_rate.find(run.agents);
+    if (run.status == BenchRun::Status::Ran && it != detour_rate.end() &&
+        run.agent_steps_per_second > 0.0)
+      run.speedup = run.backend == "detour" ? 1.0 : run.agent_steps_per_second / it->second;
   }
 }
 
@@ -149,7 +152,10 @@ std::vector<BenchRun> run_bench(const BenchOptions& options, const BenchObserver
         std::size_t host_bytes = sim.host_memory_bytes();
         std::vector<double> step_ms;
         step_ms.reserve(static_cast<std::size_t>(options.steps));
+        long long agent_steps = 0;
         for (int s = 1; s <= options.steps; ++s) {
+          const std::span<const AgentPhase> phases = sim.phases();
+          agent_steps += std::count_if(phases.begin(), phases.end(), is_present);
           sim.step();
           step_ms.push_back(sim.last_step_ms());
           if (observer.step_done)
@@ -161,7 +167,12 @@ std::vector<BenchRun> run_bench(const BenchOptions& options, const BenchObserver
                                            : std::accumulate(step_ms.begin(), step_ms.end(), 0.0) /
                                                  static_cast<double>(step_ms.size());
         run.step_ms_p95 = percentile(step_ms, 0.95);
-        run.us_per_agent_step = run.step_ms_mean * 1000.0 / agents;
+        const double total_ms = std::accumulate(step_ms.begin(), step_ms.end(), 0.0);
+        run.agent_steps = agent_steps;
+        if (agent_steps > 0 && total_ms > 0.0) {
+          run.us_per_agent_step = total_ms * 1000.0 / static_cast<double>(agent_steps);
+          run.agent_steps_per_second = static_cast<double>(agent_steps) / (total_ms / 1000.0);
+        }
         run.host_bytes_per_agent = static_cast<double>(host_bytes) / agents;
         run.metrics = sim.metrics();
       } catch (const std::exception& e) {

@@ -39,8 +39,13 @@ struct BenchRun {
   /// reference path of every agent. Not part of ms per step.
   double setup_ms = 0.0;
   double step_ms_mean = 0.0, step_ms_p95 = 0.0;
-  double us_per_agent_step = 0.0;    ///< step_ms_mean x 1000 / agents
-  std::optional<double> speedup;     ///< detour's mean / this mean, same agents; none w/o detour
+  /// Agents in the scene summed over the steps: agents leave on arrival, and a backend whose
+  /// agents arrive sooner has fewer left to step, so rates are per agent actually stepped.
+  long long agent_steps = 0;
+  double us_per_agent_step = 0.0; ///< total step time / agent_steps
+  double agent_steps_per_second = 0.0;
+  /// This run's agent-steps per second / detour's, same agents; none without a detour run.
+  std::optional<double> speedup;
   double host_bytes_per_agent = 0.0; ///< Simulation::host_memory_bytes() / agents (largest seen)
   /// Device memory per agent: none for host backends (and not measured yet for cuda:
   /// Simulation does not expose the executor's device_memory_bytes()).

@@ -65,9 +65,10 @@ TEST(CrowdBench, SmokeRunWritesEveryOutput) {
       continue;
     }
     ASSERT_EQ(run["status"], "ran");
-    for (const char* key : {"setup_ms", "step_ms_mean", "step_ms_p95", "us_per_agent_step",
-                            "speedup_vs_detour", "host_bytes_per_agent", "arrived",
-                            "overlap_events", "wall_events", "max_overlap", "world_side_m"}) {
+    for (const char* key :
+         {"setup_ms", "step_ms_mean", "step_ms_p95", "agent_steps", "agent_steps_per_second",
+          "us_per_agent_step", "speedup_vs_detour", "host_bytes_per_agent", "arrived",
+          "overlap_events", "wall_events", "max_overlap", "world_side_m"}) {
       ASSERT_TRUE(run.contains(key)) << key;
       ASSERT_TRUE(run[key].is_number()) << key;
       EXPECT_TRUE(std::isfinite(run[key].get<double>())) << key;
@@ -75,6 +76,7 @@ TEST(CrowdBench, SmokeRunWritesEveryOutput) {
     }
     ASSERT_TRUE(run.contains("device_bytes_per_agent"));
     EXPECT_GT(run["step_ms_mean"].get<double>(), 0.0);
+    EXPECT_GT(run["agent_steps"].get<double>(), 0.0);
     EXPECT_GT(run["host_bytes_per_agent"].get<double>(), 0.0);
     if (run["backend"] == "detour") {
       EXPECT_DOUBLE_EQ(run["speedup_vs_detour"].get<double>(), 1.0);

@@ -37,11 +37,11 @@ TEST(BenchRunner, CudaIsSkippedWithoutADevice) {
   }
 }
 
-TEST(BenchRunner, SpeedupIsAgainstDetourOfTheSameSize) {
+TEST(BenchRunner, SpeedupIsAgentStepsPerSecondAgainstDetourOfTheSameSize) {
   std::vector<BenchRun> runs(4);
-  runs[0].agents = 100, runs[0].backend = "cpu", runs[0].step_ms_mean = 2.0;
-  runs[1].agents = 100, runs[1].backend = "detour", runs[1].step_ms_mean = 5.0;
-  runs[2].agents = 200, runs[2].backend = "cpu", runs[2].step_ms_mean = 4.0;
+  runs[0].agents = 100, runs[0].backend = "cpu", runs[0].agent_steps_per_second = 5000.0;
+  runs[1].agents = 100, runs[1].backend = "detour", runs[1].agent_steps_per_second = 2000.0;
+  runs[2].agents = 200, runs[2].backend = "cpu", runs[2].agent_steps_per_second = 4000.0;
   runs[3].agents = 200, runs[3].backend = "detour", runs[3].status = BenchRun::Status::Skipped;
   fill_speedups(runs);
   ASSERT_TRUE(runs[0].speedup && runs[1].speedup);
@@ -49,6 +49,24 @@ TEST(BenchRunner, SpeedupIsAgainstDetourOfTheSameSize) {
   EXPECT_DOUBLE_EQ(*runs[1].speedup, 1.0);
   EXPECT_FALSE(runs[2].speedup);
   EXPECT_FALSE(runs[3].speedup);
+}
+
+TEST(BenchRunner, AgentStepsCountOnlyAgentsStillInTheScene) {
+  // Bench agents leave on arrival; a backend whose agents arrive sooner steps fewer of them,
+  // and its rate must not be credited with the agents that left.
+  BenchOptions options;
+  options.agents = {40};
+  options.backends = {BackendKind::Cpu};
+  options.steps = 200;
+  options.threads = 1;
+  const std::vector<BenchRun> runs = run_bench(options);
+  ASSERT_EQ(runs.size(), 1u);
+  const BenchRun& run = runs[0];
+  ASSERT_EQ(run.status, BenchRun::Status::Ran) << run.reason;
+  ASSERT_GT(run.metrics.arrived, 0);
+  EXPECT_LT(run.agent_steps, 40LL * options.steps);
+  EXPECT_GE(run.agent_steps, (40LL - run.metrics.arrived) * options.steps);
+  EXPECT_GT(run.us_per_agent_step, run.step_ms_mean * 1000.0 / run.agents);
 }
 
 class BenchRunnerFiles : public ::testing::Test {
@@ -99,7 +117,12 @@ TEST_F(BenchRunnerFiles, TinyBenchHasEveryFigure) {
     EXPECT_EQ(run.metrics.agents, run.agents);
     EXPECT_TRUE(std::isfinite(run.step_ms_mean) && run.step_ms_mean > 0.0);
     EXPECT_GE(run.step_ms_p95, 0.0);
-    EXPECT_DOUBLE_EQ(run.us_per_agent_step, run.step_ms_mean * 1000.0 / run.agents);
+    // Nobody arrives in 5 steps, so every agent is stepped every step.
+    EXPECT_EQ(run.metrics.arrived, 0);
+    EXPECT_EQ(run.agent_steps, static_cast<long long>(run.agents) * 5);
+    EXPECT_NEAR(run.us_per_agent_step, run.step_ms_mean * 1000.0 / run.agents,
+                1e-9 * run.us_per_agent_step);
+    EXPECT_NEAR(run.agent_steps_per_second * run.us_per_agent_step, 1e6, 1e-3);
     EXPECT_GT(run.host_bytes_per_agent, 0.0);
     EXPECT_GT(run.setup_ms, 0.0);
     ASSERT_TRUE(run.speedup);
