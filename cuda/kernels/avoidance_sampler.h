@@ -123,6 +123,13 @@ CROWD_HD float sample_penalty(const SamplerContext& ctx, glm::vec2 vcand, float 
 
   // The time of impact below which the sample cannot beat min_penalty.
   const float min_pen = min_penalty - vpen - vcpen;
+  // The velocity terms alone exceed the bound. The reference goes on with a negative
+  // threshold that no obstacle passes, to a full penalty that cannot beat min_penalty:
+  // min_pen < 0 in floats means vpen + vcpen > min_penalty exactly (rounding is monotonic),
+  // and the other terms are >= 0. Stopping here gives the same argmin (~3% of the samples
+  // the reference evaluates in full at the good preset).
+  if (min_pen < 0.0f)
+    return min_penalty;
   const float t_threshold = (prm.weight_toi / min_pen - 0.1f) * prm.horiz_time;
   if (t_threshold - prm.horiz_time > -FLT_EPSILON)
     return min_penalty; // already too much

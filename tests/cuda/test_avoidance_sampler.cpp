@@ -640,6 +640,44 @@ TEST(SamplePenalty, ReachesTheBoundExactlyWhenTheFullPenaltyDoes) {
   EXPECT_GT(above, 10000);
 }
 
+TEST(SamplePenalty, BoundsAtOrBelowTheVelocityTermsAloneNeverLetTheSampleWin) {
+  // sample_penalty stops as soon as the bound minus the two velocity penalties is negative
+  // (the reference evaluates such samples in full). Bounds straddling vpen + vcpen, down to
+  // the float just below it, check that the full penalty is then never below the bound.
+  Rng rng(23);
+  const AvoidanceParams presets[] = {avoidance_preset(AvoidancePreset::Good),
+                                     avoidance_preset(AvoidancePreset::High), AvoidanceParams{}};
+  int stopped = 0;
+  for (int k = 0; k < 3000; ++k) {
+    const Problem pr = random_problem(rng, k % 2 ? 0.3f : 0.0f);
+    const auto prepared = prepare(pr, presets[k % 3]);
+    // The same problem without the side and time-of-impact terms: only vpen + vcpen remain.
+    SamplerContext velocity_only = prepared->ctx;
+    velocity_only.params.weight_side = 0.0f;
+    velocity_only.params.weight_toi = 0.0f;
+    for (int s = 0; s < 20; ++s) {
+      const glm::vec2 v = rng.in_disc(pr.max_speed * 1.2f);
+      const float velocity_terms = sample_penalty(velocity_only, v, FLT_MAX);
+      const float full = sample_penalty(prepared->ctx, v, FLT_MAX);
+      const float bounds[] = {std::nextafter(velocity_terms, 0.0f), velocity_terms,
+                              velocity_terms * rng.uniform(0.0f, 1.0f),
+                              velocity_terms * rng.uniform(0.999f, 1.001f)};
+      for (const float bound : bounds) {
+        const float got = sample_penalty(prepared->ctx, v, bound);
+        if (bound < velocity_terms) {
+          ASSERT_GE(full, bound) << "problem " << k << ": the velocity terms alone are "
+                                 << velocity_terms;
+          ASSERT_GE(got, bound) << "problem " << k;
+          ++stopped;
+        } else {
+          ASSERT_EQ(got >= bound, full >= bound) << "problem " << k << ", bound " << bound;
+        }
+      }
+    }
+  }
+  EXPECT_GT(stopped, 100000);
+}
+
 TEST(SamplePenalty, RunningBoundArgminEqualsArgminOfFullPenaltiesLowestIndexOnTies) {
   Rng rng(22);
   int levels = 0, tied_levels = 0;
