@@ -2,6 +2,7 @@
 
 #include <DetourCommon.h>
 #include <cstring>
+#include <vector>
 
 namespace crowd {
 namespace {
@@ -30,15 +31,63 @@ struct StraightPath {
   }
 };
 
+// dtNavMeshQuery::closestPointOnPolyBoundary: a point inside the polygon is its own closest
+// point, and the agent and its target almost always are. The inside test is the crossing
+// test of dtDistancePtPolyEdgesSqr, which closestPointOnPolyBoundary decides by (the same
+// expression as dtPointInPolygon's); a point outside is clamped to the boundary by Detour.
+bool closest_point_on_boundary(const PolygonShapes& shapes, const dtNavMeshQuery& query,
+                               dtPolyRef ref, const float* pos, float* closest) {
+  const int p = shapes.index().index_of(ref);
+  if (p >= 0 && shapes.is_ground(p) &&
+      dtPointInPolygon(pos, shapes.vertices(p), shapes.vertex_count(p))) {
+    dtVcopy(closest, pos);
+    return true;
+  }
+  return !dtStatusFailed(query.closestPointOnPolyBoundary(ref, pos, closest));
+}
+
+// The portals of a path, looked up once per call: after each corner the funnel walks back
+// to its apex and reads the same portals again. Portal i is looked up from where portal
+// i - 1 led, so a path's polygons are decoded once.
+class PathPortals {
+public:
+  PathPortals(const PortalTable& table, const dtPolyRef* path, int path_size)
+      : table_(table), path_(path) {
+    found_.resize(static_cast<std::size_t>(path_size));
+  }
+
+  /// Portal i (from path[i] into path[i + 1]), or nullptr when it is not in the table.
+  const PortalTable::Portal* at(int i) {
+    while (known_ <= i) {
+      const int from = known_ == 0 ? table_.index_of(path_[0])
+                                   : found_[static_cast<std::size_t>(known_ - 1)]->to_index;
+      const PortalTable::Portal* portal = table_.find_from(from, path_[known_ + 1]);
+      if (portal == nullptr)
+        return nullptr;
+      found_[static_cast<std::size_t>(known_++)] = portal;
+    }
+    return found_[static_cast<std::size_t>(i)];
+  }
+
+private:
+  const PortalTable& table_;
+  const dtPolyRef* path_;
+  int known_ = 0; ///< portals [0, known_) are in found_
+  static thread_local std::vector<const PortalTable::Portal*> found_;
+};
+
+thread_local std::vector<const PortalTable::Portal*> PathPortals::found_;
+
 // The funnel of findStraightPath (options 0, ground polygons only). Returns false when a
 // portal is missing from the table.
 bool pull_string(const float* start, const float* end, const dtPolyRef* path, int path_size,
-                 const PortalTable& portals, const dtNavMeshQuery& query, StraightPath& out) {
+                 const PortalTable& portals, const PolygonShapes& shapes,
+                 const dtNavMeshQuery& query, StraightPath& out) {
   if (!dtVisfinite(start) || !dtVisfinite(end) || path_size <= 0 || !path[0] || out.capacity <= 0)
     return true; // Detour refuses these: no corners
   float closest_start[3], closest_end[3];
-  if (dtStatusFailed(query.closestPointOnPolyBoundary(path[0], start, closest_start)) ||
-      dtStatusFailed(query.closestPointOnPolyBoundary(path[path_size - 1], end, closest_end)))
+  if (!closest_point_on_boundary(shapes, query, path[0], start, closest_start) ||
+      !closest_point_on_boundary(shapes, query, path[path_size - 1], end, closest_end))
     return true;
   if (out.append(closest_start, DT_STRAIGHTPATH_START, path[0]))
     return true;
@@ -49,11 +98,12 @@ bool pull_string(const float* start, const float* end, const dtPolyRef* path, in
     dtVcopy(funnel_right, apex);
     int apex_index = 0, left_index = 0, right_index = 0;
     dtPolyRef left_ref = path[0], right_ref = path[0];
+    PathPortals path_portals(portals, path, path_size);
     for (int i = 0; i < path_size; ++i) {
       const float* left;
       const float* right;
       if (i + 1 < path_size) {
-        const PortalTable::Portal* portal = portals.find(path[i], path[i + 1]);
+        const PortalTable::Portal* portal = path_portals.at(i);
         if (portal == nullptr)
           return false;
         left = portal->left;
@@ -113,11 +163,11 @@ bool pull_string(const float* start, const float* end, const dtPolyRef* path, in
 } // namespace
 
 int find_corridor_corners(const dtPathCorridor& corridor, const PortalTable& portals,
-                          const dtNavMeshQuery& query, float* verts, unsigned char* flags,
-                          dtPolyRef* polys, int max_corners) {
+                          const PolygonShapes& shapes, const dtNavMeshQuery& query, float* verts,
+                          unsigned char* flags, dtPolyRef* polys, int max_corners) {
   StraightPath out{verts, flags, polys, 0, max_corners};
   if (!pull_string(corridor.getPos(), corridor.getTarget(), corridor.getPath(),
-                   corridor.getPathCount(), portals, query, out))
+                   corridor.getPathCount(), portals, shapes, query, out))
     return -1;
   // findCorners: drop leading corners within 1 cm of the agent (there are no off-mesh
   // connections here, whose corners it keeps and after which it cuts the path).
