@@ -2,7 +2,6 @@
 
 #include <DetourCommon.h>
 #include <cstring>
-#include <vector>
 
 namespace crowd {
 namespace {
@@ -46,38 +45,6 @@ bool closest_point_on_boundary(const PolygonShapes& shapes, const dtNavMeshQuery
   return !dtStatusFailed(query.closestPointOnPolyBoundary(ref, pos, closest));
 }
 
-// The portals of a path, looked up once per call: after each corner the funnel walks back
-// to its apex and reads the same portals again. Portal i is looked up from where portal
-// i - 1 led, so a path's polygons are decoded once.
-class PathPortals {
-public:
-  PathPortals(const PortalTable& table, const dtPolyRef* path, int path_size)
-      : table_(table), path_(path) {
-    found_.resize(static_cast<std::size_t>(path_size));
-  }
-
-  /// Portal i (from path[i] into path[i + 1]), or nullptr when it is not in the table.
-  const PortalTable::Portal* at(int i) {
-    while (known_ <= i) {
-      const int from = known_ == 0 ? table_.index_of(path_[0])
-                                   : found_[static_cast<std::size_t>(known_ - 1)]->to_index;
-      const PortalTable::Portal* portal = table_.find_from(from, path_[known_ + 1]);
-      if (portal == nullptr)
-        return nullptr;
-      found_[static_cast<std::size_t>(known_++)] = portal;
-    }
-    return found_[static_cast<std::size_t>(i)];
-  }
-
-private:
-  const PortalTable& table_;
-  const dtPolyRef* path_;
-  int known_ = 0; ///< portals [0, known_) are in found_
-  static thread_local std::vector<const PortalTable::Portal*> found_;
-};
-
-thread_local std::vector<const PortalTable::Portal*> PathPortals::found_;
-
 // The funnel of findStraightPath (options 0, ground polygons only). Returns false when a
 // portal is missing from the table.
 bool pull_string(const float* start, const float* end, const dtPolyRef* path, int path_size,
@@ -92,22 +59,30 @@ bool pull_string(const float* start, const float* end, const dtPolyRef* path, in
   if (out.append(closest_start, DT_STRAIGHTPATH_START, path[0]))
     return true;
   if (path_size > 1) {
-    float apex[3], funnel_left[3], funnel_right[3];
-    dtVcopy(apex, closest_start);
-    dtVcopy(funnel_left, apex);
-    dtVcopy(funnel_right, apex);
+    // The apex and the funnel's sides point at the points they were copied from in
+    // findStraightPath (the start, the end and the portals, which stay put while the funnel
+    // runs): the same values without the copies.
+    const float* apex = closest_start;
+    const float* funnel_left = apex;
+    const float* funnel_right = apex;
     int apex_index = 0, left_index = 0, right_index = 0;
     dtPolyRef left_ref = path[0], right_ref = path[0];
-    PathPortals path_portals(portals, path, path_size);
+    // Dense index of path[at]: portal i is looked up from where portal i - 1 led, so a
+    // polygon is decoded only where the funnel walks back to its apex.
+    int polygon = portals.index_of(path[0]), at = 0;
     for (int i = 0; i < path_size; ++i) {
       const float* left;
       const float* right;
       if (i + 1 < path_size) {
-        const PortalTable::Portal* portal = path_portals.at(i);
+        if (at != i)
+          polygon = portals.index_of(path[i]);
+        const PortalTable::Portal* portal = portals.find_from(polygon, path[i + 1]);
         if (portal == nullptr)
           return false;
         left = portal->left;
         right = portal->right;
+        polygon = portal->to_index;
+        at = i + 1;
         // Starting on the first portal: advance.
         if (i == 0) {
           float t;
@@ -121,16 +96,16 @@ bool pull_string(const float* start, const float* end, const dtPolyRef* path, in
       // Narrow the funnel from the right, or turn at its left side.
       if (dtTriArea2D(apex, funnel_right, right) <= 0.0f) {
         if (dtVequal(apex, funnel_right) || dtTriArea2D(apex, funnel_left, right) > 0.0f) {
-          dtVcopy(funnel_right, right);
+          funnel_right = right;
           right_ref = (i + 1 < path_size) ? path[i + 1] : 0;
           right_index = i;
         } else {
-          dtVcopy(apex, funnel_left);
+          apex = funnel_left;
           apex_index = left_index;
           if (out.append(apex, left_ref ? 0 : DT_STRAIGHTPATH_END, left_ref))
             return true;
-          dtVcopy(funnel_left, apex);
-          dtVcopy(funnel_right, apex);
+          funnel_left = apex;
+          funnel_right = apex;
           left_index = right_index = apex_index;
           i = apex_index;
           continue;
@@ -139,16 +114,16 @@ bool pull_string(const float* start, const float* end, const dtPolyRef* path, in
       // Narrow the funnel from the left, or turn at its right side.
       if (dtTriArea2D(apex, funnel_left, left) >= 0.0f) {
         if (dtVequal(apex, funnel_left) || dtTriArea2D(apex, funnel_right, left) < 0.0f) {
-          dtVcopy(funnel_left, left);
+          funnel_left = left;
           left_ref = (i + 1 < path_size) ? path[i + 1] : 0;
           left_index = i;
         } else {
-          dtVcopy(apex, funnel_right);
+          apex = funnel_right;
           apex_index = right_index;
           if (out.append(apex, right_ref ? 0 : DT_STRAIGHTPATH_END, right_ref))
             return true;
-          dtVcopy(funnel_left, apex);
-          dtVcopy(funnel_right, apex);
+          funnel_left = apex;
+          funnel_right = apex;
           left_index = right_index = apex_index;
           i = apex_index;
           continue;
