@@ -4,6 +4,7 @@
 #include "host/navmesh/nearest_polygon.h"
 #include "host/paths/corner_steering.h"
 #include "host/paths/corridor_corners.h"
+#include "host/paths/corridor_move.h"
 #include "host/paths/corridor_visibility.h"
 #include "host/paths/path_tree.h"
 #include "host/paths/portal_table.h"
@@ -474,7 +475,8 @@ CorridorNavigator::Corrections CorridorNavigator::constrain(AgentArrays& arrays,
       if (!a.corridor.getFirstPoly())
         return;
       const glm::vec3 wanted = arrays.position[k];
-      a.corridor.movePosition(&wanted.x, &m.query(), &m.navmesh.filter());
+      move_corridor_position(a.corridor, &wanted.x, m.options.max_path_polys, m.shapes, m.query(),
+                             m.navmesh.filter());
       const float* p = a.corridor.getPos();
       arrays.position[k] = {p[0], p[1], p[2]};
       const float put_back = std::hypot(p[0] - wanted.x, p[2] - wanted.z);

@@ -40,6 +40,8 @@ PolygonShapes::PolygonShapes(const dtNavMesh& navmesh, const dtQueryFilter& filt
     : polygons_(navmesh) {
   const auto count = static_cast<std::size_t>(polygons_.size());
   start_.assign(count + 1, 0);
+  flat_.assign(count, 0);
+  height_.assign(count, 0.0f);
   for (std::size_t i = 0; i < count; ++i) {
     const dtMeshTile* tile = nullptr;
     const dtPoly* poly = nullptr;
@@ -50,6 +52,19 @@ PolygonShapes::PolygonShapes(const dtNavMesh& navmesh, const dtQueryFilter& filt
         verts_.insert(verts_.end(), p, p + 3);
         across_.push_back(across_edge(navmesh, polygons_, filter, *tile, *poly, v));
       }
+      const float y = tile->verts[static_cast<std::size_t>(poly->verts[0]) * 3 + 1];
+      bool flat = true;
+      for (int v = 0; v < static_cast<int>(poly->vertCount); ++v)
+        flat = flat && tile->verts[static_cast<std::size_t>(poly->verts[v]) * 3 + 1] == y;
+      if (tile->detailMeshes == nullptr) {
+        flat = false;
+      } else {
+        const dtPolyDetail& detail = tile->detailMeshes[poly - tile->polys];
+        for (unsigned int v = 0; v < detail.vertCount; ++v)
+          flat = flat && tile->detailVerts[(detail.vertBase + v) * 3 + 1] == y;
+      }
+      flat_[i] = flat ? 1 : 0;
+      height_[i] = y;
     }
     start_[i + 1] = static_cast<std::int32_t>(across_.size());
   }
@@ -57,7 +72,8 @@ PolygonShapes::PolygonShapes(const dtNavMesh& navmesh, const dtQueryFilter& filt
 
 std::size_t PolygonShapes::memory_bytes() const {
   return polygons_.memory_bytes() + start_.capacity() * sizeof(std::int32_t) +
-         verts_.capacity() * sizeof(float) + across_.capacity() * sizeof(std::int32_t);
+         verts_.capacity() * sizeof(float) + across_.capacity() * sizeof(std::int32_t) +
+         flat_.capacity() + height_.capacity() * sizeof(float);
 }
 
 } // namespace crowd

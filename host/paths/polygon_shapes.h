@@ -46,6 +46,12 @@ public:
                    static_cast<std::size_t>(edge)];
   }
 
+  /// Whether polygon `p` and its detail mesh lie at one height, flat_height(p): then
+  /// dtNavMesh::getPolyHeight gives that height, to the bit, for every point inside it (its
+  /// detail triangles interpolate between equal heights).
+  bool is_flat(int p) const { return flat_[static_cast<std::size_t>(p)] != 0; }
+  float flat_height(int p) const { return height_[static_cast<std::size_t>(p)]; }
+
   std::size_t memory_bytes() const;
 
 private:
@@ -53,6 +59,8 @@ private:
   std::vector<std::int32_t> start_; ///< Vertices and edges of polygon p: [start_[p], start_[p+1]).
   std::vector<float> verts_;
   std::vector<std::int32_t> across_;
+  std::vector<std::uint8_t> flat_;
+  std::vector<float> height_;
 };
 
 } // namespace crowd

@@ -22,6 +22,8 @@ TEST(PolygonShapes, OutlinesAndNeighboursAreDetours) {
     const dtPoly* poly = nullptr;
     ASSERT_TRUE(dtStatusSucceed(navmesh.detour().getTileAndPolyByRef(ref, &tile, &poly)));
     ASSERT_TRUE(shapes.is_ground(p));
+    EXPECT_TRUE(shapes.is_flat(p)) << "the pillar field is level";
+    EXPECT_EQ(shapes.flat_height(p), tile->verts[poly->verts[0] * 3 + 1]);
     ASSERT_EQ(shapes.vertex_count(p), static_cast<int>(poly->vertCount));
     float centre[3] = {0.0f, 0.0f, 0.0f};
     for (int v = 0; v < poly->vertCount; ++v) {
