@@ -17,11 +17,11 @@ namespace crowd {
 
 class PolygonShapes {
 public:
-  /// What lies across an edge for dtNavMeshQuery::raycast: a polygon's dense index, or one
-  /// of these.
-  static constexpr std::int32_t kWall = -1;      ///< no link the raycast follows: it stops
-  static constexpr std::int32_t kAskDetour = -2; ///< a partial tile-border link: it depends
-                                                 ///< on where the ray crosses
+  /// What lies across an edge for dtNavMeshQuery::raycast (across()) when not a polygon:
+  /// no link the raycast follows, so it stops at the edge;
+  static constexpr std::int32_t kWall = -1;
+  /// a partial tile-border link, whose way on depends on where the ray crosses it.
+  static constexpr std::int32_t kAskDetour = -2;
 
   /// The ground polygons of `navmesh`; the edges' neighbours are the ones `filter` lets a
   /// raycast enter (it must be the filter of the raycasts answered from the table).
@@ -39,8 +39,9 @@ public:
   const float* vertices(int p) const {
     return &verts_[static_cast<std::size_t>(start_[static_cast<std::size_t>(p)]) * 3];
   }
-  /// What a raycast leaving polygon `p` across edge `edge` enters: the first link of that
-  /// edge, in link-chain order, to a ground polygon the filter passes (as raycast takes it).
+  /// What a raycast leaving polygon `p` across edge `edge` enters: the dense index of the
+  /// first link of that edge, in link-chain order, to a ground polygon the filter passes (as
+  /// raycast takes it), or kWall / kAskDetour.
   std::int32_t across(int p, int edge) const {
     return across_[static_cast<std::size_t>(start_[static_cast<std::size_t>(p)]) +
                    static_cast<std::size_t>(edge)];
