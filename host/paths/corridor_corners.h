@@ -5,6 +5,7 @@
 // fraction of the cost: a portal is a table entry, not a link-chain walk.
 #pragma once
 
+#include "host/paths/polygon_shapes.h"
 #include "host/paths/portal_table.h"
 
 #include <DetourNavMeshQuery.h>
@@ -16,8 +17,9 @@ namespace crowd {
 /// max_corners], flags and polys [max_corners]) exactly as corridor.findCorners would, and
 /// returns their count. Returns -1 when a portal of the corridor is not in the table (an
 /// off-mesh connection, or a polygon the navmesh no longer has): call findCorners then.
+/// `shapes` answers the closest points of the start and end where it can.
 int find_corridor_corners(const dtPathCorridor& corridor, const PortalTable& portals,
-                          const dtNavMeshQuery& query, float* verts, unsigned char* flags,
-                          dtPolyRef* polys, int max_corners);
+                          const PolygonShapes& shapes, const dtNavMeshQuery& query, float* verts,
+                          unsigned char* flags, dtPolyRef* polys, int max_corners);
 
 } // namespace crowd

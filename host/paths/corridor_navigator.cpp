@@ -4,6 +4,8 @@
 #include "host/navmesh/nearest_polygon.h"
 #include "host/paths/corner_steering.h"
 #include "host/paths/corridor_corners.h"
+#include "host/paths/corridor_move.h"
+#include "host/paths/corridor_visibility.h"
 #include "host/paths/path_tree.h"
 #include "host/paths/portal_table.h"
 
@@ -65,7 +67,8 @@ struct CorridorNavigator::Impl {
   std::deque<int> queue; // agents waiting for a path search, first come first served
   tbb::enumerable_thread_specific<NavQueryPtr> queries;
   PolygonGraph graph;
-  PortalTable portals; // every portal of the navmesh, for the corners of every step
+  PortalTable portals;  // every portal of the navmesh, for the corners of every step
+  PolygonShapes shapes; // every polygon's outline, for the closest points and raycasts
   std::unordered_map<std::int32_t, CachedTree> trees; // by goal polygon
   std::uint64_t path_step = 0;
   std::size_t searches = 0;               // trees built plus A* searches, for tests and inspection
@@ -74,7 +77,8 @@ struct CorridorNavigator::Impl {
   Impl(const NavMesh& mesh, const SolverOptions& opts, tbb::task_arena& task_arena)
       : navmesh(mesh), options(opts), arena(task_arena),
         queries([this] { return navmesh.make_query(options.path_search_nodes); }),
-        graph(mesh.detour(), mesh.filter()), portals(mesh.detour()) {}
+        graph(mesh.detour(), mesh.filter()), portals(mesh.detour()),
+        shapes(mesh.detour(), mesh.filter()) {}
 
   dtNavMeshQuery& query() { return *queries.local(); }
 
@@ -354,8 +358,8 @@ struct CorridorNavigator::Impl {
     verts.resize(static_cast<std::size_t>(max_corners) * 3);
     flags.resize(static_cast<std::size_t>(max_corners));
     polys.resize(static_cast<std::size_t>(max_corners));
-    int n = find_corridor_corners(a.corridor, portals, q, verts.data(), flags.data(), polys.data(),
-                                  max_corners);
+    int n = find_corridor_corners(a.corridor, portals, shapes, q, verts.data(), flags.data(),
+                                  polys.data(), max_corners);
     if (n < 0)
       n = a.corridor.findCorners(verts.data(), flags.data(), polys.data(), max_corners, &q,
                                  &filter);
@@ -368,8 +372,9 @@ struct CorridorNavigator::Impl {
     // Shortcut to the corner after next when it is visible (DT_CROWD_OPTIMIZE_VIS).
     if (n > 0) {
       const float* target = &verts[static_cast<std::size_t>(std::min(1, n - 1)) * 3];
-      a.corridor.optimizePathVisibility(target, options.path_optimization_range_factor * a.radius,
-                                        &q, &filter);
+      optimize_corridor_visibility(a.corridor, target,
+                                   options.path_optimization_range_factor * a.radius,
+                                   options.max_path_polys, shapes, q, filter);
     }
     arrays.preferred_velocity[k] =
         preferred_velocity(arrays.position[k], corners, a.radius, a.max_speed);
@@ -470,7 +475,8 @@ CorridorNavigator::Corrections CorridorNavigator::constrain(AgentArrays& arrays,
       if (!a.corridor.getFirstPoly())
         return;
       const glm::vec3 wanted = arrays.position[k];
-      a.corridor.movePosition(&wanted.x, &m.query(), &m.navmesh.filter());
+      move_corridor_position(a.corridor, &wanted.x, m.options.max_path_polys, m.shapes, m.query(),
+                             m.navmesh.filter());
       const float* p = a.corridor.getPos();
       arrays.position[k] = {p[0], p[1], p[2]};
       const float put_back = std::hypot(p[0] - wanted.x, p[2] - wanted.z);
@@ -515,7 +521,8 @@ std::size_t CorridorNavigator::memory_bytes() const {
   for (const auto& [goal, cached] : impl_->trees)
     trees += sizeof(cached) + cached.tree.memory_bytes();
   return impl_->agents.size() * per_agent + impl_->queue.size() * sizeof(int) +
-         impl_->graph.memory_bytes() + impl_->portals.memory_bytes() + trees;
+         impl_->graph.memory_bytes() + impl_->portals.memory_bytes() +
+         impl_->shapes.memory_bytes() + trees;
 }
 
 namespace {

@@ -34,6 +34,7 @@ PortalTable::PortalTable(const dtNavMesh& navmesh) : polygons_(navmesh) {
           continue;
         Portal portal;
         portal.to = link.ref;
+        portal.to_index = polygons_.index_of(link.ref);
         portal_points(*tile, *poly, link, portal.left, portal.right);
         portals_.push_back(portal);
       }

@@ -24,6 +24,7 @@ class PortalTable {
 public:
   struct Portal {
     dtPolyRef to = 0;
+    std::int32_t to_index = -1; ///< dense index of `to`
     float left[3] = {0.0f, 0.0f, 0.0f};
     float right[3] = {0.0f, 0.0f, 0.0f};
   };
@@ -36,17 +37,25 @@ public:
   /// The portal from polygon `from` into `to` (the first link of `from` to `to`, as
   /// getPortalPoints finds it), or nullptr when there is none in the table.
   const Portal* find(dtPolyRef from, dtPolyRef to) const {
-    const int index = polygons_.index_of(from);
-    if (index < 0)
+    return find_from(polygons_.index_of(from), to);
+  }
+
+  /// find(from, to) with `from` given by its dense index (index_of, or a portal's to_index):
+  /// a path's portals are looked up one after the other, each from where the last one led.
+  const Portal* find_from(int from, dtPolyRef to) const {
+    if (from < 0)
       return nullptr;
-    const std::size_t end = static_cast<std::size_t>(start_[static_cast<std::size_t>(index) + 1]);
-    for (std::size_t k = static_cast<std::size_t>(start_[static_cast<std::size_t>(index)]); k < end;
-         ++k) {
+    const auto index = static_cast<std::size_t>(from);
+    const auto end = static_cast<std::size_t>(start_[index + 1]);
+    for (auto k = static_cast<std::size_t>(start_[index]); k < end; ++k) {
       if (portals_[k].to == to)
         return &portals_[k];
     }
     return nullptr;
   }
+
+  /// Dense index of a polygon, or -1 (PolygonIndex::index_of).
+  int index_of(dtPolyRef ref) const { return polygons_.index_of(ref); }
 
   std::size_t memory_bytes() const;
 

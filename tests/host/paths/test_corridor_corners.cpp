@@ -40,6 +40,7 @@ TEST(CorridorCorners, AgreeWithDetourToTheBitAlongRandomCorridors) {
   const NavMesh navmesh = NavMesh::build(pillar_field());
   NavQueryPtr query = navmesh.make_query();
   const PortalTable portals(navmesh.detour());
+  const PolygonShapes shapes(navmesh.detour(), navmesh.filter());
   const dtQueryFilter& filter = navmesh.filter();
   const glm::vec3 ext = navmesh.placement_extents();
   std::mt19937 rng(7);
@@ -68,7 +69,7 @@ TEST(CorridorCorners, AgreeWithDetourToTheBitAlongRandomCorridors) {
     for (int step = 0; step < 200 && corridor.getPathCount() > 0; ++step) {
       for (const int capacity : {2, 4, 32}) {
         Corners ours(capacity), detour(capacity);
-        ours.count = find_corridor_corners(corridor, portals, *query, ours.verts.data(),
+        ours.count = find_corridor_corners(corridor, portals, shapes, *query, ours.verts.data(),
                                            ours.flags.data(), ours.polys.data(), capacity);
         detour.count = corridor.findCorners(detour.verts.data(), detour.flags.data(),
                                             detour.polys.data(), capacity, query.get(), &filter);
@@ -107,6 +108,7 @@ TEST(CorridorCorners, AskForDetourWhenAPortalIsNotInTheTable) {
   const NavMesh navmesh = NavMesh::build(pillar_field());
   NavQueryPtr query = navmesh.make_query();
   const PortalTable portals(navmesh.detour());
+  const PolygonShapes shapes(navmesh.detour(), navmesh.filter());
   const dtQueryFilter& filter = navmesh.filter();
   const glm::vec3 ext = navmesh.placement_extents();
   // Two polygons far apart: no link between them.
@@ -124,8 +126,8 @@ TEST(CorridorCorners, AskForDetourWhenAPortalIsNotInTheTable) {
   const dtPolyRef path[2] = {ra, rb};
   corridor.setCorridor(pb, path, 2);
   Corners ours(4);
-  EXPECT_EQ(find_corridor_corners(corridor, portals, *query, ours.verts.data(), ours.flags.data(),
-                                  ours.polys.data(), 4),
+  EXPECT_EQ(find_corridor_corners(corridor, portals, shapes, *query, ours.verts.data(),
+                                  ours.flags.data(), ours.polys.data(), 4),
             -1);
 }
 

@@ -1,0 +1,82 @@
+// Moving a corridor's position with the polygon table's heights
+// (host/paths/corridor_move.h) leaves the corridor exactly as dtPathCorridor::movePosition
+// does: the same position, path and target, to the bit, on a real Recast navmesh.
+#include "host/navmesh/navmesh.h"
+#include "host/paths/corridor_move.h"
+#include "host/paths/polygon_shapes.h"
+#include "tests/support/pillar_field.h"
+
+#include <DetourPathCorridor.h>
+#include <cmath>
+#include <cstring>
+#include <gtest/gtest.h>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace crowd {
+namespace {
+
+TEST(CorridorMove, AgreesWithDetourToTheBitAlongRandomWalks) {
+  const NavMesh navmesh = NavMesh::build(test::pillar_field());
+  NavQueryPtr query = navmesh.make_query();
+  const PolygonShapes shapes(navmesh.detour(), navmesh.filter());
+  const dtQueryFilter& filter = navmesh.filter();
+  const glm::vec3 ext = navmesh.placement_extents();
+  constexpr int kCapacity = 64; // small enough that long walks fill the corridor
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<float> coord(-29.0f, 29.0f), turn(-0.6f, 0.6f), stride(0.0f, 1.5f);
+  int moves = 0, changed_paths = 0, blocked = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    const glm::vec3 from{coord(rng), 0.0f, coord(rng)}, to{coord(rng), 0.0f, coord(rng)};
+    dtPolyRef start = 0, goal = 0;
+    float start_pos[3], goal_pos[3];
+    query->findNearestPoly(&from.x, &ext.x, &filter, &start, start_pos);
+    query->findNearestPoly(&to.x, &ext.x, &filter, &goal, goal_pos);
+    if (!start || !goal)
+      continue;
+    std::vector<dtPolyRef> path(kCapacity);
+    int count = 0;
+    query->findPath(start, goal, start_pos, goal_pos, &filter, path.data(), &count, kCapacity);
+    if (count == 0)
+      continue;
+    dtPathCorridor ours, detour;
+    for (dtPathCorridor* c : {&ours, &detour}) {
+      c->init(kCapacity);
+      c->reset(start, start_pos);
+      c->setCorridor(goal_pos, path.data(), count);
+    }
+    // A wandering walk: it strays off the corridor, into pillars and back.
+    float heading = std::uniform_real_distribution<float>(0.0f, 6.2831853f)(rng);
+    for (int step = 0; step < 100; ++step) {
+      heading += turn(rng);
+      const float len = stride(rng);
+      const float* p = detour.getPos();
+      const float wanted[3] = {p[0] + std::cos(heading) * len, p[1],
+                               p[2] + std::sin(heading) * len};
+      const int before = detour.getPathCount();
+      const bool ours_ok = move_corridor_position(ours, wanted, kCapacity, shapes, *query, filter);
+      const bool detour_ok = detour.movePosition(wanted, query.get(), &filter);
+      const std::string where = "trial " + std::to_string(trial) + " step " + std::to_string(step);
+      ASSERT_EQ(ours_ok, detour_ok) << where;
+      EXPECT_EQ(std::memcmp(ours.getPos(), detour.getPos(), sizeof(float) * 3), 0) << where;
+      EXPECT_EQ(std::memcmp(ours.getTarget(), detour.getTarget(), sizeof(float) * 3), 0) << where;
+      ASSERT_EQ(ours.getPathCount(), detour.getPathCount()) << where;
+      EXPECT_EQ(std::memcmp(ours.getPath(), detour.getPath(),
+                            sizeof(dtPolyRef) * static_cast<std::size_t>(detour.getPathCount())),
+                0)
+          << where;
+      ++moves;
+      changed_paths += detour.getPathCount() != before ? 1 : 0;
+      const float moved =
+          std::hypot(detour.getPos()[0] - wanted[0], detour.getPos()[2] - wanted[2]);
+      blocked += moved > 0.01f ? 1 : 0;
+    }
+  }
+  EXPECT_GT(moves, 20000);
+  EXPECT_GT(changed_paths, 2000) << "walks should leave and enter polygons";
+  EXPECT_GT(blocked, 500) << "walks should run into pillars and the border";
+}
+
+} // namespace
+} // namespace crowd
