@@ -81,8 +81,8 @@ __device__ int agent_index() {
 /// @param         scratch_distance [count * max_segments] find_wall_segments scratch
 /// @param         scratch_ids      [count * max_segments] find_wall_segments scratch
 __global__ void __launch_bounds__(kAgentPolicy.threads_per_block)
-    proximity_kernel(AgentView v, GridView agent_grid, WallGridView walls, float* scratch_distance,
-                     std::int32_t* scratch_ids) {
+    proximity_kernel(AgentView v, AgentGridView agent_grid, WallGridView walls,
+                     float* scratch_distance, std::int32_t* scratch_ids) {
   const int i = agent_index();
   if (i >= v.count)
     return;
@@ -372,6 +372,7 @@ private:
     f(self.segment_scratch_ids_, s, "wall segment scratch");
     f(self.grid_keys_, 1, "agent grid keys");
     f(self.grid_items_, 1, "agent grid items");
+    f(self.grid_points_, 1, "agent grid points");
   }
 
   /// Device bytes of one agent at these row lengths: every per-agent buffer, plus the sort.
@@ -502,8 +503,8 @@ private:
     temp_allocator_.set_purpose("the agent grid of " + std::to_string(n) + " agents");
     CROWD_THRUST_CHECK(build_agent_grid(thrust::cuda::par_nosync(temp_allocator_).on(stream), spec,
                                         view, grid_keys_.data(), grid_items_.data(),
-                                        cell_start_.data()));
-    const GridView grid{spec, cell_start_.data(), grid_items_.data()};
+                                        grid_points_.data(), cell_start_.data()));
+    const AgentGridView grid{{spec, cell_start_.data(), grid_items_.data()}, grid_points_.data()};
 
     const int agent_blocks = blocks_for(n, kAgentPolicy);
     const int agent_threads = kAgentPolicy.threads_per_block;
@@ -689,6 +690,7 @@ private:
   // The agent grid, rebuilt every step.
   DeviceBuffer<std::int32_t> grid_keys_;  // [count]
   DeviceBuffer<std::int32_t> grid_items_; // [count]
+  DeviceBuffer<glm::vec4> grid_points_;   // [count] agent_grid_point of grid_items_[k]
   DeviceBuffer<std::int32_t> cell_start_; // [cell_count + 2]
   DeviceTempAllocator temp_allocator_;    // Thrust's sort storage
 
