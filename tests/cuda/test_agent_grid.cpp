@@ -86,8 +86,8 @@ void expect_grid_matches_brute_force(const GridSpec& spec, AgentArrays& a) {
   ASSERT_EQ(grid.points.size(), static_cast<std::size_t>(n));
   for (std::size_t k = 0; k < static_cast<std::size_t>(n); ++k) {
     const auto agent = static_cast<std::size_t>(grid.items[k]);
-    const glm::vec4 expected{a.position[agent], a.height[agent]};
-    EXPECT_EQ(grid.points[k], expected) << "sorted place " << k << ", agent " << agent;
+    const glm::vec4 expected_point{a.position[agent], a.height[agent]};
+    EXPECT_EQ(grid.points[k], expected_point) << "sorted place " << k << ", agent " << agent;
   }
 }
 
