@@ -40,8 +40,8 @@ public:
       : scene_(scene), agents_(scene.agents), walls_(scene.walls.view()),
         keys_(static_cast<std::size_t>(agents_.count())),
         items_(static_cast<std::size_t>(agents_.count())),
-        points_(static_cast<std::size_t>(agents_.count())),
         cell_start_(static_cast<std::size_t>(scene.params.agent_grid.cell_count()) + 2),
+        points_(static_cast<std::size_t>(agents_.count())),
         segment_scratch_([this] {
           return std::make_pair(
               std::vector<float>(static_cast<std::size_t>(agents_.max_segments)),
