@@ -82,20 +82,22 @@ CROWD_HD void find_wall_segments(int i, const AgentView& v, const WallGridView& 
     const float range = v.query_range[i];
     const float range_sq = range * range;
     const float height = v.height[i];
-    for_each_segment_near(walls, pg, range, [&](std::int32_t s) {
-      const glm::vec3 a = walls.p[s];
-      const glm::vec3 b = walls.q[s];
+    for_each_segment_listing_near(walls, pg, range, [&](int k) {
+      const WallListing& l = walls.listing[k];
       // Walls of another floor are not obstacles here.
-      if (fabsf(0.5f * (a.y + b.y) - p.y) >= height)
+      if (fabsf(l.mid_y - p.y) >= height)
         return;
+      const glm::vec2 a{l.ends.x, l.ends.y};
+      const glm::vec2 b{l.ends.z, l.ends.w};
       // Segments facing away from the agent (dtCrowd::update, velocity planning).
-      if (tri_area_2d(pg, {a.x, a.z}, {b.x, b.z}) < 0.0f)
+      if (tri_area_2d(pg, a, b) < 0.0f)
         return;
       float t = 0.0f;
-      const float d_sq = distance_point_segment_sqr_2d(pg, {a.x, a.z}, {b.x, b.z}, t);
+      const float d_sq = distance_point_segment_sqr_2d(pg, a, b, t);
       if (d_sq > range_sq)
         return;
-      n = insert_nearest(d_sq, s, scratch_distance, scratch_ids, n, s_max, truncated);
+      n = insert_nearest(d_sq, walls.grid.items[k], scratch_distance, scratch_ids, n, s_max,
+                         truncated);
     });
   }
   glm::vec4* out = v.segment + static_cast<long long>(i) * s_max;
