@@ -44,11 +44,10 @@ public:
                                points_.data()};
       {
         ScopedStage stage(times, "proximity");
-        // Agents in grid order (cell by cell), so consecutive agents scan mostly the same
-        // cells and wall segments while they are still in cache. Each agent's result depends
-        // only on the state before the stage, so the order changes nothing but the speed.
-        for_each_agent(n, [&](int k) {
-          const int i = sorted_[static_cast<std::size_t>(k)];
+        // In id order: visiting agents in grid (cell) order was measured no faster at 16,000
+        // agents, and callgrind's cache model at 4,000 showed more L1 misses, chiefly the
+        // writes of the result rows, which that order scatters.
+        for_each_agent(n, [&](int i) {
           find_neighbors(i, view, grid);
           WorkerScratch& scratch = worker_scratch(view);
           find_wall_segments(i, view, walls_, scratch.segment_distance.data(),
