@@ -41,8 +41,7 @@ public:
         keys_(static_cast<std::size_t>(agents_.count())),
         items_(static_cast<std::size_t>(agents_.count())),
         cell_start_(static_cast<std::size_t>(scene.params.agent_grid.cell_count()) + 2),
-        points_(static_cast<std::size_t>(agents_.count())),
-        segment_scratch_([this] {
+        points_(static_cast<std::size_t>(agents_.count())), segment_scratch_([this] {
           return std::make_pair(
               std::vector<float>(static_cast<std::size_t>(agents_.max_segments)),
               std::vector<std::int32_t>(static_cast<std::size_t>(agents_.max_segments)));
