@@ -41,7 +41,7 @@ public:
         keys_(static_cast<std::size_t>(agents_.count())),
         items_(static_cast<std::size_t>(agents_.count())),
         cell_start_(static_cast<std::size_t>(scene.params.agent_grid.cell_count()) + 2),
-        segment_scratch_([this] {
+        points_(static_cast<std::size_t>(agents_.count())), segment_scratch_([this] {
           return std::make_pair(
               std::vector<float>(static_cast<std::size_t>(agents_.max_segments)),
               std::vector<std::int32_t>(static_cast<std::size_t>(agents_.max_segments)));
@@ -55,12 +55,13 @@ public:
   /// Stage 3: the agent grid (cell keys, stable sort, cell ranges), sequential.
   void grid() {
     build_agent_grid(thrust::cpp::par, scene_.params.agent_grid, agents_.view(), keys_.data(),
-                     items_.data(), cell_start_.data());
+                     items_.data(), points_.data(), cell_start_.data());
   }
   /// Stage 4: neighbours and wall segments of every agent (needs grid()).
   void proximity() {
     const AgentView v = agents_.view();
-    const GridView g{scene_.params.agent_grid, cell_start_.data(), items_.data()};
+    const AgentGridView g{{scene_.params.agent_grid, cell_start_.data(), items_.data()},
+                          points_.data()};
     for_each_agent(v.count, [&](int i) {
       find_neighbors(i, v, g);
       auto& [distance, ids] = segment_scratch_.local();
@@ -100,6 +101,7 @@ private:
   AgentArrays agents_;
   WallGridView walls_;
   std::vector<std::int32_t> keys_, items_, cell_start_;
+  std::vector<glm::vec4> points_;
   tbb::enumerable_thread_specific<std::pair<std::vector<float>, std::vector<std::int32_t>>>
       segment_scratch_;
   tbb::enumerable_thread_specific<CpuAvoidanceScratch> avoidance_scratch_;

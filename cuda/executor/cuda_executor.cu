@@ -81,8 +81,8 @@ __device__ int agent_index() {
 /// @param         scratch_distance [count * max_segments] find_wall_segments scratch
 /// @param         scratch_ids      [count * max_segments] find_wall_segments scratch
 __global__ void __launch_bounds__(kAgentPolicy.threads_per_block)
-    proximity_kernel(AgentView v, GridView agent_grid, WallGridView walls, float* scratch_distance,
-                     std::int32_t* scratch_ids) {
+    proximity_kernel(AgentView v, AgentGridView agent_grid, WallGridView walls,
+                     float* scratch_distance, std::int32_t* scratch_ids) {
   const int i = agent_index();
   if (i >= v.count)
     return;
@@ -372,6 +372,7 @@ private:
     f(self.segment_scratch_ids_, s, "wall segment scratch");
     f(self.grid_keys_, 1, "agent grid keys");
     f(self.grid_items_, 1, "agent grid items");
+    f(self.grid_points_, 1, "agent grid points");
   }
 
   /// Device bytes of one agent at these row lengths: every per-agent buffer, plus the sort.
@@ -387,8 +388,9 @@ private:
 
   /// Device memory that does not grow with the agent count.
   std::size_t fixed_device_bytes() const {
-    return wall_cell_start_.bytes() + wall_items_.bytes() + wall_p_.bytes() + wall_q_.bytes() +
-           wall_cell_box_.bytes() + cell_start_.bytes() + avoidance_params_.bytes();
+    return wall_cell_start_.bytes() + wall_items_.bytes() + wall_listing_.bytes() +
+           wall_p_.bytes() + wall_q_.bytes() + wall_cell_box_.bytes() + cell_start_.bytes() +
+           avoidance_params_.bytes();
   }
 
   /// Rethrows the exception being handled; when the device ran out of memory, as one line
@@ -425,17 +427,20 @@ private:
   void upload_walls(const WallGridData& walls) {
     const std::size_t segments = walls.p.size();
     if (walls.cell_start.size() != static_cast<std::size_t>(walls.spec.cell_count()) + 1 ||
-        walls.q.size() != segments || walls.cell_box.size() != segments)
+        walls.q.size() != segments || walls.cell_box.size() != segments ||
+        walls.listing.size() != walls.items.size())
       throw std::invalid_argument("set_walls: inconsistent WallGridData sizes");
     const std::string what = "the wall grid (" + std::to_string(segments) + " segments)";
     wall_cell_start_.reserve(walls.cell_start.size(), what);
     wall_items_.reserve(walls.items.size(), what);
+    wall_listing_.reserve(walls.listing.size(), what);
     wall_p_.reserve(segments, what);
     wall_q_.reserve(segments, what);
     wall_cell_box_.reserve(segments, what);
     // Once per run: copy straight from the (pageable) vectors and wait, no staging needed.
     copy_to_device(wall_cell_start_, walls.cell_start);
     copy_to_device(wall_items_, walls.items);
+    copy_to_device(wall_listing_, walls.listing);
     copy_to_device(wall_p_, walls.p);
     copy_to_device(wall_q_, walls.q);
     copy_to_device(wall_cell_box_, walls.cell_box);
@@ -443,6 +448,7 @@ private:
     walls_.grid.spec = walls.spec;
     walls_.grid.cell_start = wall_cell_start_.data();
     walls_.grid.items = wall_items_.data();
+    walls_.listing = wall_listing_.data();
     walls_.p = wall_p_.data();
     walls_.q = wall_q_.data();
     walls_.cell_box = wall_cell_box_.data();
@@ -502,8 +508,8 @@ private:
     temp_allocator_.set_purpose("the agent grid of " + std::to_string(n) + " agents");
     CROWD_THRUST_CHECK(build_agent_grid(thrust::cuda::par_nosync(temp_allocator_).on(stream), spec,
                                         view, grid_keys_.data(), grid_items_.data(),
-                                        cell_start_.data()));
-    const GridView grid{spec, cell_start_.data(), grid_items_.data()};
+                                        grid_points_.data(), cell_start_.data()));
+    const AgentGridView grid{{spec, cell_start_.data(), grid_items_.data()}, grid_points_.data()};
 
     const int agent_blocks = blocks_for(n, kAgentPolicy);
     const int agent_threads = kAgentPolicy.threads_per_block;
@@ -689,12 +695,14 @@ private:
   // The agent grid, rebuilt every step.
   DeviceBuffer<std::int32_t> grid_keys_;  // [count]
   DeviceBuffer<std::int32_t> grid_items_; // [count]
+  DeviceBuffer<glm::vec4> grid_points_;   // [count] agent_grid_point of grid_items_[k]
   DeviceBuffer<std::int32_t> cell_start_; // [cell_count + 2]
   DeviceTempAllocator temp_allocator_;    // Thrust's sort storage
 
   // The wall grid, uploaded once by set_walls.
   DeviceBuffer<std::int32_t> wall_cell_start_; // [cells + 1]
   DeviceBuffer<std::int32_t> wall_items_;      // [listed segments]
+  DeviceBuffer<WallListing> wall_listing_;     // [listed segments]
   DeviceBuffer<glm::vec3> wall_p_;             // [segments]
   DeviceBuffer<glm::vec3> wall_q_;             // [segments]
   DeviceBuffer<glm::ivec4> wall_cell_box_;     // [segments]

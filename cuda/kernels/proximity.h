@@ -8,9 +8,9 @@
 // that face the agent (the facing test of dtCrowd::update's velocity planning).
 #pragma once
 
+#include "cuda/kernels/agent_grid.h"
 #include "cuda/kernels/agent_view.h"
 #include "cuda/kernels/geometry.h"
-#include "cuda/kernels/uniform_grid.h"
 #include "cuda/kernels/wall_grid.h"
 
 namespace crowd {
@@ -39,7 +39,9 @@ CROWD_HD int insert_nearest(float key, std::int32_t id, float* keys, std::int32_
 }
 
 /// Finds agent `i`'s neighbours (in range, height ranges overlapping; DetourCrowd's test).
-CROWD_HD void find_neighbors(int i, const AgentView& v, const GridView& agent_grid) {
+/// Candidates are read from the grid's sorted copy of positions and heights, which holds the
+/// same floats as v.position and v.height, so the result is the same as reading those.
+CROWD_HD void find_neighbors(int i, const AgentView& v, const AgentGridView& agent_grid) {
   const int k_max = v.max_neighbors;
   float* dist = v.neighbor_distance_sq + static_cast<long long>(i) * k_max;
   std::int32_t* ids = v.neighbor_index + static_cast<long long>(i) * k_max;
@@ -50,14 +52,14 @@ CROWD_HD void find_neighbors(int i, const AgentView& v, const GridView& agent_gr
     const float range = v.query_range[i];
     const float range_sq = range * range;
     const float height = v.height[i];
-    for_each_item_near(agent_grid, {p.x, p.z}, range, [&](std::int32_t j) {
-      if (j == i)
-        return;
-      const glm::vec3 d = p - v.position[j];
-      if (fabsf(d.y) >= (height + v.height[j]) / 2.0f)
-        return;
+    for_each_position_near(agent_grid.grid, {p.x, p.z}, range, [&](int k) {
+      const glm::vec4 q = agent_grid.point[k];
+      const glm::vec3 d = p - glm::vec3(q);
       const float d_sq = d.x * d.x + d.z * d.z;
-      if (d_sq > range_sq)
+      if (d_sq > range_sq || fabsf(d.y) >= (height + q.w) / 2.0f)
+        return;
+      const std::int32_t j = agent_grid.grid.items[k];
+      if (j == i)
         return;
       n = insert_nearest(d_sq, j, dist, ids, n, k_max, truncated);
     });
@@ -80,20 +82,22 @@ CROWD_HD void find_wall_segments(int i, const AgentView& v, const WallGridView& 
     const float range = v.query_range[i];
     const float range_sq = range * range;
     const float height = v.height[i];
-    for_each_segment_near(walls, pg, range, [&](std::int32_t s) {
-      const glm::vec3 a = walls.p[s];
-      const glm::vec3 b = walls.q[s];
+    for_each_segment_listing_near(walls, pg, range, [&](int k) {
+      const WallListing& l = walls.listing[k];
       // Walls of another floor are not obstacles here.
-      if (fabsf(0.5f * (a.y + b.y) - p.y) >= height)
+      if (fabsf(l.mid_y - p.y) >= height)
         return;
+      const glm::vec2 a{l.ends.x, l.ends.y};
+      const glm::vec2 b{l.ends.z, l.ends.w};
       // Segments facing away from the agent (dtCrowd::update, velocity planning).
-      if (tri_area_2d(pg, {a.x, a.z}, {b.x, b.z}) < 0.0f)
+      if (tri_area_2d(pg, a, b) < 0.0f)
         return;
       float t = 0.0f;
-      const float d_sq = distance_point_segment_sqr_2d(pg, {a.x, a.z}, {b.x, b.z}, t);
+      const float d_sq = distance_point_segment_sqr_2d(pg, a, b, t);
       if (d_sq > range_sq)
         return;
-      n = insert_nearest(d_sq, s, scratch_distance, scratch_ids, n, s_max, truncated);
+      n = insert_nearest(d_sq, walls.grid.items[k], scratch_distance, scratch_ids, n, s_max,
+                         truncated);
     });
   }
   glm::vec4* out = v.segment + static_cast<long long>(i) * s_max;

@@ -41,20 +41,29 @@ struct GridView {
   const std::int32_t* items = nullptr;      // [items] item ids, ascending within a cell
 };
 
-/// Calls visit(item) for every item in the cells overlapping the square of half-size `range`
-/// around `centre`, cell by cell in row-major order (a deterministic order).
+/// Calls visit(k) for every sorted position k (an index into `items`) of the cells overlapping
+/// the square of half-size `range` around `centre`, cell by cell in row-major order (a
+/// deterministic order). The cells of one grid row are neighbours in the sorted order (keys
+/// are row-major), so each row of the square is one contiguous range of positions: one pair
+/// of cell_start loads per row, and a scan that walks memory forwards.
 template <class Visit>
-CROWD_HD void for_each_item_near(const GridView& grid, glm::vec2 centre, float range,
-                                 Visit&& visit) {
+CROWD_HD void for_each_position_near(const GridView& grid, glm::vec2 centre, float range,
+                                     Visit&& visit) {
   const glm::ivec2 lo = grid.spec.cell_of({centre.x - range, centre.y - range});
   const glm::ivec2 hi = grid.spec.cell_of({centre.x + range, centre.y + range});
   for (int z = lo.y; z <= hi.y; ++z) {
-    for (int x = lo.x; x <= hi.x; ++x) {
-      const int key = grid.spec.key({x, z});
-      for (int k = grid.cell_start[key]; k < grid.cell_start[key + 1]; ++k)
-        visit(grid.items[k]);
-    }
+    const int end = grid.cell_start[grid.spec.key({hi.x, z}) + 1];
+    for (int k = grid.cell_start[grid.spec.key({lo.x, z})]; k < end; ++k)
+      visit(k);
   }
+}
+
+/// Calls visit(item) for every item in the cells overlapping the square of half-size `range`
+/// around `centre`, in the order of for_each_position_near.
+template <class Visit>
+CROWD_HD void for_each_item_near(const GridView& grid, glm::vec2 centre, float range,
+                                 Visit&& visit) {
+  for_each_position_near(grid, centre, range, [&](int k) { visit(grid.items[k]); });
 }
 
 } // namespace crowd

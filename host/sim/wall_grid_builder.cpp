@@ -53,13 +53,21 @@ WallGridData build_wall_grid(const std::vector<WallSegment>& segments, glm::vec2
     data.cell_start[static_cast<std::size_t>(c) + 1] =
         data.cell_start[static_cast<std::size_t>(c)] + counts[static_cast<std::size_t>(c)];
   data.items.resize(static_cast<std::size_t>(data.cell_start.back()));
+  data.listing.resize(data.items.size());
   std::vector<std::int32_t> fill(data.cell_start.begin(), data.cell_start.end() - 1);
   for (int s = 0; s < n; ++s) {
     const glm::ivec4 b = data.cell_box[static_cast<std::size_t>(s)];
-    for (int z = b.y; z <= b.w; ++z)
-      for (int x = b.x; x <= b.z; ++x)
-        data.items[static_cast<std::size_t>(
-            fill[static_cast<std::size_t>(data.spec.key({x, z}))]++)] = s;
+    const glm::vec3 p = data.p[static_cast<std::size_t>(s)];
+    const glm::vec3 q = data.q[static_cast<std::size_t>(s)];
+    for (int z = b.y; z <= b.w; ++z) {
+      for (int x = b.x; x <= b.z; ++x) {
+        const auto k =
+            static_cast<std::size_t>(fill[static_cast<std::size_t>(data.spec.key({x, z}))]++);
+        data.items[k] = s;
+        // mid_y as the query computed it from p and q, so reading it changes no result.
+        data.listing[k] = {{p.x, p.z, q.x, q.z}, 0.5f * (p.y + q.y), x, b.x, b.y};
+      }
+    }
   }
   return data;
 }
@@ -69,6 +77,7 @@ WallGridView WallGridData::view() const {
   v.grid.spec = spec;
   v.grid.cell_start = cell_start.data();
   v.grid.items = items.data();
+  v.listing = listing.data();
   v.p = p.data();
   v.q = q.data();
   v.cell_box = cell_box.data();
@@ -78,7 +87,7 @@ WallGridView WallGridData::view() const {
 std::size_t WallGridData::memory_bytes() const {
   return cell_start.capacity() * sizeof(std::int32_t) + items.capacity() * sizeof(std::int32_t) +
          (p.capacity() + q.capacity()) * sizeof(glm::vec3) +
-         cell_box.capacity() * sizeof(glm::ivec4);
+         cell_box.capacity() * sizeof(glm::ivec4) + listing.capacity() * sizeof(WallListing);
 }
 
 } // namespace crowd

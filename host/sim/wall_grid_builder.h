@@ -13,6 +13,7 @@ struct WallGridData {
   GridSpec spec;
   std::vector<std::int32_t> cell_start; // [cells + 1]
   std::vector<std::int32_t> items;      // segment ids, grouped by cell
+  std::vector<WallListing> listing;     // [items] listing[k] describes items[k]
   std::vector<glm::vec3> p, q;          // [segments]
   std::vector<glm::ivec4> cell_box;     // [segments]
 

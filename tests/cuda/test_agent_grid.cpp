@@ -43,7 +43,7 @@ AgentArrays random_agents(Rng& rng, int n, const GridSpec& spec, double outside 
     glm::vec2 p{rng.uniform(lo.x, hi.x), rng.uniform(lo.y, hi.y)};
     if (rng.chance(outside))
       p = {rng.uniform(lo.x - 30, hi.x + 30), rng.uniform(lo.y - 30, hi.y + 30)};
-    a.append({p.x, rng.uniform(-1, 1), p.y}, 0.4f, 2.0f, 8.0f, 3.0f, 0.0f, 0);
+    a.append({p.x, rng.uniform(-1, 1), p.y}, 0.4f, rng.uniform(1.5f, 2.5f), 8.0f, 3.0f, 0.0f, 0);
     if (rng.chance(inactive))
       a.mode.back() = kAgentInactive;
   }
@@ -81,6 +81,14 @@ void expect_grid_matches_brute_force(const GridSpec& spec, AgentArrays& a) {
   for (int k = active; k < n; ++k)
     EXPECT_EQ(a.mode[static_cast<std::size_t>(grid.items[static_cast<std::size_t>(k)])],
               kAgentInactive);
+  // The sorted copy holds exactly the position and height of the agent at each place, so the
+  // neighbour search computes from the same floats as from the agent arrays.
+  ASSERT_EQ(grid.points.size(), static_cast<std::size_t>(n));
+  for (std::size_t k = 0; k < static_cast<std::size_t>(n); ++k) {
+    const auto agent = static_cast<std::size_t>(grid.items[k]);
+    const glm::vec4 expected_point{a.position[agent], a.height[agent]};
+    EXPECT_EQ(grid.points[k], expected_point) << "sorted place " << k << ", agent " << agent;
+  }
 }
 
 TEST(AgentGrid, EmptySceneHasEmptyCells) {
@@ -177,7 +185,7 @@ TEST(AgentGrid, ForEachItemNearVisitsEveryAgentInTheSquareOnceInRowMajorCellOrde
     const float range = rng.uniform(0.0f, 6.0f);
     std::vector<int> visits(static_cast<std::size_t>(a.count()), 0);
     int last_key = -1;
-    for_each_item_near(grid.view, centre, range, [&](std::int32_t j) {
+    for_each_item_near(grid.view.grid, centre, range, [&](std::int32_t j) {
       ++visits[static_cast<std::size_t>(j)];
       const glm::vec3 p = a.position[static_cast<std::size_t>(j)];
       const int key = spec.key(spec.cell_of({p.x, p.z}));

@@ -66,13 +66,16 @@ inline WallGridData empty_wall_grid(glm::vec2 area_min = glm::vec2(-1.0f),
 /// An agent grid built by build_agent_grid with thrust::cpp::par, as the CPU executor does.
 struct HostAgentGrid {
   std::vector<std::int32_t> keys, items, cell_start;
-  GridView view;
+  std::vector<glm::vec4> points;
+  AgentGridView view;
 
   HostAgentGrid(const GridSpec& spec, const AgentView& agents)
       : keys(static_cast<std::size_t>(agents.count)), items(static_cast<std::size_t>(agents.count)),
-        cell_start(static_cast<std::size_t>(spec.cell_count()) + 2, -1) {
-    build_agent_grid(thrust::cpp::par, spec, agents, keys.data(), items.data(), cell_start.data());
-    view = {spec, cell_start.data(), items.data()};
+        cell_start(static_cast<std::size_t>(spec.cell_count()) + 2, -1),
+        points(static_cast<std::size_t>(agents.count)) {
+    build_agent_grid(thrust::cpp::par, spec, agents, keys.data(), items.data(), points.data(),
+                     cell_start.data());
+    view = {{spec, cell_start.data(), items.data()}, points.data()};
   }
   HostAgentGrid(const HostAgentGrid&) = delete; // view points into the vectors
   HostAgentGrid& operator=(const HostAgentGrid&) = delete;

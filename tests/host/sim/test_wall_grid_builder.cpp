@@ -1,6 +1,7 @@
 // The wall grid builder (host/sim/wall_grid_builder.cpp) and its query
 // (cuda/kernels/wall_grid.h): every segment is listed in, and found from, every cell its
-// bounding box touches, exactly once; make_grid_spec covers the area within the cell budget.
+// bounding box touches, exactly once, each listing with a copy of what the query reads;
+// make_grid_spec covers the area within the cell budget.
 #include "cuda/kernels/wall_grid.h"
 #include "host/sim/wall_grid_builder.h"
 #include "tests/support/crowd_test_support.h"
@@ -81,6 +82,30 @@ TEST(WallGridBuilder, EverySegmentIsListedOnceInEveryCellOfItsBoxAndNowhereElse)
       const std::vector<std::int32_t> got(g.items.begin() + g.cell_start[at(key)],
                                           g.items.begin() + g.cell_start[at(key) + 1]);
       ASSERT_EQ(got, expected) << "cell (" << x << ", " << z << "), ascending segment ids";
+    }
+  }
+}
+
+TEST(WallGridBuilder, EachListingCopiesItsSegmentEndsHeightCellAndBoxCorner) {
+  Rng rng(7);
+  const glm::vec2 lo{-10.0f, -6.0f}, hi{14.0f, 9.0f};
+  const WallGridData g = build_wall_grid(random_segments(rng, 300, lo, hi), lo, hi, 1.5f);
+  ASSERT_EQ(g.listing.size(), g.items.size());
+  for (int z = 0; z < g.spec.cells_z; ++z) {
+    for (int x = 0; x < g.spec.cells_x; ++x) {
+      const int key = g.spec.key({x, z});
+      for (int k = g.cell_start[at(key)]; k < g.cell_start[at(key) + 1]; ++k) {
+        const int s = g.items[at(k)];
+        const WallListing& l = g.listing[at(k)];
+        const glm::vec3 p = g.p[at(s)];
+        const glm::vec3 q = g.q[at(s)];
+        // Bit for bit what the query computed from p and q before listings carried them.
+        EXPECT_EQ(l.ends, glm::vec4(p.x, p.z, q.x, q.z)) << "listing " << k;
+        EXPECT_EQ(l.mid_y, 0.5f * (p.y + q.y)) << "listing " << k;
+        EXPECT_EQ(l.cell_x, x) << "listing " << k;
+        EXPECT_EQ(l.box_min_x, g.cell_box[at(s)].x) << "listing " << k;
+        EXPECT_EQ(l.box_min_z, g.cell_box[at(s)].y) << "listing " << k;
+      }
     }
   }
 }
