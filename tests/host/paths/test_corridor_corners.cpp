@@ -4,6 +4,7 @@
 #include "host/paths/corridor_corners.h"
 #include "host/paths/portal_table.h"
 #include "tests/support/pillar_field.h"
+#include "tests/support/random_path.h"
 
 #include <DetourPathCorridor.h>
 #include <algorithm>
@@ -44,25 +45,13 @@ TEST(CorridorCorners, AgreeWithDetourToTheBitAlongRandomCorridors) {
   const dtQueryFilter& filter = navmesh.filter();
   const glm::vec3 ext = navmesh.placement_extents();
   std::mt19937 rng(7);
-  std::uniform_real_distribution<float> coord(-29.0f, 29.0f);
   int corridors = 0, comparisons = 0, turns = 0;
+  test::RandomPath path;
   for (int trial = 0; trial < 300; ++trial) {
-    const glm::vec3 from{coord(rng), 0.0f, coord(rng)}, to{coord(rng), 0.0f, coord(rng)};
-    dtPolyRef start = 0, goal = 0;
-    float start_pos[3], goal_pos[3];
-    query->findNearestPoly(&from.x, &ext.x, &filter, &start, start_pos);
-    query->findNearestPoly(&to.x, &ext.x, &filter, &goal, goal_pos);
-    if (!start || !goal)
-      continue;
-    std::vector<dtPolyRef> path(256);
-    int count = 0;
-    query->findPath(start, goal, start_pos, goal_pos, &filter, path.data(), &count, 256);
-    if (count == 0)
+    if (!test::random_path(*query, filter, ext, rng, 256, path))
       continue;
     dtPathCorridor corridor;
-    corridor.init(256);
-    corridor.reset(start, start_pos);
-    corridor.setCorridor(goal_pos, path.data(), count);
+    test::load_corridors(path, 256, {&corridor});
     ++corridors;
     // Walk the agent along its own corners, comparing at every step, with several buffer
     // sizes (4 is the crowd's; 2 stops after one corner; 32 takes the whole path).

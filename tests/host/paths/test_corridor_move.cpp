@@ -5,6 +5,7 @@
 #include "host/paths/corridor_move.h"
 #include "host/paths/polygon_shapes.h"
 #include "tests/support/pillar_field.h"
+#include "tests/support/random_path.h"
 
 #include <DetourPathCorridor.h>
 #include <cmath>
@@ -25,27 +26,14 @@ TEST(CorridorMove, AgreesWithDetourToTheBitAlongRandomWalks) {
   const glm::vec3 ext = navmesh.placement_extents();
   constexpr int kCapacity = 64; // small enough that long walks fill the corridor
   std::mt19937 rng(3);
-  std::uniform_real_distribution<float> coord(-29.0f, 29.0f), turn(-0.6f, 0.6f), stride(0.0f, 1.5f);
+  std::uniform_real_distribution<float> turn(-0.6f, 0.6f), stride(0.0f, 1.5f);
   int moves = 0, changed_paths = 0, blocked = 0;
+  test::RandomPath path;
   for (int trial = 0; trial < 300; ++trial) {
-    const glm::vec3 from{coord(rng), 0.0f, coord(rng)}, to{coord(rng), 0.0f, coord(rng)};
-    dtPolyRef start = 0, goal = 0;
-    float start_pos[3], goal_pos[3];
-    query->findNearestPoly(&from.x, &ext.x, &filter, &start, start_pos);
-    query->findNearestPoly(&to.x, &ext.x, &filter, &goal, goal_pos);
-    if (!start || !goal)
-      continue;
-    std::vector<dtPolyRef> path(kCapacity);
-    int count = 0;
-    query->findPath(start, goal, start_pos, goal_pos, &filter, path.data(), &count, kCapacity);
-    if (count == 0)
+    if (!test::random_path(*query, filter, ext, rng, kCapacity, path))
       continue;
     dtPathCorridor ours, detour;
-    for (dtPathCorridor* c : {&ours, &detour}) {
-      c->init(kCapacity);
-      c->reset(start, start_pos);
-      c->setCorridor(goal_pos, path.data(), count);
-    }
+    test::load_corridors(path, kCapacity, {&ours, &detour});
     // A wandering walk: it strays off the corridor, into pillars and back.
     float heading = std::uniform_real_distribution<float>(0.0f, 6.2831853f)(rng);
     for (int step = 0; step < 100; ++step) {
