@@ -389,8 +389,7 @@ private:
   /// Device memory that does not grow with the agent count.
   std::size_t fixed_device_bytes() const {
     return wall_cell_start_.bytes() + wall_items_.bytes() + wall_listing_.bytes() +
-           wall_p_.bytes() + wall_q_.bytes() + wall_cell_box_.bytes() + cell_start_.bytes() +
-           avoidance_params_.bytes();
+           wall_p_.bytes() + wall_q_.bytes() + cell_start_.bytes() + avoidance_params_.bytes();
   }
 
   /// Rethrows the exception being handled; when the device ran out of memory, as one line
@@ -427,8 +426,7 @@ private:
   void upload_walls(const WallGridData& walls) {
     const std::size_t segments = walls.p.size();
     if (walls.cell_start.size() != static_cast<std::size_t>(walls.spec.cell_count()) + 1 ||
-        walls.q.size() != segments || walls.cell_box.size() != segments ||
-        walls.listing.size() != walls.items.size())
+        walls.q.size() != segments || walls.listing.size() != walls.items.size())
       throw std::invalid_argument("set_walls: inconsistent WallGridData sizes");
     const std::string what = "the wall grid (" + std::to_string(segments) + " segments)";
     wall_cell_start_.reserve(walls.cell_start.size(), what);
@@ -436,14 +434,12 @@ private:
     wall_listing_.reserve(walls.listing.size(), what);
     wall_p_.reserve(segments, what);
     wall_q_.reserve(segments, what);
-    wall_cell_box_.reserve(segments, what);
     // Once per run: copy straight from the (pageable) vectors and wait, no staging needed.
     copy_to_device(wall_cell_start_, walls.cell_start);
     copy_to_device(wall_items_, walls.items);
     copy_to_device(wall_listing_, walls.listing);
     copy_to_device(wall_p_, walls.p);
     copy_to_device(wall_q_, walls.q);
-    copy_to_device(wall_cell_box_, walls.cell_box);
     CROWD_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
     walls_.grid.spec = walls.spec;
     walls_.grid.cell_start = wall_cell_start_.data();
@@ -451,7 +447,6 @@ private:
     walls_.listing = wall_listing_.data();
     walls_.p = wall_p_.data();
     walls_.q = wall_q_.data();
-    walls_.cell_box = wall_cell_box_.data();
   }
 
   /// One step: upload, stages 3-8, download, one synchronisation, stage times.
@@ -705,7 +700,6 @@ private:
   DeviceBuffer<WallListing> wall_listing_;     // [listed segments]
   DeviceBuffer<glm::vec3> wall_p_;             // [segments]
   DeviceBuffer<glm::vec3> wall_q_;             // [segments]
-  DeviceBuffer<glm::ivec4> wall_cell_box_;     // [segments]
   WallGridView walls_;
 
   PinnedBuffer<unsigned char> upload_staging_;   // [bytes of one step's uploads]

@@ -3,7 +3,7 @@
 // touches; a query visits it once, in the first cell of the overlap of its cell box and the
 // query's cell box. Each listing also carries a copy of what the query reads of its segment
 // (WallListing), so the listings of a row of cells are read in sequence, as the agent grid's
-// points are (agent_grid.h), instead of gathering p, q and cell_box by segment id.
+// points are (agent_grid.h), instead of gathering the segment's ends and cells by its id.
 #pragma once
 
 #include "cuda/kernels/uniform_grid.h"
@@ -25,7 +25,6 @@ struct WallGridView {
   const WallListing* listing = nullptr; // [items] listing[k] describes items[k]
   const glm::vec3* p = nullptr;         // [segments]
   const glm::vec3* q = nullptr;         // [segments]
-  const glm::ivec4* cell_box = nullptr; // [segments] (min x, min z, max x, max z) cells
 };
 
 /// Calls visit(k) for the position k (into grid.items and listing) of one listing of every

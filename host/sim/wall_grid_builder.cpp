@@ -80,7 +80,6 @@ WallGridView WallGridData::view() const {
   v.listing = listing.data();
   v.p = p.data();
   v.q = q.data();
-  v.cell_box = cell_box.data();
   return v;
 }
 

@@ -15,7 +15,9 @@ struct WallGridData {
   std::vector<std::int32_t> items;      // segment ids, grouped by cell
   std::vector<WallListing> listing;     // [items] listing[k] describes items[k]
   std::vector<glm::vec3> p, q;          // [segments]
-  std::vector<glm::ivec4> cell_box;     // [segments]
+  /// [segments] (min x, min z, max x, max z) cells; the build's, copied into each listing
+  /// (the queries read the listings, so this stays on the host).
+  std::vector<glm::ivec4> cell_box;
 
   WallGridView view() const;
   std::size_t memory_bytes() const;
