@@ -37,8 +37,7 @@ struct StraightPath {
 bool closest_point_on_boundary(const PolygonShapes& shapes, const dtNavMeshQuery& query,
                                dtPolyRef ref, const float* pos, float* closest) {
   const int p = shapes.index().index_of(ref);
-  if (p >= 0 && shapes.is_ground(p) &&
-      dtPointInPolygon(pos, shapes.vertices(p), shapes.vertex_count(p))) {
+  if (p >= 0 && shapes.contains(p, pos)) {
     dtVcopy(closest, pos);
     return true;
   }

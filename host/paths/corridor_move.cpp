@@ -1,8 +1,8 @@
 #include "host/paths/corridor_move.h"
 
+#include "host/paths/corridor_path_copy.h"
+
 #include <DetourCommon.h>
-#include <algorithm>
-#include <vector>
 
 namespace crowd {
 
@@ -14,8 +14,8 @@ namespace {
 void poly_height(const PolygonShapes& shapes, const dtNavMeshQuery& query, dtPolyRef ref,
                  const float* pos, float& height) {
   const int p = shapes.index().index_of(ref);
-  if (p >= 0 && shapes.is_ground(p) && shapes.is_flat(p)) {
-    if (dtPointInPolygon(pos, shapes.vertices(p), shapes.vertex_count(p)))
+  if (p >= 0 && shapes.is_flat(p)) {
+    if (shapes.contains(p, pos))
       height = shapes.flat_height(p);
     return;
   }
@@ -37,13 +37,9 @@ bool move_corridor_position(dtPathCorridor& corridor, const float* npos, int max
                              visited, &visited_count, kMaxVisited);
   if (!dtStatusSucceed(status))
     return false;
-  // dtPathCorridor keeps its path private: merge into a copy and load it back.
-  thread_local std::vector<dtPolyRef> path;
-  const int count = corridor.getPathCount();
-  path.resize(static_cast<std::size_t>(std::max(max_path, count)));
-  std::copy(corridor.getPath(), corridor.getPath() + count, path.begin());
-  const int merged =
-      dtMergeCorridorStartMoved(path.data(), count, max_path, visited, visited_count);
+  const std::span<dtPolyRef> path = corridor_path_copy(corridor, max_path);
+  const int merged = dtMergeCorridorStartMoved(path.data(), corridor.getPathCount(), max_path,
+                                               visited, visited_count);
   // Keep the position on the navmesh surface.
   float height = corridor.getPos()[1];
   poly_height(shapes, query, path[0], result, height);

@@ -1,9 +1,9 @@
 #include "host/paths/corridor_visibility.h"
 
+#include "host/paths/corridor_path_copy.h"
+
 #include <DetourCommon.h>
-#include <algorithm>
 #include <cfloat>
-#include <vector>
 
 namespace crowd {
 
@@ -62,10 +62,7 @@ void optimize_corridor_visibility(dtPathCorridor& corridor, const float* next, f
                   kMaxResult);
   }
   if (count > 1 && t > 0.99f) {
-    // dtPathCorridor keeps its path private: merge into a copy and load it back.
-    thread_local std::vector<dtPolyRef> path;
-    path.assign(corridor.getPath(), corridor.getPath() + corridor.getPathCount());
-    path.resize(static_cast<std::size_t>(std::max(max_path, corridor.getPathCount())));
+    const std::span<dtPolyRef> path = corridor_path_copy(corridor, max_path);
     const int merged = dtMergeCorridorStartShortcut(path.data(), corridor.getPathCount(), max_path,
                                                     visited, count);
     corridor.setCorridor(corridor.getTarget(), path.data(), merged);

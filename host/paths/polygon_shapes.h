@@ -7,6 +7,7 @@
 
 #include "host/paths/polygon_index.h"
 
+#include <DetourCommon.h>
 #include <DetourNavMesh.h>
 #include <DetourNavMeshQuery.h>
 #include <cstddef>
@@ -39,6 +40,12 @@ public:
   const float* vertices(int p) const {
     return &verts_[static_cast<std::size_t>(start_[static_cast<std::size_t>(p)]) * 3];
   }
+  /// Whether `pos` (x y z; x and z count) is inside ground polygon `p`, by dtPointInPolygon:
+  /// the test Detour's closestPointOnPolyBoundary and getPolyHeight decide by. False for an
+  /// off-mesh connection.
+  bool contains(int p, const float* pos) const {
+    return is_ground(p) && dtPointInPolygon(pos, vertices(p), vertex_count(p));
+  }
   /// What a raycast leaving polygon `p` across edge `edge` enters: the dense index of the
   /// first link of that edge, in link-chain order, to a ground polygon the filter passes (as
   /// raycast takes it), or kWall / kAskDetour.
@@ -49,7 +56,7 @@ public:
 
   /// Whether polygon `p` and its detail mesh lie at one height, flat_height(p): then
   /// dtNavMesh::getPolyHeight gives that height, to the bit, for every point inside it (its
-  /// detail triangles interpolate between equal heights).
+  /// detail triangles interpolate between equal heights). Never for an off-mesh connection.
   bool is_flat(int p) const { return flat_[static_cast<std::size_t>(p)] != 0; }
   float flat_height(int p) const { return height_[static_cast<std::size_t>(p)]; }
 
