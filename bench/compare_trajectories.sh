@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Proves a restructuring changed no behaviour: runs every sample scenario (300 steps) and the
+# bench scenes at 1,000 and 4,000 agents (60 steps) on the cpu backend with two builds of
+# `crowd`, at 1 and 2 threads, and compares the trajectory CSVs byte for byte.
+#
+#   bash bench/compare_trajectories.sh OLD_CROWD NEW_CROWD [backend]
+#
+# Prints one line per run (same / DIFFERENT) and exits non-zero if any run differs.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+old="$(realpath "$1")"
+new="$(realpath "$2")"
+backend="${3:-cpu}"
+out="$(mktemp -d)"
+trap 'rm -rf "$out"' EXIT
+"$new" bench --agents 1000,4000 --steps 1 --backends cpu --write-scenes "$out/scenes" \
+  --out "$out/bench.json" >/dev/null 2>&1
+runs=()
+for scenario in samples/scenarios/*.json; do runs+=("$scenario:300"); done
+runs+=("$out/scenes/bench_1000.json:60" "$out/scenes/bench_4000.json:60")
+status=0
+for run in "${runs[@]}"; do
+  scenario="${run%:*}"
+  steps="${run##*:}"
+  name="$(basename "$scenario" .json)"
+  for threads in 1 2; do
+    for build in old new; do
+      binary="$old"
+      [ "$build" = new ] && binary="$new"
+      "$binary" run "$scenario" --backend "$backend" --threads "$threads" --steps "$steps" \
+        --quiet --out "$out/$name.$threads.$build.csv" >/dev/null 2>&1
+    done
+    if cmp -s "$out/$name.$threads.old.csv" "$out/$name.$threads.new.csv"; then
+      echo "same       $name ($steps steps, $threads threads)"
+    else
+      echo "DIFFERENT  $name ($steps steps, $threads threads)"
+      status=1
+    fi
+  done
+done
+exit "$status"
