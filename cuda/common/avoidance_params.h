@@ -36,6 +36,17 @@ struct AvoidanceParams {
   }
 };
 
+/// The two rotations of the sampling pattern (build_sample_pattern): by one div, 2 pi / divs,
+/// and by half a div. They depend on the parameters alone, so the host computes them once per
+/// parameter set (pattern_rotation, host/sim/avoidance_pattern.h) with the C library's
+/// cosf/sinf, as DetourCrowd does, and both executors rotate by the same floats: the device's
+/// cosf/sinf differ from glibc's by an ulp or two, and were the one operation that kept the
+/// CUDA executor's results from equalling the CPU's bit for bit.
+struct PatternRotation {
+  float cos_div = 1.0f, sin_div = 0.0f;
+  float cos_half_div = 1.0f, sin_half_div = 0.0f;
+};
+
 enum class AvoidancePreset { Low, Medium, Good, High };
 
 /// RecastDemo's presets: dtCrowd::init's defaults with vel_bias 0.5 and

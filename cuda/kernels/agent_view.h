@@ -43,6 +43,7 @@ struct AgentView {
   const float* separation_weight = nullptr;          // [count]
   const std::int32_t* avoidance_set = nullptr;       // [count] index into avoidance_params
   const AvoidanceParams* avoidance_params = nullptr; // [sets]
+  const PatternRotation* pattern_rotation = nullptr; // [sets] of avoidance_params[set]
   const glm::vec2* preferred_velocity = nullptr;     // [count] from the corridor, m/s (x, z)
   const float* desired_speed = nullptr;              // [count] m/s
 

@@ -1,6 +1,7 @@
 #include "host/sim/agent_arrays.h"
 
 #include "host/checkpoint/archive.h"
+#include "host/sim/avoidance_pattern.h"
 
 namespace crowd {
 
@@ -42,7 +43,14 @@ std::int32_t AgentArrays::avoidance_set_of(const AvoidanceParams& params) {
   return static_cast<std::int32_t>(avoidance_params.size() - 1);
 }
 
+void AgentArrays::update_pattern_rotation() {
+  pattern_rotation.resize(avoidance_params.size());
+  for (std::size_t set = 0; set < avoidance_params.size(); ++set)
+    pattern_rotation[set] = crowd::pattern_rotation(avoidance_params[set]);
+}
+
 AgentView AgentArrays::view() {
+  update_pattern_rotation();
   AgentView v;
   v.count = count();
   v.max_neighbors = max_neighbors;
@@ -55,6 +63,7 @@ AgentView AgentArrays::view() {
   v.separation_weight = separation_weight.data();
   v.avoidance_set = avoidance_set.data();
   v.avoidance_params = avoidance_params.data();
+  v.pattern_rotation = pattern_rotation.data();
   v.preferred_velocity = preferred_velocity.data();
   v.desired_speed = desired_speed.data();
   v.position = position.data();
@@ -78,11 +87,11 @@ template <class T> static std::size_t bytes_of(const std::vector<T>& v) {
 std::size_t AgentArrays::memory_bytes() const {
   return bytes_of(mode) + bytes_of(radius) + bytes_of(height) + bytes_of(max_accel) +
          bytes_of(query_range) + bytes_of(separation_weight) + bytes_of(avoidance_set) +
-         bytes_of(avoidance_params) + bytes_of(preferred_velocity) + bytes_of(desired_speed) +
-         bytes_of(position) + bytes_of(velocity) + bytes_of(desired_velocity) +
-         bytes_of(new_velocity) + bytes_of(displacement) + bytes_of(neighbor_index) +
-         bytes_of(neighbor_distance_sq) + bytes_of(neighbor_count) + bytes_of(segment) +
-         bytes_of(segment_count) + bytes_of(status);
+         bytes_of(avoidance_params) + bytes_of(pattern_rotation) + bytes_of(preferred_velocity) +
+         bytes_of(desired_speed) + bytes_of(position) + bytes_of(velocity) +
+         bytes_of(desired_velocity) + bytes_of(new_velocity) + bytes_of(displacement) +
+         bytes_of(neighbor_index) + bytes_of(neighbor_distance_sq) + bytes_of(neighbor_count) +
+         bytes_of(segment) + bytes_of(segment_count) + bytes_of(status);
 }
 
 // Every array in one list, so that save and restore cannot disagree on the order.

@@ -22,6 +22,8 @@ struct AgentArrays {
   std::vector<float> radius, height, max_accel, query_range, separation_weight;
   std::vector<std::int32_t> avoidance_set;
   std::vector<AvoidanceParams> avoidance_params;
+  /// pattern_rotation(avoidance_params[set]), derived: view() brings it up to date.
+  std::vector<PatternRotation> pattern_rotation;
   std::vector<glm::vec2> preferred_velocity;
   std::vector<float> desired_speed;
   // State.
@@ -48,7 +50,10 @@ struct AgentArrays {
   /// Index of `params` in avoidance_params, adding it when new.
   std::int32_t avoidance_set_of(const AvoidanceParams& params);
 
-  /// A view of these arrays for the kernels (host pointers).
+  /// Recomputes pattern_rotation from avoidance_params (a few sets: four cosf/sinf each).
+  void update_pattern_rotation();
+
+  /// A view of these arrays for the kernels (host pointers), after update_pattern_rotation.
   AgentView view();
 
   std::size_t memory_bytes() const;

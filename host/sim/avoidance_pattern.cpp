@@ -1,0 +1,21 @@
+#include "host/sim/avoidance_pattern.h"
+
+#include <cmath>
+
+namespace crowd {
+
+PatternRotation pattern_rotation(const AvoidanceParams& params) {
+  constexpr float kPi = 3.14159265f; // DT_PI
+  const int nd = params.adaptive_divs < 1                 ? 1
+                 : params.adaptive_divs > kMaxPatternDivs ? kMaxPatternDivs
+                                                          : params.adaptive_divs;
+  const float da = (1.0f / static_cast<float>(nd)) * kPi * 2;
+  PatternRotation r;
+  r.cos_div = cosf(da);
+  r.sin_div = sinf(da);
+  r.cos_half_div = cosf(da * 0.5f);
+  r.sin_half_div = sinf(da * 0.5f);
+  return r;
+}
+
+} // namespace crowd
