@@ -25,13 +25,14 @@
 // local memory for every resident thread whatever S is; the global rows cost 8 B x S per
 // agent, and at S = 8 a row is a single 32-byte sector, so the strided access is cheap.
 //
-// Agreement with the CPU. The kernels are the same code, but nvcc contracts a * b + c into
-// fused multiply-adds (one rounding instead of two) and the device cosf/sinf differ from
-// glibc's by an ulp or two, so results differ in the last bits; an avoidance argmin between
-// two nearly equal samples can then pick differently and the trajectories part. Compiling
-// the kernels with --fmad=false removes the first source: the host build targets baseline
-// x86-64, which has no FMA instruction, so g++ never contracts, and division and sqrtf are
-// IEEE-rounded on both sides. That leaves cosf/sinf of the sample pattern's angles.
+// Agreement with the CPU: bit for bit. The kernels are the same code, and the two things that
+// made the device round differently are removed. nvcc would contract a * b + c into fused
+// multiply-adds (one rounding instead of two): the kernels are compiled with --fmad=false, and
+// the host build targets baseline x86-64, which has no FMA instruction, so g++ never
+// contracts; division and sqrtf are IEEE-rounded on both sides. The device cosf/sinf differ
+// from glibc's by an ulp or two: the only ones the kernels need, the sampling pattern's
+// rotations, are computed on the host once per parameter set (PatternRotation) and uploaded.
+// tests/cuda/test_cuda_kernels.cpp checks every stage for equality, and the whole step.
 #ifndef CROWD_HAS_CUDA
 #define CROWD_HAS_CUDA 1 // this file is the CUDA backend: declare its entry points
 #endif
@@ -250,21 +251,6 @@ struct EventDestroy {
 using StreamHandle = std::unique_ptr<std::remove_pointer_t<cudaStream_t>, StreamDestroy>;
 using EventHandle = std::unique_ptr<std::remove_pointer_t<cudaEvent_t>, EventDestroy>;
 
-/// The stages timed on the stream, in pipeline order; an event is recorded between two.
-enum Stage : int {
-  kUpload,
-  kGrid,
-  kProximity,
-  kSteering,
-  kAvoidance,
-  kIntegrate,
-  kCollisions,
-  kDownload,
-  kStageCount
-};
-constexpr std::array<const char*, kStageCount> kStageNames{
-    "upload", "grid", "proximity", "steering", "avoidance", "integrate", "collisions", "download"};
-
 /// Everything that, when it changes, makes the device mirror upload the parameters again.
 struct LayoutKey {
   std::uint64_t version = 0;
@@ -283,11 +269,9 @@ public:
     // legacy default stream.
     CROWD_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
     stream_.reset(stream);
-    for (EventHandle& handle : events_) {
-      cudaEvent_t event = nullptr;
-      CROWD_CUDA_CHECK(cudaEventCreate(&event));
-      handle.reset(event);
-    }
+    for (EventHandle& handle : events_)
+      handle = make_event();
+    end_event_ = make_event();
     // No walls until set_walls: an empty one-cell grid, so a step without walls still works.
     WallGridData empty;
     empty.cell_start = {0, 0};
@@ -309,15 +293,207 @@ public:
 
   void step(AgentArrays& agents, const KernelStepParams& params, StageTimes& times) override {
     try {
-      run_step(agents, params, times);
+      Executor::step(agents, params, times);
     } catch (...) {
-      // Let copies in flight finish before a later step may regrow the staging buffers they
-      // use, and upload everything again next time: the device state is unknown now.
-      (void)cudaStreamSynchronize(stream_.get());
-      (void)cudaGetLastError();
-      layout_.reset();
+      forget_device_state();
       rethrow_explaining_device_memory(true, agents.max_neighbors, agents.max_segments);
     }
+  }
+
+  // ---- The phases (Executor::step runs them in order; the tests one at a time).
+
+  void begin_step(AgentArrays& agents, const KernelStepParams& params, StepInputs inputs) override {
+    agents_ = &agents;
+    params_ = params;
+    recorded_.fill(false);
+    count_ = agents.count();
+    if (count_ == 0)
+      return;
+    check_sizes(agents);
+    const LayoutKey key{agents.layout_version, count_, agents.max_neighbors, agents.max_segments,
+                        agents.avoidance_params.size()};
+    const bool layout_changed = !layout_ || *layout_ != key;
+    if (layout_changed) {
+      layout_.reset(); // until the parameters below have reached the device
+      prepare_layout(agents);
+    }
+    view_ = device_view(agents);
+    cudaStream_t stream = stream_.get();
+
+    // Recorded before packing: the stream is idle here, so the interval includes the host's
+    // packing into the staging buffer as well as the copies.
+    record(KernelStage::Upload);
+    uploads_.clear();
+    add_copy(uploads_, agents.mode, mode_);
+    add_copy(uploads_, agents.preferred_velocity, preferred_velocity_);
+    add_copy(uploads_, agents.desired_speed, desired_speed_);
+    add_copy(uploads_, agents.position, position_);
+    if (layout_changed || inputs == StepInputs::Everything) {
+      agents.update_pattern_rotation();
+      add_copy(uploads_, agents.radius, radius_);
+      add_copy(uploads_, agents.height, height_);
+      add_copy(uploads_, agents.max_accel, max_accel_);
+      add_copy(uploads_, agents.query_range, query_range_);
+      add_copy(uploads_, agents.separation_weight, separation_weight_);
+      add_copy(uploads_, agents.avoidance_set, avoidance_set_);
+      add_copy(uploads_, agents.avoidance_params, avoidance_params_);
+      add_copy(uploads_, agents.pattern_rotation, pattern_rotation_);
+      // State read before it is written: velocity by steering (neighbours') and integrate,
+      // status by proximity (it keeps other bits), new_velocity of inactive agents by the
+      // download. New agents bring theirs; removed ones had velocity zeroed by the host.
+      add_copy(uploads_, agents.velocity, velocity_);
+      add_copy(uploads_, agents.new_velocity, new_velocity_);
+      add_copy(uploads_, agents.status, status_);
+    }
+    if (inputs == StepInputs::Everything) {
+      // What the stages write before they read it, so that one stage can run alone.
+      add_copy(uploads_, agents.desired_velocity, desired_velocity_);
+      add_copy(uploads_, agents.displacement, displacement_);
+      add_copy(uploads_, agents.neighbor_index, neighbor_index_);
+      add_copy(uploads_, agents.neighbor_distance_sq, neighbor_distance_sq_);
+      add_copy(uploads_, agents.neighbor_count, neighbor_count_);
+      add_copy(uploads_, agents.segment, segment_);
+      add_copy(uploads_, agents.segment_count, segment_count_);
+    }
+    upload_staging_.reserve(uploads_.bytes(),
+                            "the upload staging of " + std::to_string(count_) + " agents");
+    uploads_.upload(upload_staging_, stream);
+    layout_ = key;
+  }
+
+  /// 3: the CPU executor's Thrust code, on the device.
+  void build_grid() override {
+    if (count_ == 0)
+      return;
+    record(KernelStage::Grid);
+    const GridSpec& spec = params_.agent_grid;
+    const auto cells = static_cast<std::size_t>(spec.cell_count()) + 2; // see build_agent_grid
+    if (cell_start_.capacity() < cells)
+      cell_start_.reserve(cells, "the agent grid's " + std::to_string(cells) + " cells");
+    grid_cells_ = cells;
+    temp_allocator_.set_purpose("the agent grid of " + std::to_string(count_) + " agents");
+    CROWD_THRUST_CHECK(build_agent_grid(thrust::cuda::par_nosync(temp_allocator_).on(stream_.get()),
+                                        spec, view_, grid_keys_.data(), grid_items_.data(),
+                                        grid_points_.data(), cell_start_.data()));
+  }
+
+  void find_proximity() override {
+    if (count_ == 0)
+      return;
+    record(KernelStage::Proximity);
+    const AgentGridView grid{{params_.agent_grid, cell_start_.data(), grid_items_.data()},
+                             grid_points_.data()};
+    proximity_kernel<<<agent_blocks(), agent_threads(), 0, stream_.get()>>>(
+        view_, grid, walls_, segment_scratch_distance_.data(), segment_scratch_ids_.data());
+    CROWD_CUDA_CHECK_LAUNCH("proximity_kernel");
+  }
+
+  void steer() override {
+    if (count_ == 0)
+      return;
+    record(KernelStage::Steering);
+    steering_kernel<<<agent_blocks(), agent_threads(), 0, stream_.get()>>>(view_);
+    CROWD_CUDA_CHECK_LAUNCH("steering_kernel");
+  }
+
+  /// 6: one block per agent.
+  void choose_velocities() override {
+    if (count_ == 0)
+      return;
+    record(KernelStage::Avoidance);
+    launch_avoidance_for_size(avoidance_block_size_,
+                              std::make_index_sequence<kAvoidanceBlockSizes.size()>{}, count_,
+                              view_, avoidance_layout_, stream_.get());
+  }
+
+  void integrate() override {
+    if (count_ == 0)
+      return;
+    record(KernelStage::Integrate);
+    integrate_kernel<<<agent_blocks(), agent_threads(), 0, stream_.get()>>>(view_, params_.dt);
+    CROWD_CUDA_CHECK_LAUNCH("integrate_kernel");
+  }
+
+  /// 8: every agent's push from the positions before the pass, then the pushes applied (two
+  /// launches: the second is the grid-wide barrier that makes the pass Jacobi, as on the CPU).
+  void resolve_collisions(int pass) override {
+    if (count_ == 0)
+      return;
+    if (pass == 0)
+      record(KernelStage::Collisions);
+    collision_displacement_kernel<<<agent_blocks(), agent_threads(), 0, stream_.get()>>>(
+        view_, params_.collision);
+    CROWD_CUDA_CHECK_LAUNCH("collision_displacement_kernel");
+    apply_displacement_kernel<<<agent_blocks(), agent_threads(), 0, stream_.get()>>>(view_);
+    CROWD_CUDA_CHECK_LAUNCH("apply_displacement_kernel");
+  }
+
+  /// Download, the one synchronisation of the step, stage times.
+  void end_step(StageTimes& times) override {
+    if (count_ == 0) {
+      for (const char* stage : kKernelStageNames)
+        times.add(stage, 0.0);
+      return;
+    }
+    AgentArrays& agents = *agents_;
+    cudaStream_t stream = stream_.get();
+    record(KernelStage::Download);
+    downloads_.clear();
+    add_copy(downloads_, agents.position, position_);
+    add_copy(downloads_, agents.velocity, velocity_);
+    add_copy(downloads_, agents.desired_velocity, desired_velocity_);
+    add_copy(downloads_, agents.new_velocity, new_velocity_);
+    add_copy(downloads_, agents.neighbor_count, neighbor_count_);
+    add_copy(downloads_, agents.status, status_);
+    download_staging_.reserve(downloads_.bytes(),
+                              "the download staging of " + std::to_string(count_) + " agents");
+    downloads_.start_download(download_staging_, stream);
+    CROWD_CUDA_CHECK(cudaEventRecord(end_event_.get(), stream));
+
+    CROWD_CUDA_CHECK(cudaStreamSynchronize(stream));
+    const auto unpack_start = std::chrono::steady_clock::now();
+    downloads_.finish_download(download_staging_);
+    const double unpack_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - unpack_start)
+            .count();
+    add_stage_times(times, unpack_ms);
+  }
+
+  void read_back_everything() override {
+    if (count_ == 0)
+      return;
+    AgentArrays& a = *agents_;
+    StagedCopies copies;
+    add_copy(copies, a.position, position_);
+    add_copy(copies, a.velocity, velocity_);
+    add_copy(copies, a.desired_velocity, desired_velocity_);
+    add_copy(copies, a.new_velocity, new_velocity_);
+    add_copy(copies, a.displacement, displacement_);
+    add_copy(copies, a.neighbor_index, neighbor_index_);
+    add_copy(copies, a.neighbor_distance_sq, neighbor_distance_sq_);
+    add_copy(copies, a.neighbor_count, neighbor_count_);
+    add_copy(copies, a.segment, segment_);
+    add_copy(copies, a.segment_count, segment_count_);
+    add_copy(copies, a.status, status_);
+    download_staging_.reserve(copies.bytes(),
+                              "the read-back of " + std::to_string(count_) + " agents");
+    copies.start_download(download_staging_, stream_.get());
+    CROWD_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+    copies.finish_download(download_staging_);
+  }
+
+  AgentGridSnapshot agent_grid() const override {
+    AgentGridSnapshot grid;
+    const auto n = static_cast<std::size_t>(count_);
+    grid.keys.resize(n);
+    grid.items.resize(n);
+    grid.points.resize(n);
+    grid.cell_start.resize(grid_cells_);
+    copy_to_host(grid.keys, grid_keys_);
+    copy_to_host(grid.items, grid_items_);
+    copy_to_host(grid.points, grid_points_);
+    copy_to_host(grid.cell_start, cell_start_);
+    return grid;
   }
 
   std::size_t host_memory_bytes() const override {
@@ -389,7 +565,8 @@ private:
   /// Device memory that does not grow with the agent count.
   std::size_t fixed_device_bytes() const {
     return wall_cell_start_.bytes() + wall_items_.bytes() + wall_listing_.bytes() +
-           wall_p_.bytes() + wall_q_.bytes() + cell_start_.bytes() + avoidance_params_.bytes();
+           wall_p_.bytes() + wall_q_.bytes() + cell_start_.bytes() + avoidance_params_.bytes() +
+           pattern_rotation_.bytes();
   }
 
   /// Rethrows the exception being handled; when the device ran out of memory, as one line
@@ -449,130 +626,6 @@ private:
     walls_.q = wall_q_.data();
   }
 
-  /// One step: upload, stages 3-8, download, one synchronisation, stage times.
-  void run_step(AgentArrays& agents, const KernelStepParams& params, StageTimes& times) {
-    const int n = agents.count();
-    if (n == 0) {
-      for (const char* stage : kStageNames)
-        times.add(stage, 0.0);
-      return;
-    }
-    check_sizes(agents);
-    const LayoutKey key{agents.layout_version, n, agents.max_neighbors, agents.max_segments,
-                        agents.avoidance_params.size()};
-    const bool layout_changed = !layout_ || *layout_ != key;
-    if (layout_changed)
-      prepare_layout(agents);
-    const AgentView view = device_view(agents);
-    cudaStream_t stream = stream_.get();
-
-    // ---- upload: the per-step inputs, and the parameters when the layout changed ----
-    // Recorded before packing: the stream is idle here, so the interval includes the host's
-    // packing into the staging buffer as well as the copies.
-    record(kUpload);
-    uploads_.clear();
-    add_copy(uploads_, agents.mode, mode_);
-    add_copy(uploads_, agents.preferred_velocity, preferred_velocity_);
-    add_copy(uploads_, agents.desired_speed, desired_speed_);
-    add_copy(uploads_, agents.position, position_);
-    if (layout_changed) {
-      add_copy(uploads_, agents.radius, radius_);
-      add_copy(uploads_, agents.height, height_);
-      add_copy(uploads_, agents.max_accel, max_accel_);
-      add_copy(uploads_, agents.query_range, query_range_);
-      add_copy(uploads_, agents.separation_weight, separation_weight_);
-      add_copy(uploads_, agents.avoidance_set, avoidance_set_);
-      add_copy(uploads_, agents.avoidance_params, avoidance_params_);
-      // State read before it is written: velocity by steering (neighbours') and integrate,
-      // status by proximity (it keeps other bits), new_velocity of inactive agents by the
-      // download. New agents bring theirs; removed ones had velocity zeroed by the host.
-      add_copy(uploads_, agents.velocity, velocity_);
-      add_copy(uploads_, agents.new_velocity, new_velocity_);
-      add_copy(uploads_, agents.status, status_);
-    }
-    upload_staging_.reserve(uploads_.bytes(),
-                            "the upload staging of " + std::to_string(n) + " agents");
-    uploads_.upload(upload_staging_, stream);
-
-    // ---- 3 neighbour grid: the CPU executor's Thrust code, on the device ----
-    record(kGrid);
-    const GridSpec& spec = params.agent_grid;
-    const auto cells = static_cast<std::size_t>(spec.cell_count()) + 2; // see build_agent_grid
-    if (cell_start_.capacity() < cells)
-      cell_start_.reserve(cells, "the agent grid's " + std::to_string(cells) + " cells");
-    temp_allocator_.set_purpose("the agent grid of " + std::to_string(n) + " agents");
-    CROWD_THRUST_CHECK(build_agent_grid(thrust::cuda::par_nosync(temp_allocator_).on(stream), spec,
-                                        view, grid_keys_.data(), grid_items_.data(),
-                                        grid_points_.data(), cell_start_.data()));
-    const AgentGridView grid{{spec, cell_start_.data(), grid_items_.data()}, grid_points_.data()};
-
-    const int agent_blocks = blocks_for(n, kAgentPolicy);
-    const int agent_threads = kAgentPolicy.threads_per_block;
-
-    // ---- 4 proximity ----
-    record(kProximity);
-    proximity_kernel<<<agent_blocks, agent_threads, 0, stream>>>(
-        view, grid, walls_, segment_scratch_distance_.data(), segment_scratch_ids_.data());
-    CROWD_CUDA_CHECK_LAUNCH("proximity_kernel");
-
-    // ---- 5 steering ----
-    record(kSteering);
-    steering_kernel<<<agent_blocks, agent_threads, 0, stream>>>(view);
-    CROWD_CUDA_CHECK_LAUNCH("steering_kernel");
-
-    // ---- 6 avoidance: one block per agent ----
-    record(kAvoidance);
-    launch_avoidance_for_size(avoidance_block_size_,
-                              std::make_index_sequence<kAvoidanceBlockSizes.size()>{}, n, view,
-                              avoidance_layout_, stream);
-
-    // ---- 7 integrate ----
-    record(kIntegrate);
-    integrate_kernel<<<agent_blocks, agent_threads, 0, stream>>>(view, params.dt);
-    CROWD_CUDA_CHECK_LAUNCH("integrate_kernel");
-
-    // ---- 8 collisions: Jacobi passes ----
-    record(kCollisions);
-    for (int pass = 0; pass < params.collision_iterations; ++pass) {
-      collision_displacement_kernel<<<agent_blocks, agent_threads, 0, stream>>>(view,
-                                                                                params.collision);
-      CROWD_CUDA_CHECK_LAUNCH("collision_displacement_kernel");
-      apply_displacement_kernel<<<agent_blocks, agent_threads, 0, stream>>>(view);
-      CROWD_CUDA_CHECK_LAUNCH("apply_displacement_kernel");
-    }
-
-    // ---- download ----
-    record(kDownload);
-    downloads_.clear();
-    add_copy(downloads_, agents.position, position_);
-    add_copy(downloads_, agents.velocity, velocity_);
-    add_copy(downloads_, agents.desired_velocity, desired_velocity_);
-    add_copy(downloads_, agents.new_velocity, new_velocity_);
-    add_copy(downloads_, agents.neighbor_count, neighbor_count_);
-    add_copy(downloads_, agents.status, status_);
-    download_staging_.reserve(downloads_.bytes(),
-                              "the download staging of " + std::to_string(n) + " agents");
-    downloads_.start_download(download_staging_, stream);
-    record(kStageCount);
-
-    // The one synchronisation of the step.
-    CROWD_CUDA_CHECK(cudaStreamSynchronize(stream));
-    const auto unpack_start = std::chrono::steady_clock::now();
-    downloads_.finish_download(download_staging_);
-    const double unpack_ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - unpack_start)
-            .count();
-    layout_ = key;
-
-    for (int stage = 0; stage < kStageCount; ++stage) {
-      float ms = 0.0f;
-      CROWD_CUDA_CHECK(cudaEventElapsedTime(&ms, events_[static_cast<std::size_t>(stage)].get(),
-                                            events_[static_cast<std::size_t>(stage) + 1].get()));
-      times.add(kStageNames[static_cast<std::size_t>(stage)],
-                stage == kDownload ? ms + unpack_ms : static_cast<double>(ms));
-    }
-  }
-
   template <class T> void copy_to_device(DeviceBuffer<T>& device, const std::vector<T>& host) {
     if (host.empty())
       return;
@@ -580,10 +633,52 @@ private:
                                      cudaMemcpyHostToDevice, stream_.get()));
   }
 
-  void record(int boundary) {
-    CROWD_CUDA_CHECK(
-        cudaEventRecord(events_[static_cast<std::size_t>(boundary)].get(), stream_.get()));
+  /// Synchronous device -> host copy of a whole buffer's first host.size() elements.
+  template <class T> void copy_to_host(std::vector<T>& host, const DeviceBuffer<T>& device) const {
+    if (host.empty())
+      return;
+    CROWD_CUDA_CHECK(cudaMemcpyAsync(host.data(), device.data(), bytes_of<T>(host.size()),
+                                     cudaMemcpyDeviceToHost, stream_.get()));
+    CROWD_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
   }
+
+  /// An event at the start of `stage` on the stream.
+  void record(KernelStage stage) {
+    const auto s = static_cast<std::size_t>(stage);
+    CROWD_CUDA_CHECK(cudaEventRecord(events_[s].get(), stream_.get()));
+    recorded_[s] = true;
+  }
+
+  /// Each recorded stage's time, up to the next recorded stage's event or the end event, in
+  /// stage order; the host's unpacking after the synchronisation counts as download.
+  void add_stage_times(StageTimes& times, double unpack_ms) const {
+    for (std::size_t s = 0; s < kKernelStageCount; ++s) {
+      if (!recorded_[s])
+        continue;
+      cudaEvent_t stop = end_event_.get();
+      for (std::size_t next = s + 1; next < kKernelStageCount; ++next) {
+        if (recorded_[next]) {
+          stop = events_[next].get();
+          break;
+        }
+      }
+      float ms = 0.0f;
+      CROWD_CUDA_CHECK(cudaEventElapsedTime(&ms, events_[s].get(), stop));
+      const bool download = s == static_cast<std::size_t>(KernelStage::Download);
+      times.add(kKernelStageNames[s], download ? ms + unpack_ms : static_cast<double>(ms));
+    }
+  }
+
+  /// After a failure: let copies in flight finish before a later step may regrow the staging
+  /// buffers they use, and upload everything again next time: the device state is unknown.
+  void forget_device_state() {
+    (void)cudaStreamSynchronize(stream_.get());
+    (void)cudaGetLastError();
+    layout_.reset();
+  }
+
+  int agent_blocks() const { return blocks_for(count_, kAgentPolicy); }
+  static constexpr int agent_threads() { return kAgentPolicy.threads_per_block; }
 
   /// The host arrays must have the sizes AgentArrays promises, or the copies would read past
   /// their ends.
@@ -615,6 +710,7 @@ private:
                             buffer.reserve(n * per_agent, name + of);
                           });
     avoidance_params_.reserve(agents.avoidance_params.size(), "avoidance_params" + of);
+    pattern_rotation_.reserve(agents.avoidance_params.size(), "pattern_rotation" + of);
 
     // One thread per sample of the largest pattern any agent uses.
     int samples = 1;
@@ -643,6 +739,7 @@ private:
     v.separation_weight = separation_weight_.data();
     v.avoidance_set = avoidance_set_.data();
     v.avoidance_params = avoidance_params_.data();
+    v.pattern_rotation = pattern_rotation_.data();
     v.preferred_velocity = preferred_velocity_.data();
     v.desired_speed = desired_speed_.data();
     v.position = position_.data();
@@ -659,8 +756,22 @@ private:
     return v;
   }
 
+  static EventHandle make_event() {
+    cudaEvent_t event = nullptr;
+    CROWD_CUDA_CHECK(cudaEventCreate(&event));
+    return EventHandle(event);
+  }
+
   StreamHandle stream_;
-  std::array<EventHandle, kStageCount + 1> events_; // [stage boundaries]
+  std::array<EventHandle, kKernelStageCount> events_; ///< [stage] its start this step
+  std::array<bool, kKernelStageCount> recorded_{};    ///< [stage] events_ recorded this step
+  EventHandle end_event_;                             ///< After the step's last copy.
+
+  // The step in progress (begin_step).
+  AgentArrays* agents_ = nullptr;
+  KernelStepParams params_;
+  int count_ = 0;
+  AgentView view_; ///< The kernels' view of the device mirror.
 
   // The device mirror of AgentArrays (d_ for every field; names as in AgentView).
   DeviceBuffer<std::uint8_t> mode_;                // [count]
@@ -671,6 +782,7 @@ private:
   DeviceBuffer<float> separation_weight_;          // [count]
   DeviceBuffer<std::int32_t> avoidance_set_;       // [count]
   DeviceBuffer<AvoidanceParams> avoidance_params_; // [sets]
+  DeviceBuffer<PatternRotation> pattern_rotation_; // [sets]
   DeviceBuffer<glm::vec2> preferred_velocity_;     // [count]
   DeviceBuffer<float> desired_speed_;              // [count]
   DeviceBuffer<glm::vec3> position_;               // [count]
@@ -692,6 +804,7 @@ private:
   DeviceBuffer<std::int32_t> grid_items_; // [count]
   DeviceBuffer<glm::vec4> grid_points_;   // [count] agent_grid_point of grid_items_[k]
   DeviceBuffer<std::int32_t> cell_start_; // [cell_count + 2]
+  std::size_t grid_cells_ = 0;            ///< cell_count + 2 of the last build_grid
   DeviceTempAllocator temp_allocator_;    // Thrust's sort storage
 
   // The wall grid, uploaded once by set_walls.
@@ -720,6 +833,19 @@ int cuda_device_count() {
     return 0;
   }
   return count;
+}
+
+std::string cuda_device_name() {
+  if (cuda_device_count() == 0)
+    return "";
+  int device = 0;
+  cudaDeviceProp properties{};
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaGetDeviceProperties(&properties, device) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return "";
+  }
+  return properties.name;
 }
 
 std::unique_ptr<Executor> make_cuda_executor() {

@@ -9,15 +9,48 @@
 #include "host/sim/cpu_block.h"
 #include "host/sim/executor.h"
 
+#include <array>
+#include <chrono>
 #include <oneapi/tbb/blocked_range.h>
 #include <oneapi/tbb/enumerable_thread_specific.h>
 #include <oneapi/tbb/parallel_for.h>
 #include <oneapi/tbb/task_arena.h>
+#include <optional>
+#include <stdexcept>
 #include <thrust/system/cpp/execution_policy.h>
 #include <vector>
 
 namespace crowd {
 namespace {
+
+/// Wall-clock start of each kernel stage a step ran; end_step turns them into stage times.
+class StageClock {
+public:
+  using Clock = std::chrono::steady_clock;
+
+  void reset() { start_.fill(std::nullopt); }
+  void start(KernelStage stage) { start_[static_cast<std::size_t>(stage)] = Clock::now(); }
+
+  /// Adds each started stage's time, up to the next started stage or `end`, in stage order.
+  void add_to(StageTimes& times, Clock::time_point end) const {
+    for (std::size_t s = 0; s < kKernelStageCount; ++s) {
+      if (!start_[s])
+        continue;
+      Clock::time_point stop = end;
+      for (std::size_t next = s + 1; next < kKernelStageCount; ++next) {
+        if (start_[next]) {
+          stop = *start_[next];
+          break;
+        }
+      }
+      times.add(kKernelStageNames[s],
+                std::chrono::duration<double, std::milli>(stop - *start_[s]).count());
+    }
+  }
+
+private:
+  std::array<std::optional<Clock::time_point>, kKernelStageCount> start_;
+};
 
 class CpuExecutor final : public Executor {
 public:
@@ -27,71 +60,94 @@ public:
 
   void set_walls(const WallGridData& walls) override { walls_ = walls.view(); }
 
-  void step(AgentArrays& agents, const KernelStepParams& params, StageTimes& times) override {
-    const int n = agents.count();
-    AgentView view = agents.view();
+  // Nothing to upload or download: the stages work on the host's arrays in place, so neither
+  // "upload" nor "download" is timed.
+  void begin_step(AgentArrays& agents, const KernelStepParams& params, StepInputs) override {
+    agents_ = &agents;
+    params_ = params;
+    view_ = agents.view();
+    last_collision_pass_ = -1;
+    clock_.reset();
+  }
+
+  void build_grid() override {
+    clock_.start(KernelStage::Grid);
+    const auto n = static_cast<std::size_t>(view_.count);
+    keys_.resize(n);
+    sorted_.resize(n);
+    points_.resize(n);
+    cell_start_.resize(static_cast<std::size_t>(params_.agent_grid.cell_count()) + 2);
     arena_.execute([&] {
-      {
-        ScopedStage stage(times, "grid");
-        keys_.resize(static_cast<std::size_t>(n));
-        sorted_.resize(static_cast<std::size_t>(n));
-        points_.resize(static_cast<std::size_t>(n));
-        cell_start_.resize(static_cast<std::size_t>(params.agent_grid.cell_count()) + 2);
-        build_agent_grid(thrust::cpp::par, params.agent_grid, view, keys_.data(), sorted_.data(),
-                         points_.data(), cell_start_.data());
-      }
-      const AgentGridView grid{{params.agent_grid, cell_start_.data(), sorted_.data()},
-                               points_.data()};
-      {
-        ScopedStage stage(times, "proximity");
-        // In id order: visiting agents in grid (cell) order was measured no faster at 16,000
-        // agents, and callgrind's cache model at 4,000 showed more L1 misses, chiefly the
-        // writes of the result rows, which that order scatters.
-        for_each_agent(n, [&](int i) {
-          find_neighbors(i, view, grid);
-          WorkerScratch& scratch = worker_scratch(view);
-          find_wall_segments(i, view, walls_, scratch.segment_distance.data(),
-                             scratch.segment_ids.data());
-        });
-      }
-      {
-        ScopedStage stage(times, "steering");
-        for_each_agent(n, [&](int i) { steer_with_separation(i, view); });
-      }
-      {
-        ScopedStage stage(times, "avoidance");
-        for_each_agent(n, [&](int i) {
-          CpuBlock block;
-          choose_velocity(block, i, view, worker_scratch(view).avoidance.view());
-        });
-      }
-      {
-        ScopedStage stage(times, "integrate");
-        for_each_agent(n, [&](int i) { integrate_agent(i, view, params.dt); });
-      }
-      {
-        ScopedStage stage(times, "collisions");
-        // An agent's displacement depends only on its own and its neighbours' positions (and
-        // on inputs the passes do not change), so after the first pass it is recomputed only
-        // where one of those moved in the pass before; elsewhere it is still the zero it was
-        // (had it not been zero, the agent itself would have moved). Same result, and in a
-        // sparse crowd the later passes touch only the agents in contact.
-        moved_.assign(static_cast<std::size_t>(n), 1);
-        for (int pass = 0; pass < params.collision_iterations; ++pass) {
-          for_each_agent(n, [&](int i) {
-            if (!moved_[static_cast<std::size_t>(i)] && !neighbor_moved(i, view))
-              return;
-            collision_displacement(i, view, params.collision);
-          });
-          for_each_agent(n, [&](int i) {
-            apply_displacement(i, view);
-            const glm::vec2 d = view.displacement[i];
-            moved_[static_cast<std::size_t>(i)] = d.x != 0.0f || d.y != 0.0f;
-          });
-        }
-      }
+      build_agent_grid(thrust::cpp::par, params_.agent_grid, view_, keys_.data(), sorted_.data(),
+                       points_.data(), cell_start_.data());
     });
   }
+
+  void find_proximity() override {
+    clock_.start(KernelStage::Proximity);
+    const AgentGridView grid{{params_.agent_grid, cell_start_.data(), sorted_.data()},
+                             points_.data()};
+    // In id order: visiting agents in grid (cell) order was measured no faster at 16,000
+    // agents, and callgrind's cache model at 4,000 showed more L1 misses, chiefly the writes
+    // of the result rows, which that order scatters.
+    for_each_agent([&](int i) {
+      find_neighbors(i, view_, grid);
+      WorkerScratch& scratch = worker_scratch();
+      find_wall_segments(i, view_, walls_, scratch.segment_distance.data(),
+                         scratch.segment_ids.data());
+    });
+  }
+
+  void steer() override {
+    clock_.start(KernelStage::Steering);
+    for_each_agent([&](int i) { steer_with_separation(i, view_); });
+  }
+
+  void choose_velocities() override {
+    clock_.start(KernelStage::Avoidance);
+    for_each_agent([&](int i) {
+      CpuBlock block;
+      choose_velocity(block, i, view_, worker_scratch().avoidance.view());
+    });
+  }
+
+  void integrate() override {
+    clock_.start(KernelStage::Integrate);
+    for_each_agent([&](int i) { integrate_agent(i, view_, params_.dt); });
+  }
+
+  void resolve_collisions(int pass) override {
+    if (pass == 0)
+      clock_.start(KernelStage::Collisions);
+    // An agent's displacement depends only on its own and its neighbours' positions (and on
+    // inputs the passes do not change), so after a pass it is recomputed only where one of
+    // those moved in the pass before; elsewhere it is still the zero it was (had it not been
+    // zero, the agent itself would have moved). Same result as computing every agent (the
+    // CUDA executor does: tests/cuda/test_cuda_kernels.cpp compares pass by pass), and in a
+    // sparse crowd the later passes touch only the agents in contact. Only valid right after
+    // this executor's previous pass on the same arrays; otherwise every agent counts as moved.
+    const auto n = static_cast<std::size_t>(view_.count);
+    if (pass == 0 || pass != last_collision_pass_ + 1 || moved_.size() != n)
+      moved_.assign(n, 1);
+    last_collision_pass_ = pass;
+    for_each_agent([&](int i) {
+      if (!moved_[static_cast<std::size_t>(i)] && !neighbor_moved(i))
+        return;
+      collision_displacement(i, view_, params_.collision);
+    });
+    for_each_agent([&](int i) {
+      apply_displacement(i, view_);
+      const glm::vec2 d = view_.displacement[i];
+      moved_[static_cast<std::size_t>(i)] = d.x != 0.0f || d.y != 0.0f;
+    });
+  }
+
+  void end_step(StageTimes& times) override {
+    clock_.add_to(times, StageClock::Clock::now());
+    clock_.reset();
+  }
+
+  AgentGridSnapshot agent_grid() const override { return {keys_, sorted_, points_, cell_start_}; }
 
   std::size_t host_memory_bytes() const override {
     return (keys_.capacity() + sorted_.capacity() + cell_start_.capacity()) * sizeof(std::int32_t) +
@@ -107,40 +163,51 @@ private:
     CpuAvoidanceScratch avoidance;
   };
 
-  WorkerScratch& worker_scratch(const AgentView& view) {
+  WorkerScratch& worker_scratch() {
     WorkerScratch& s = scratch_.local();
-    const auto segments = static_cast<std::size_t>(view.max_segments);
+    const auto segments = static_cast<std::size_t>(view_.max_segments);
     if (s.segment_distance.size() < segments) {
       s.segment_distance.resize(segments);
       s.segment_ids.resize(segments);
     }
-    s.avoidance.fit(view.max_neighbors, view.max_segments);
+    s.avoidance.fit(view_.max_neighbors, view_.max_segments);
     return s;
   }
 
   /// Whether one of agent i's neighbours moved in the last collision pass.
-  bool neighbor_moved(int i, const AgentView& view) const {
+  bool neighbor_moved(int i) const {
     const std::int32_t* neighbors =
-        view.neighbor_index + static_cast<std::ptrdiff_t>(i) * view.max_neighbors;
-    for (int k = 0; k < view.neighbor_count[i]; ++k) {
+        view_.neighbor_index + static_cast<std::ptrdiff_t>(i) * view_.max_neighbors;
+    for (int k = 0; k < view_.neighbor_count[i]; ++k) {
       if (moved_[static_cast<std::size_t>(neighbors[k])])
         return true;
     }
     return false;
   }
 
-  template <class F> void for_each_agent(int n, F&& f) {
-    tbb::parallel_for(tbb::blocked_range<int>(0, n, 64), [&](const tbb::blocked_range<int>& r) {
-      for (int i = r.begin(); i < r.end(); ++i)
-        f(i);
+  /// f(i) for every agent, in chunks of 64 spread over the arena's workers.
+  template <class F> void for_each_agent(F&& f) {
+    if (agents_ == nullptr)
+      throw std::logic_error("CPU executor: a phase ran before begin_step");
+    arena_.execute([&] {
+      tbb::parallel_for(tbb::blocked_range<int>(0, view_.count, 64),
+                        [&](const tbb::blocked_range<int>& r) {
+                          for (int i = r.begin(); i < r.end(); ++i)
+                            f(i);
+                        });
     });
   }
 
   tbb::task_arena arena_;
   WallGridView walls_;
+  AgentArrays* agents_ = nullptr; ///< The step's arrays, from begin_step.
+  AgentView view_;                ///< agents_->view()
+  KernelStepParams params_;
   std::vector<std::int32_t> keys_, sorted_, cell_start_;
   std::vector<glm::vec4> points_;   ///< agent_grid_point of sorted_[k]
   std::vector<std::uint8_t> moved_; ///< Per agent: displaced in the last collision pass.
+  int last_collision_pass_ = -1;
+  StageClock clock_;
   tbb::enumerable_thread_specific<WorkerScratch> scratch_;
 };
 

@@ -1,16 +1,24 @@
 // Runs the kernel stages of one step (3 grid, 4 proximity, 5 steering, 6 avoidance,
 // 7 integrate, 8 collisions) on the host's AgentArrays: in place on the CPU, or on a GPU
 // with the inputs uploaded and positions and velocities downloaded.
+//
+// A step is one list of phases, written once in Executor::step (executor.cpp). Each phase is a
+// public method, so tests and benchmarks run exactly what a step runs, one stage at a time:
+// the CUDA-vs-CPU tests give both executors the same arrays, run one phase, read every array
+// back and compare (tests/support/executor_stages.h).
 #pragma once
 
 #include "cuda/kernels/collision.h"
 #include "host/sim/agent_arrays.h"
+#include "host/sim/kernel_stage.h"
 #include "host/sim/stage_timer.h"
 #include "host/sim/wall_grid_builder.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace crowd {
 
@@ -21,14 +29,67 @@ struct KernelStepParams {
   GridSpec agent_grid; ///< Grid for the neighbour search (cells >= the largest query range).
 };
 
+/// What begin_step hands to the executor.
+enum class StepInputs {
+  /// What the host changes every step (mode, preferred velocity, desired speed, position), and
+  /// every parameter when the layout changed: what a step needs.
+  Changed,
+  /// Every array, the proximity rows and the collision displacement included, so that one phase
+  /// can run alone on exactly the arrays another executor ran it on.
+  Everything,
+};
+
+/// A copy of the agent grid an executor built (cuda/kernels/agent_grid_build.h).
+struct AgentGridSnapshot {
+  std::vector<std::int32_t> keys;       ///< [count] cell key of items[k], ascending
+  std::vector<std::int32_t> items;      ///< [count] agent ids sorted by cell
+  std::vector<glm::vec4> points;        ///< [count] agent_grid_point of items[k]
+  std::vector<std::int32_t> cell_start; ///< [cell_count + 2]
+};
+
 class Executor {
 public:
   virtual ~Executor() = default;
   virtual std::string name() const = 0;
-  /// The wall grid, kept for the whole run (device memory for the CUDA executor).
+  /// The wall grid, kept for the whole run: the CUDA executor copies it to the device, the CPU
+  /// executor keeps a view of it, so `walls` must outlive the executor's steps.
   virtual void set_walls(const WallGridData& walls) = 0;
-  /// One step of the kernel stages; adds each stage's time to `times`.
-  virtual void step(AgentArrays& agents, const KernelStepParams& params, StageTimes& times) = 0;
+
+  /// One step of the kernel stages, the phases below in KernelStage order; adds each stage's
+  /// time to `times`.
+  virtual void step(AgentArrays& agents, const KernelStepParams& params, StageTimes& times);
+
+  // ---- The phases of a step. Between begin_step and end_step the executor works on the
+  // `agents` given to begin_step, which must outlive end_step.
+
+  /// Upload: the CPU executor works on `agents` in place; the CUDA executor copies `inputs`.
+  virtual void begin_step(AgentArrays& agents, const KernelStepParams& params,
+                          StepInputs inputs = StepInputs::Changed) = 0;
+  /// 3: the agent grid.
+  virtual void build_grid() = 0;
+  /// 4: neighbours and wall segments of every agent (needs build_grid).
+  virtual void find_proximity() = 0;
+  /// 5: preferred velocity plus separation -> desired velocity (needs the proximity rows).
+  virtual void steer() = 0;
+  /// 6: velocity sampling -> new velocity (needs desired velocities and the proximity rows).
+  virtual void choose_velocities() = 0;
+  /// 7: acceleration limit and move.
+  virtual void integrate() = 0;
+  /// 8: one Jacobi pass of collision resolution; a step runs passes 0, 1, ... in order.
+  virtual void resolve_collisions(int pass) = 0;
+  /// Download: positions, velocities, the desired and new velocities, neighbour counts and
+  /// status reach `agents`; adds this step's stage times to `times`.
+  virtual void end_step(StageTimes& times) = 0;
+
+  // ---- Diagnosis (tests).
+
+  /// Waits for the phases run so far and copies every array of the step's `agents` back from
+  /// the executor, the proximity rows and the displacement included (the CPU executor works on
+  /// them in place: nothing to do).
+  virtual void read_back_everything() {}
+  /// The agent grid that build_grid built last.
+  virtual AgentGridSnapshot agent_grid() const = 0;
+
   virtual std::size_t host_memory_bytes() const = 0;
   virtual std::size_t device_memory_bytes() const { return 0; }
   /// Device address of the positions (one glm::vec3 per agent) as the last step's kernels left
@@ -44,6 +105,9 @@ std::unique_ptr<Executor> make_cpu_executor(int threads);
 std::unique_ptr<Executor> make_cuda_executor();
 /// Number of CUDA devices present (0 when the runtime finds none).
 int cuda_device_count();
+/// The current device's name as the runtime reports it ("" when there is none). Under
+/// GPGPU-Sim (the CI lane .ci/gpu-sim) it starts with "GPGPU-Sim".
+std::string cuda_device_name();
 #endif
 
 } // namespace crowd

@@ -89,15 +89,28 @@ public:
       : inner_(make_cpu_executor(1)), agent_(agent), push_(push) {}
   std::string name() const override { return "cpu"; }
   void set_walls(const WallGridData& walls) override { inner_->set_walls(walls); }
-  void step(AgentArrays& agents, const KernelStepParams& params, StageTimes& times) override {
-    inner_->step(agents, params, times);
-    agents.position[static_cast<std::size_t>(agent_)].x += push_.x;
-    agents.position[static_cast<std::size_t>(agent_)].z += push_.y;
+  void begin_step(AgentArrays& agents, const KernelStepParams& params,
+                  StepInputs inputs) override {
+    agents_ = &agents;
+    inner_->begin_step(agents, params, inputs);
   }
+  void build_grid() override { inner_->build_grid(); }
+  void find_proximity() override { inner_->find_proximity(); }
+  void steer() override { inner_->steer(); }
+  void choose_velocities() override { inner_->choose_velocities(); }
+  void integrate() override { inner_->integrate(); }
+  void resolve_collisions(int pass) override { inner_->resolve_collisions(pass); }
+  void end_step(StageTimes& times) override {
+    inner_->end_step(times);
+    agents_->position[static_cast<std::size_t>(agent_)].x += push_.x;
+    agents_->position[static_cast<std::size_t>(agent_)].z += push_.y;
+  }
+  AgentGridSnapshot agent_grid() const override { return inner_->agent_grid(); }
   std::size_t host_memory_bytes() const override { return inner_->host_memory_bytes(); }
 
 private:
   std::unique_ptr<Executor> inner_;
+  AgentArrays* agents_ = nullptr;
   int agent_;
   glm::vec2 push_;
 };
