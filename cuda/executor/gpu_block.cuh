@@ -1,38 +1,29 @@
 /// @file
 /// The block interface of cuda/kernels/avoidance.h on the GPU (host/sim/cpu_block.h is the
-/// CPU one): a block's threads share a loop over n items by stride, with a barrier after it,
-/// and an argmin is a cub::BlockReduce over (penalty, index) pairs. Also the layout of an
-/// avoidance block's dynamic shared memory (AvoidanceScratch).
+/// CPU one): a block's threads share a loop over n items by stride, with a barrier after it;
+/// an argmin scores every sample in parallel and replays the reference's sequential choice on
+/// one thread. Also the layout of an avoidance block's dynamic shared memory (AvoidanceScratch).
 #pragma once
 
 #include "cuda/kernels/avoidance.h"
 
 #include <cfloat>
-#include <climits>
 #include <cstddef>
-#include <cub/block/block_reduce.cuh>
 
 namespace crowd {
 
 /// The block interface for a block of kThreads threads (the launch's blockDim.x).
 ///
-/// @tparam kThreads threads per block, fixed at compile time because cub::BlockReduce sizes
-///                  its shared storage by it.
+/// @tparam kThreads threads per block.
 template <int kThreads> class GpuBlock {
 public:
-  /// A thread's or the block's best sample so far.
-  struct Candidate {
-    float value;
-    int index;
-  };
-  using Reduce = cub::BlockReduce<Candidate, kThreads>;
-
   /// What the block's threads share; one per block, in __shared__ memory. Trivially
-  /// constructible (Candidate rather than ArgMin, which has member initialisers), because
-  /// nothing runs constructors of __shared__ variables.
+  /// constructible, because nothing runs constructors of __shared__ variables.
   struct Shared {
-    typename Reduce::TempStorage reduce;
-    Candidate result; ///< The block's argmin, broadcast from thread 0.
+    float penalty[kMaxPatternSamples];     ///< Full penalty of each sample of the level.
+    SampleTerms terms[kMaxPatternSamples]; ///< What its early exits test.
+    float best_value;                      ///< The block's argmin, broadcast from thread 0.
+    int best_index;
   };
 
   __device__ explicit GpuBlock(Shared& shared) : shared_(shared) {}
@@ -45,39 +36,36 @@ public:
     __syncthreads();
   }
 
-  /// The lowest penalty(t, FLT_MAX) over t in [0, n) and its index, ties to the lowest index;
-  /// {FLT_MAX, -1} when no penalty is below FLT_MAX. This is exactly what CpuBlock::argmin's
-  /// sequential loop returns: it keeps the first value strictly below the best so far,
-  /// starting from FLT_MAX, so values >= FLT_MAX (and NaN) never win, and neither do they here.
-  /// Every thread of the block must call it; every thread receives the result.
-  template <class F> __device__ ArgMin argmin(int n, F&& penalty) {
-    // Each thread's own best over its strided samples, in ascending order so a tie keeps the
-    // lower index. Threads without a sample contribute (FLT_MAX, INT_MAX), which never wins.
-    Candidate best{FLT_MAX, INT_MAX};
-    for (int t = thread(); t < n; t += kThreads) {
-      const float value = penalty(t, FLT_MAX);
-      if (value < best.value)
-        best = {value, t};
+  /// The sample the reference's loop keeps and its penalty ({FLT_MAX, -1} when none): exactly
+  /// CpuBlock::argmin's answer. Every sample is scored in full in parallel (n <=
+  /// kMaxPatternSamples), then thread 0 walks them in order and takes each one the reference
+  /// would take with the best so far as its bound (LevelSamples::taken_at): a few comparisons a
+  /// sample, and a division only for a sample better than the best so far. Every thread of the
+  /// block must call it; every thread receives the result.
+  template <class Samples> __device__ ArgMin argmin(int n, const Samples& samples) {
+    for (int t = thread(); t < n; t += kThreads)
+      shared_.penalty[t] = samples.full_penalty(t, shared_.terms[t]);
+    __syncthreads();
+    if (thread() == 0) {
+      float best = FLT_MAX;
+      int index = -1;
+      for (int t = 0; t < n; ++t) {
+        if (samples.taken_at(shared_.penalty[t], shared_.terms[t], best)) {
+          best = shared_.penalty[t];
+          index = t;
+        }
+      }
+      shared_.best_value = best;
+      shared_.best_index = index;
     }
-    // With every value in [-inf, FLT_MAX] (no NaN) the operator is a total order, so the
-    // reduction's tree order cannot change the result.
-    const Candidate block_best = Reduce(shared_.reduce).Reduce(best, LowerPenaltyThenIndex{});
-    if (thread() == 0)
-      shared_.result = block_best;
     __syncthreads();
-    const Candidate result = shared_.result;
-    // Before the next call may reuse the reduction storage and overwrite the result.
+    const ArgMin result{shared_.best_value, shared_.best_index};
+    // Before the next call may overwrite the scores and the result.
     __syncthreads();
-    return result.value < FLT_MAX ? ArgMin{result.value, result.index} : ArgMin{};
+    return result;
   }
 
 private:
-  struct LowerPenaltyThenIndex {
-    __device__ Candidate operator()(const Candidate& a, const Candidate& b) const {
-      return (b.value < a.value || (b.value == a.value && b.index < a.index)) ? b : a;
-    }
-  };
-
   __device__ static int thread() { return static_cast<int>(threadIdx.x); }
 
   Shared& shared_;

@@ -5,11 +5,15 @@
 // CPU executor (host/sim/cpu_block.h) run the same code:
 //   block.for_each_thread(n, f)  f(i) for every i in [0, n), spread over the threads, then a
 //                                barrier;
-//   block.argmin(n, penalty)     the lowest penalty(i, bound) over i in [0, n), ties to the
-//                                lowest i; `bound` is the best penalty found so far where the
-//                                executor evaluates in order (the CPU), FLT_MAX otherwise.
-//                                penalty() returns >= bound when it cannot beat it, so the
-//                                answer is the same either way.
+//   block.argmin(n, samples)     the sample the reference's loop keeps: it evaluates samples
+//                                in order, each with the best penalty so far as the bound of
+//                                processSample's early exits, and keeps the first strictly
+//                                lower one. The CPU does exactly that (samples.penalty); the
+//                                GPU scores every sample in full at once
+//                                (samples.full_penalty) and replays the loop's choices on one
+//                                thread (samples.taken_at). The exits are not strict bounds,
+//                                so a plain argmin of the full penalties would now and then
+//                                choose another sample than DetourCrowd.
 #pragma once
 
 #include "cuda/kernels/agent_view.h"
@@ -27,6 +31,39 @@ struct AvoidanceScratch {
 struct ArgMin {
   float value = FLT_MAX;
   int index = -1;
+};
+
+/// The samples of one refinement level: pattern point s scaled by `radius` around `centre`.
+struct LevelSamples {
+  const SamplerContext* ctx = nullptr;
+  const glm::vec2* pattern = nullptr; // [samples]
+  glm::vec2 centre{0.0f};
+  float radius = 0.0f;
+
+  /// The candidate velocity of sample s; false when faster than the agent may go (the
+  /// reference skips it).
+  CROWD_HD bool velocity(int s, glm::vec2& vcand) const {
+    return candidate_velocity(*ctx, centre, radius, pattern[s], vcand);
+  }
+  /// processSample at best-so-far `bound`, early exits included; FLT_MAX for a skipped sample.
+  CROWD_HD float penalty(int s, float bound) const {
+    glm::vec2 vcand;
+    if (!velocity(s, vcand))
+      return FLT_MAX;
+    return sample_penalty(*ctx, vcand, bound);
+  }
+  /// The full penalty, and in `terms` what the early exits test; FLT_MAX for a skipped sample.
+  CROWD_HD float full_penalty(int s, SampleTerms& terms) const {
+    glm::vec2 vcand;
+    if (!velocity(s, vcand))
+      return FLT_MAX;
+    return sample_penalty(*ctx, vcand, FLT_MAX, &terms);
+  }
+  /// Whether the reference's loop, with `bound` the best penalty so far, takes a sample of full
+  /// penalty `full` and early-exit terms `terms`.
+  CROWD_HD bool taken_at(float full, const SampleTerms& terms, float bound) const {
+    return full < bound && !stopped_by_bound(*ctx, terms, bound);
+  }
 };
 
 /// The block's agent as the sampler sees it.
@@ -72,7 +109,8 @@ CROWD_HD void choose_velocity(Block& block, int i, const AgentView& v,
       const glm::vec4 s = v.segment[row_s + (t - ctx.circle_count)];
       scratch.segments[t - ctx.circle_count] = prepare_segment(agent, {s.x, s.y}, {s.z, s.w});
     } else {
-      build_sample_pattern(params, agent.desired_velocity, scratch.pattern);
+      build_sample_pattern(params, v.pattern_rotation[v.avoidance_set[i]], agent.desired_velocity,
+                           scratch.pattern);
     }
   });
   const int samples = params.samples_per_level();
@@ -81,15 +119,11 @@ CROWD_HD void choose_velocity(Block& block, int i, const AgentView& v,
   float radius = agent.max_speed * (1.0f - params.vel_bias);
   glm::vec2 centre = agent.desired_velocity * params.vel_bias;
   for (int level = 0; level < params.adaptive_depth; ++level) {
-    const ArgMin best = block.argmin(samples, [&](int s, float bound) {
-      glm::vec2 vcand;
-      if (!candidate_velocity(ctx, centre, radius, scratch.pattern[s], vcand))
-        return FLT_MAX;
-      return sample_penalty(ctx, vcand, bound);
-    });
+    const LevelSamples level_samples{&ctx, scratch.pattern, centre, radius};
+    const ArgMin best = block.argmin(samples, level_samples);
     glm::vec2 chosen{0.0f};
     if (best.index >= 0 && best.value < FLT_MAX)
-      candidate_velocity(ctx, centre, radius, scratch.pattern[best.index], chosen);
+      level_samples.velocity(best.index, chosen);
     centre = chosen;
     radius *= 0.5f;
   }

@@ -110,10 +110,43 @@ CROWD_HD SamplerSegment prepare_segment(const SamplerAgent& agent, glm::vec2 p, 
   return s;
 }
 
-/// processSample: the penalty of candidate velocity `vcand`. When the sample provably cannot
-/// score below `min_penalty` it returns min_penalty early (the reference's early exit); pass
-/// FLT_MAX to always get the full penalty.
-CROWD_HD float sample_penalty(const SamplerContext& ctx, glm::vec2 vcand, float min_penalty) {
+/// What processSample's early exits depend on, besides the bound: the sample's two velocity
+/// terms and its earliest time of impact over all obstacles.
+struct SampleTerms {
+  float vpen = 0.0f;  ///< Penalty for straying from the desired velocity.
+  float vcpen = 0.0f; ///< Penalty for straying from the current velocity.
+  float tmin = 0.0f;  ///< Earliest time of impact, capped at horiz_time.
+};
+
+/// processSample's early exits at best-so-far penalty `bound`: stop before the obstacles, or
+/// else stop at the first obstacle that brings the time of impact below t_threshold.
+struct BoundTest {
+  bool stop_now = false;
+  float t_threshold = 0.0f;
+};
+
+CROWD_HD BoundTest bound_test(const AvoidanceParams& prm, float bound, float vpen, float vcpen) {
+  // The time of impact below which the sample cannot beat the bound.
+  const float min_pen = bound - vpen - vcpen;
+  // The velocity terms alone exceed the bound. The reference goes on with a negative
+  // threshold that no obstacle passes, to a full penalty that cannot beat the bound:
+  // min_pen < 0 in floats means vpen + vcpen > bound exactly (rounding is monotonic), and the
+  // other terms are >= 0. Stopping here gives the same argmin (~3% of the samples the
+  // reference evaluates in full at the good preset).
+  if (min_pen < 0.0f)
+    return {true, 0.0f};
+  const float t_threshold = (prm.weight_toi / min_pen - 0.1f) * prm.horiz_time;
+  // "Already too much" in the reference.
+  return {t_threshold - prm.horiz_time > -FLT_EPSILON, t_threshold};
+}
+
+/// processSample: the penalty of candidate velocity `vcand`. When the sample cannot score
+/// below `min_penalty` by the reference's tests it returns min_penalty early (its early
+/// exits); with min_penalty = FLT_MAX it never exits early and returns the full penalty, and
+/// then `terms`, when given, receives what the exits would have tested (see
+/// stopped_by_bound).
+CROWD_HD float sample_penalty(const SamplerContext& ctx, glm::vec2 vcand, float min_penalty,
+                              SampleTerms* terms = nullptr) {
   const AvoidanceParams& prm = ctx.params;
   const SamplerAgent& ag = ctx.agent;
   // Penalty for straying away from the desired and current velocities.
@@ -121,18 +154,10 @@ CROWD_HD float sample_penalty(const SamplerContext& ctx, glm::vec2 vcand, float 
       prm.weight_des_vel * (distance_2d(vcand, ag.desired_velocity) * ctx.inv_max_speed);
   const float vcpen = prm.weight_cur_vel * (distance_2d(vcand, ag.velocity) * ctx.inv_max_speed);
 
-  // The time of impact below which the sample cannot beat min_penalty.
-  const float min_pen = min_penalty - vpen - vcpen;
-  // The velocity terms alone exceed the bound. The reference goes on with a negative
-  // threshold that no obstacle passes, to a full penalty that cannot beat min_penalty:
-  // min_pen < 0 in floats means vpen + vcpen > min_penalty exactly (rounding is monotonic),
-  // and the other terms are >= 0. Stopping here gives the same argmin (~3% of the samples
-  // the reference evaluates in full at the good preset).
-  if (min_pen < 0.0f)
+  const BoundTest bound = bound_test(prm, min_penalty, vpen, vcpen);
+  if (bound.stop_now)
     return min_penalty;
-  const float t_threshold = (prm.weight_toi / min_pen - 0.1f) * prm.horiz_time;
-  if (t_threshold - prm.horiz_time > -FLT_EPSILON)
-    return min_penalty; // already too much
+  const float t_threshold = bound.t_threshold;
 
   float tmin = prm.horiz_time;
   float side = 0.0f;
@@ -186,6 +211,8 @@ CROWD_HD float sample_penalty(const SamplerContext& ctx, glm::vec2 vcand, float 
     }
   }
 
+  if (terms != nullptr)
+    *terms = {vpen, vcpen, tmin};
   // Normalise the side bias so it does not dominate.
   if (nside)
     side /= static_cast<float>(nside);
@@ -194,21 +221,32 @@ CROWD_HD float sample_penalty(const SamplerContext& ctx, glm::vec2 vcand, float 
   return vpen + vcpen + spen + tpen;
 }
 
+/// Whether sample_penalty(ctx, v, bound) stops early, given the sample's terms from a full
+/// evaluation (sample_penalty(ctx, v, FLT_MAX, &terms)). The exits are the reference's and not
+/// strict bounds (the FLT_EPSILON slack, the side term left out of the threshold, rounding), so
+/// now and then they turn away a sample whose full penalty is below the bound; an executor that
+/// scores every sample at once must apply them in sample order to choose what the reference
+/// chooses. Inside the obstacle loops the reference stops when tmin, which only decreases,
+/// falls below the threshold: that happens exactly when the final tmin is below it.
+CROWD_HD bool stopped_by_bound(const SamplerContext& ctx, const SampleTerms& terms, float bound) {
+  const BoundTest test = bound_test(ctx.params, bound, terms.vpen, terms.vcpen);
+  return test.stop_now || terms.tmin < test.t_threshold;
+}
+
 /// The adaptive pattern of sampleVelocityAdaptive: the zero sample, then `rings` rings of
 /// `divs` unit directions aligned to the desired velocity (odd rings rotated by half a div).
-/// Writes up to kMaxPatternSamples points to `pattern` and returns how many.
-CROWD_HD int build_sample_pattern(const AvoidanceParams& params, glm::vec2 desired_velocity,
-                                  glm::vec2* pattern) {
-  constexpr float kPi = 3.14159265f;
+/// `rotation` holds the cosines and sines the reference computes here with cosf/sinf
+/// (PatternRotation). Writes up to kMaxPatternSamples points to `pattern` and returns how many.
+CROWD_HD int build_sample_pattern(const AvoidanceParams& params, const PatternRotation& rotation,
+                                  glm::vec2 desired_velocity, glm::vec2* pattern) {
   const int nd = params.adaptive_divs < 1                 ? 1
                  : params.adaptive_divs > kMaxPatternDivs ? kMaxPatternDivs
                                                           : params.adaptive_divs;
   const int nr = params.adaptive_rings < 1                  ? 1
                  : params.adaptive_rings > kMaxPatternRings ? kMaxPatternRings
                                                             : params.adaptive_rings;
-  const float da = (1.0f / static_cast<float>(nd)) * kPi * 2;
-  const float ca = cosf(da);
-  const float sa = sinf(da);
+  const float ca = rotation.cos_div;
+  const float sa = rotation.sin_div;
 
   // Desired direction, and the same rotated by da/2.
   glm::vec2 ddir[2];
@@ -218,8 +256,8 @@ CROWD_HD int build_sample_pattern(const AvoidanceParams& params, glm::vec2 desir
     const float inv = 1.0f / d;
     ddir[0] = {ddir[0].x * inv, ddir[0].y * inv};
   }
-  const float c = cosf(da * 0.5f);
-  const float s = sinf(da * 0.5f);
+  const float c = rotation.cos_half_div;
+  const float s = rotation.sin_half_div;
   ddir[1] = {ddir[0].x * c - ddir[0].y * s, ddir[0].x * s + ddir[0].y * c};
 
   int npat = 0;

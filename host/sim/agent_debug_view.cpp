@@ -2,10 +2,12 @@
 
 #include "cuda/kernels/avoidance.h"
 #include "host/paths/corridor_navigator.h"
+#include "host/sim/cpu_block.h"
 #include "host/sim/crowd_solver.h"
 #include "host/sim/simulation.h"
 
 #include <DetourNavMesh.h>
+#include <algorithm>
 #include <cfloat>
 
 namespace crowd {
@@ -30,6 +32,39 @@ std::vector<std::vector<glm::vec3>> corridor_outlines(const NavMesh& navmesh,
   return outlines;
 }
 
+/// The CPU block interface (host/sim/cpu_block.h) scoring every sample in full, as the GPU
+/// does, and making the reference's choice among them (LevelSamples::taken_at), which is
+/// CpuBlock's answer; each admissible sample is recorded with its full penalty and level.
+class SampleRecordingBlock {
+public:
+  explicit SampleRecordingBlock(std::vector<VelocitySample>& samples) : samples_(samples) {}
+
+  template <class F> void for_each_thread(int n, F&& f) {
+    for (int t = 0; t < n; ++t)
+      f(t);
+  }
+
+  template <class Samples> ArgMin argmin(int n, const Samples& samples) {
+    ArgMin best;
+    for (int t = 0; t < n; ++t) {
+      SampleTerms terms;
+      const float penalty = samples.full_penalty(t, terms);
+      glm::vec2 velocity;
+      if (!samples.velocity(t, velocity))
+        continue;
+      samples_.push_back({velocity, penalty, level_});
+      if (samples.taken_at(penalty, terms, best.value))
+        best = {penalty, t};
+    }
+    ++level_;
+    return best;
+  }
+
+private:
+  std::vector<VelocitySample>& samples_;
+  int level_ = 0;
+};
+
 } // namespace
 
 AgentDebugView inspect_agent(const AgentArrays& a, const CorridorNavigator& navigator,
@@ -47,55 +82,34 @@ AgentDebugView inspect_agent(const AgentArrays& a, const CorridorNavigator& navi
     view.wall_segments.push_back(a.segment[row_s + static_cast<std::size_t>(t)]);
   view.corridor = corridor_outlines(navmesh, navigator.corridor(id));
 
-  // choose_velocity (cuda/kernels/avoidance.h) step by step, keeping every sample.
-  SamplerAgent agent;
-  agent.position = a.position[i];
-  agent.radius = a.radius[i];
-  agent.max_speed = a.desired_speed[i];
-  agent.velocity = a.velocity[i];
-  agent.desired_velocity = a.desired_velocity[i];
-  if (!(agent.max_speed > 0.0f))
-    return view; // only the zero velocity is admitted; nothing is sampled
-  const AvoidanceParams params = a.avoidance_params[static_cast<std::size_t>(a.avoidance_set[i])];
-  std::vector<SamplerCircle> circles;
-  for (const int j : view.neighbours) {
-    const auto n = static_cast<std::size_t>(j);
-    circles.push_back(
-        prepare_circle(agent, a.position[n], a.radius[n], a.velocity[n], a.desired_velocity[n]));
-  }
-  std::vector<SamplerSegment> segments;
-  for (const glm::vec4& s : view.wall_segments)
-    segments.push_back(prepare_segment(agent, {s.x, s.y}, {s.z, s.w}));
-  SamplerContext ctx = make_sampler_context(agent, params);
-  ctx.circles = circles.data();
-  ctx.circle_count = static_cast<int>(circles.size());
-  ctx.segments = segments.data();
-  ctx.segment_count = static_cast<int>(segments.size());
-  std::vector<glm::vec2> pattern(kMaxPatternSamples);
-  build_sample_pattern(params, agent.desired_velocity, pattern.data());
-  const int samples = params.samples_per_level();
+  // The avoidance kernel itself (choose_velocity) on a crowd of this agent (index 0) and its
+  // neighbours, through a block that records every sample it scores.
+  AgentArrays local;
+  local.max_neighbors = a.max_neighbors;
+  local.max_segments = a.max_segments;
+  local.avoidance_params = {a.avoidance_params[static_cast<std::size_t>(a.avoidance_set[i])]};
+  const auto copy_agent = [&](std::size_t j) {
+    const int k = local.append(a.position[j], a.radius[j], a.height[j], a.max_accel[j],
+                               a.query_range[j], a.separation_weight[j], 0);
+    const auto at = static_cast<std::size_t>(k);
+    local.mode[at] = a.mode[j];
+    local.desired_speed[at] = a.desired_speed[j];
+    local.velocity[at] = a.velocity[j];
+    local.desired_velocity[at] = a.desired_velocity[j];
+  };
+  copy_agent(i);
+  for (const int j : view.neighbours)
+    copy_agent(static_cast<std::size_t>(j));
+  local.neighbor_count[0] = static_cast<std::int32_t>(view.neighbours.size());
+  for (std::size_t k = 0; k < view.neighbours.size(); ++k)
+    local.neighbor_index[k] = static_cast<std::int32_t>(k + 1);
+  local.segment_count[0] = static_cast<std::int32_t>(view.wall_segments.size());
+  std::copy(view.wall_segments.begin(), view.wall_segments.end(), local.segment.begin());
 
-  float radius = agent.max_speed * (1.0f - params.vel_bias);
-  glm::vec2 centre = agent.desired_velocity * params.vel_bias;
-  for (int level = 0; level < params.adaptive_depth; ++level) {
-    // The kernel's argmin: lowest penalty, ties to the lowest sample index.
-    float best = FLT_MAX;
-    glm::vec2 chosen{0.0f};
-    for (int s = 0; s < samples; ++s) {
-      glm::vec2 vcand;
-      if (!candidate_velocity(ctx, centre, radius, pattern[static_cast<std::size_t>(s)], vcand))
-        continue;
-      const float penalty = sample_penalty(ctx, vcand, FLT_MAX);
-      view.samples.push_back({vcand, penalty, level});
-      if (penalty < best) {
-        best = penalty;
-        chosen = vcand;
-      }
-    }
-    centre = chosen;
-    radius *= 0.5f;
-  }
-  view.chosen_velocity = centre;
+  SampleRecordingBlock block(view.samples);
+  CpuAvoidanceScratch scratch(local.max_neighbors, local.max_segments);
+  choose_velocity(block, 0, local.view(), scratch.view());
+  view.chosen_velocity = local.new_velocity[0];
   return view;
 }
 

@@ -32,9 +32,9 @@ struct AgentDebugView {
 };
 
 /// Re-runs avoidance for agent `id` on the state the last step left in `arrays` (its neighbour
-/// and wall lists and desired velocity from that step; positions and velocities after it),
-/// with the kernel's own functions (cuda/kernels/avoidance_sampler.h) in the kernel's order,
-/// recording every sample. An inactive agent gets no samples.
+/// and wall lists and desired velocity from that step; positions and velocities after it):
+/// the avoidance kernel itself (choose_velocity, cuda/kernels/avoidance.h) through a block
+/// that records every sample. An inactive agent gets no samples.
 AgentDebugView inspect_agent(const AgentArrays& arrays, const CorridorNavigator& navigator,
                              const NavMesh& navmesh, int id);
 

@@ -1,6 +1,6 @@
 // The block interface of cuda/kernels/avoidance.h on the CPU: a block's threads run one after
-// another, so the argmin can hand each sample the best penalty so far and let it stop early
-// (processSample's early exit) without changing the answer.
+// another, so the argmin is the reference's own loop, each sample stopping early against the
+// best penalty so far (processSample's early exits).
 #pragma once
 
 #include "cuda/kernels/avoidance.h"
@@ -16,10 +16,10 @@ public:
       f(t);
   }
 
-  template <class F> ArgMin argmin(int n, F&& penalty) {
+  template <class Samples> ArgMin argmin(int n, const Samples& samples) {
     ArgMin best;
     for (int t = 0; t < n; ++t) {
-      const float value = penalty(t, best.value);
+      const float value = samples.penalty(t, best.value);
       if (value < best.value) {
         best.value = value;
         best.index = t;

@@ -5,6 +5,7 @@
 #include "cuda/kernels/avoidance_sampler.h"
 #include "host/backends/detour_backend.h"
 #include "host/sim/agent_arrays.h"
+#include "host/sim/avoidance_pattern.h"
 #include "host/sim/cpu_block.h"
 #include "tests/support/crowd_test_support.h"
 
@@ -177,7 +178,8 @@ struct Level {
 /// The levels of choose_velocity, replayed with the sampler's pieces (for diagnosis).
 std::vector<Level> trace_levels(const SamplerContext& ctx) {
   std::vector<glm::vec2> pattern(kMaxPatternSamples);
-  build_sample_pattern(ctx.params, ctx.agent.desired_velocity, pattern.data());
+  build_sample_pattern(ctx.params, pattern_rotation(ctx.params), ctx.agent.desired_velocity,
+                       pattern.data());
   const int samples = ctx.params.samples_per_level();
   std::vector<Level> levels;
   float radius = ctx.agent.max_speed * (1.0f - ctx.params.vel_bias);
@@ -465,7 +467,8 @@ TEST(SamplePattern, HasSamplesPerLevelPointsForEveryDivsAndRings) {
       const int nr = std::clamp(rings, 1, kMaxPatternRings);
       ASSERT_EQ(p.samples_per_level(), nd * nr + 1);
       std::vector<glm::vec2> pattern(kMaxPatternSamples + 8, glm::vec2(99.0f));
-      const int n = build_sample_pattern(p, rng.direction() * 1.3f, pattern.data());
+      const int n =
+          build_sample_pattern(p, pattern_rotation(p), rng.direction() * 1.3f, pattern.data());
       ASSERT_EQ(n, p.samples_per_level()) << divs << " divs, " << rings << " rings";
       // Nothing written past the pattern.
       for (std::size_t i = static_cast<std::size_t>(n); i < pattern.size(); ++i)
@@ -495,7 +498,8 @@ TEST(SamplePattern, FirstSampleIsZeroAndRingsHaveRadiiNrMinusJOverNr) {
       p.adaptive_divs = divs;
       p.adaptive_rings = rings;
       std::vector<glm::vec2> pattern(kMaxPatternSamples);
-      build_sample_pattern(p, rng.direction() * rng.uniform(0.1f, 3.0f), pattern.data());
+      build_sample_pattern(p, pattern_rotation(p), rng.direction() * rng.uniform(0.1f, 3.0f),
+                           pattern.data());
       ASSERT_EQ(pattern[0], glm::vec2(0.0f));
       for (int j = 0; j < rings; ++j) {
         const float r = static_cast<float>(rings - j) / static_cast<float>(rings);
@@ -518,7 +522,7 @@ TEST(SamplePattern, RingsAreAlignedWithTheDesiredVelocityEvenRingsOnItOddRingsHa
     p.adaptive_rings = rings;
     const glm::vec2 dir = rng.direction();
     std::vector<glm::vec2> pattern(kMaxPatternSamples);
-    build_sample_pattern(p, dir * rng.uniform(0.1f, 3.0f), pattern.data());
+    build_sample_pattern(p, pattern_rotation(p), dir * rng.uniform(0.1f, 3.0f), pattern.data());
     const float da = 2.0f * kPi / static_cast<float>(divs);
     for (int j = 0; j < rings; ++j) {
       const float r = static_cast<float>(rings - j) / static_cast<float>(rings);
@@ -546,7 +550,7 @@ TEST(SamplePattern, ZeroDesiredVelocityCollapsesEveryRingToTheCentreAsInDetour) 
   // dtNormalize2D leaves a zero vector zero, so the whole pattern degenerates to the centre.
   std::vector<glm::vec2> pattern(kMaxPatternSamples);
   const AvoidanceParams p = avoidance_preset(AvoidancePreset::High);
-  const int n = build_sample_pattern(p, glm::vec2(0.0f), pattern.data());
+  const int n = build_sample_pattern(p, pattern_rotation(p), glm::vec2(0.0f), pattern.data());
   for (int i = 0; i < n; ++i)
     EXPECT_EQ(pattern[static_cast<std::size_t>(i)], glm::vec2(0.0f)) << i;
 }
@@ -569,7 +573,8 @@ TEST(SamplePattern, CandidatesMatchDetoursSamplesForOddDivs) {
       detour.velocity(pr, p, /*record=*/true);
       const auto prepared = prepare(pr, p);
       std::vector<glm::vec2> pattern(kMaxPatternSamples);
-      const int n = build_sample_pattern(p, pr.desired_velocity, pattern.data());
+      const int n =
+          build_sample_pattern(p, pattern_rotation(p), pr.desired_velocity, pattern.data());
       const glm::vec2 centre = pr.desired_velocity * p.vel_bias;
       const float radius = pr.max_speed * (1.0f - p.vel_bias);
       ASSERT_EQ(detour.debug().getSampleCount(), n) << divs << " divs, " << rings << " rings";
@@ -678,16 +683,47 @@ TEST(SamplePenalty, BoundsAtOrBelowTheVelocityTermsAloneNeverLetTheSampleWin) {
   EXPECT_GT(stopped, 100000);
 }
 
-TEST(SamplePenalty, RunningBoundArgminEqualsArgminOfFullPenaltiesLowestIndexOnTies) {
+/// The GPU block's argmin (cuda/executor/gpu_block.cuh) on the host: every sample scored in
+/// full, then the reference's choices replayed in sample order.
+ArgMin replayed_argmin(int n, const LevelSamples& samples) {
+  std::vector<float> full(static_cast<std::size_t>(n));
+  std::vector<SampleTerms> terms(static_cast<std::size_t>(n));
+  for (int t = 0; t < n; ++t)
+    full[static_cast<std::size_t>(t)] = samples.full_penalty(t, terms[static_cast<std::size_t>(t)]);
+  ArgMin best;
+  for (int t = 0; t < n; ++t) {
+    const auto k = static_cast<std::size_t>(t);
+    if (samples.taken_at(full[k], terms[k], best.value))
+      best = {full[k], t};
+  }
+  return best;
+}
+
+/// Random levels of random problems over the four presets and larger patterns: the GPU's
+/// replay over full penalties chooses what the CPU's loop with early exits chooses (the
+/// reference's own loop), every time; and a plain argmin of the full penalties does not
+/// always, because the reference's exits are not strict bounds (so the replay is needed).
+TEST(SamplePenalty, ReplayingTheEarlyExitsOverFullPenaltiesEqualsTheReferenceLoop) {
   Rng rng(22);
-  int levels = 0, tied_levels = 0;
-  for (int k = 0; k < 3000; ++k) {
-    const AvoidancePreset preset = static_cast<AvoidancePreset>(k % 4);
+  AvoidanceParams largest = avoidance_preset(AvoidancePreset::High);
+  largest.adaptive_divs = kMaxPatternDivs;
+  largest.adaptive_rings = kMaxPatternRings;
+  AvoidanceParams even = avoidance_preset(AvoidancePreset::Good);
+  even.adaptive_divs = 12;
+  const AvoidanceParams params[] = {avoidance_preset(AvoidancePreset::Low),
+                                    avoidance_preset(AvoidancePreset::Medium),
+                                    avoidance_preset(AvoidancePreset::Good),
+                                    avoidance_preset(AvoidancePreset::High),
+                                    even,
+                                    largest};
+  int levels = 0, tied_levels = 0, plain_argmin_differs = 0;
+  for (int k = 0; k < 6000; ++k) {
     const Problem pr = random_problem(rng, k % 2 ? 0.3f : 0.0f);
-    const auto prepared = prepare(pr, avoidance_preset(preset));
+    const auto prepared = prepare(pr, params[k % 6]);
     const SamplerContext& ctx = prepared->ctx;
     std::vector<glm::vec2> pattern(kMaxPatternSamples);
-    build_sample_pattern(ctx.params, ctx.agent.desired_velocity, pattern.data());
+    build_sample_pattern(ctx.params, pattern_rotation(ctx.params), ctx.agent.desired_velocity,
+                         pattern.data());
     const int n = ctx.params.samples_per_level();
     // Level 0, then a few random deeper levels.
     for (int level = 0; level < 4; ++level) {
@@ -695,31 +731,30 @@ TEST(SamplePenalty, RunningBoundArgminEqualsArgminOfFullPenaltiesLowestIndexOnTi
                                           : rng.in_disc(ctx.agent.max_speed);
       const float radius =
           ctx.agent.max_speed * (1.0f - ctx.params.vel_bias) / static_cast<float>(1 << level);
-      const auto penalty = [&](int s, float bound) {
-        glm::vec2 v;
-        if (!candidate_velocity(ctx, centre, radius, pattern[static_cast<std::size_t>(s)], v))
-          return FLT_MAX;
-        return sample_penalty(ctx, v, bound);
-      };
-      // As the GPU block does it: every full penalty, then argmin, ties to the lowest index.
-      ArgMin full;
-      std::vector<float> all;
-      for (int s = 0; s < n; ++s) {
-        all.push_back(penalty(s, FLT_MAX));
-        if (all.back() < full.value)
-          full = {all.back(), s};
-      }
-      if (std::count(all.begin(), all.end(), full.value) > 1)
-        ++tied_levels;
+      const LevelSamples samples{&ctx, pattern.data(), centre, radius};
       CpuBlock block;
-      const ArgMin running = block.argmin(n, penalty);
-      ASSERT_EQ(running.index, full.index) << "problem " << k << " level " << level;
-      ASSERT_EQ(running.value, full.value) << "problem " << k << " level " << level;
+      const ArgMin reference = block.argmin(n, samples);
+      const ArgMin replayed = replayed_argmin(n, samples);
+      ASSERT_EQ(replayed.index, reference.index) << "problem " << k << " level " << level;
+      ASSERT_EQ(replayed.value, reference.value) << "problem " << k << " level " << level;
+      // A plain argmin of the full penalties, ties to the lowest index.
+      ArgMin plain;
+      std::vector<float> all;
+      for (int t = 0; t < n; ++t) {
+        SampleTerms terms;
+        all.push_back(samples.full_penalty(t, terms));
+        if (all.back() < plain.value)
+          plain = {all.back(), t};
+      }
+      tied_levels += std::count(all.begin(), all.end(), plain.value) > 1 ? 1 : 0;
+      plain_argmin_differs += plain.index != reference.index ? 1 : 0;
       ++levels;
     }
   }
-  std::printf("[ argmin   ] %d levels, %d with an exact tie for the minimum\n", levels,
-              tied_levels);
+  std::printf("[ argmin   ] %d levels, %d with an exact tie for the minimum, %d where the plain "
+              "argmin of full penalties differs from the reference's choice\n",
+              levels, tied_levels, plain_argmin_differs);
+  EXPECT_GT(plain_argmin_differs, 0);
 }
 
 TEST(SamplePenalty, TiesGoToTheLowestSampleIndex) {
@@ -727,11 +762,14 @@ TEST(SamplePenalty, TiesGoToTheLowestSampleIndex) {
   Problem pr;
   pr.max_speed = 1.0f;
   const auto prepared = prepare(pr, avoidance_preset(AvoidancePreset::High));
+  const SamplerContext& ctx = prepared->ctx;
+  std::vector<glm::vec2> pattern(kMaxPatternSamples);
+  const int n = build_sample_pattern(ctx.params, pattern_rotation(ctx.params),
+                                     ctx.agent.desired_velocity, pattern.data());
+  const LevelSamples samples{&ctx, pattern.data(), glm::vec2(0.0f), 0.0f};
   CpuBlock block;
-  const ArgMin best = block.argmin(prepared->ctx.params.samples_per_level(), [&](int, float bound) {
-    return sample_penalty(prepared->ctx, glm::vec2(0.0f), bound);
-  });
-  EXPECT_EQ(best.index, 0);
+  EXPECT_EQ(block.argmin(n, samples).index, 0);
+  EXPECT_EQ(replayed_argmin(n, samples).index, 0);
 }
 
 // --- processSample's terms --------------------------------------------------------------------
