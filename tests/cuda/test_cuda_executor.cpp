@@ -1,16 +1,17 @@
-// The CUDA executor against the CPU executor on the same random scene, and its behaviour on a
-// machine without a device. The comparisons need a GPU and skip themselves without one; the
-// "no device" test runs exactly there.
+// The CUDA executor against the CPU executor over whole steps of a random crowd, and its
+// behaviour on a machine without a device. The comparisons need a device (a GPU, or GPGPU-Sim
+// in CI: bash .ci/gpu-sim) and skip themselves without one; the "no device" test runs exactly
+// there. Stage by stage comparisons are in test_cuda_kernels.cpp.
 #include <gtest/gtest.h>
 
 #if defined(CROWD_HAS_CUDA)
 
-#include "cuda/kernels/geometry.h"
 #include "host/sim/executor.h"
-#include "host/sim/wall_grid_builder.h"
+#include "tests/support/cuda_device.h"
+#include "tests/support/executor_stages.h"
+#include "tests/support/random_crowd.h"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdint>
 #include <random>
 #include <stdexcept>
@@ -20,129 +21,22 @@
 namespace crowd {
 namespace {
 
-constexpr const char* kNoDevice =
-    "no CUDA device: the CUDA executor is compiled but cannot run here";
+using test::kNoCudaDevice;
+using test::RandomCrowd;
 
-/// Device cosf/sinf (the sample pattern) differ from glibc's by an ulp or two, and nvcc fuses
-/// multiply-adds unless built with --fmad=false: positions and velocities agree to this, not
-/// bit for bit.
-constexpr float kTolerance = 1e-3f;
-
-constexpr glm::vec2 kWorldMin{0.0f, 0.0f};
-constexpr glm::vec2 kWorldMax{40.0f, 40.0f};
-
-/// A wall from a to b, oriented as the navmesh's boundary edges are: walkable space to the
-/// left, i.e. tri_area_2d(walkable point, p, q) >= 0.
-WallSegment wall(glm::vec2 a, glm::vec2 b, glm::vec2 walkable_point) {
-  WallSegment s{{a.x, 0.0f, a.y}, {b.x, 0.0f, b.y}};
-  if (tri_area_2d(walkable_point, a, b) < 0.0f)
-    std::swap(s.p, s.q);
-  return s;
-}
-
-/// The border of the world and a 4 x 4 m pillar in its middle, in a wall grid of 4 m cells.
-WallGridData make_walls() {
-  std::vector<WallSegment> segments;
-  const glm::vec2 centre = (kWorldMin + kWorldMax) * 0.5f;
-  const glm::vec2 corners[4] = {
-      kWorldMin, {kWorldMax.x, kWorldMin.y}, kWorldMax, {kWorldMin.x, kWorldMax.y}};
-  for (int k = 0; k < 4; ++k)
-    segments.push_back(wall(corners[k], corners[(k + 1) % 4], centre));
-  const glm::vec2 pillar[4] = {centre + glm::vec2(-2.0f, -2.0f), centre + glm::vec2(2.0f, -2.0f),
-                               centre + glm::vec2(2.0f, 2.0f), centre + glm::vec2(-2.0f, 2.0f)};
-  for (int k = 0; k < 4; ++k) {
-    // Walkable outside the pillar: just beyond the middle of the edge.
-    const glm::vec2 mid = (pillar[k] + pillar[(k + 1) % 4]) * 0.5f;
-    segments.push_back(wall(pillar[k], pillar[(k + 1) % 4], mid + (mid - centre)));
-  }
-  return build_wall_grid(segments, kWorldMin, kWorldMax, 4.0f);
-}
-
-struct Scene {
-  AgentArrays agents;
-  std::vector<glm::vec2> goals; // [count]
-  float max_query_range = 0.0f;
-};
-
-/// Adds `count` agents at random places of the world, with random sizes and goals; every
-/// `big_pattern_every`-th agent (0 = none) gets the largest sampling pattern.
-void add_random_agents(Scene& scene, int count, std::mt19937& rng, int big_pattern_every) {
-  std::uniform_real_distribution<float> place(1.0f, 39.0f);
-  std::uniform_real_distribution<float> radius(0.3f, 0.5f);
-  std::uniform_real_distribution<float> separation(0.0f, 2.0f);
-  AvoidanceParams big;
-  big.adaptive_divs = kMaxPatternDivs;
-  big.adaptive_rings = kMaxPatternRings;
-  big.adaptive_depth = 2;
-  const AvoidancePreset presets[] = {AvoidancePreset::Low, AvoidancePreset::Good,
-                                     AvoidancePreset::High};
-  for (int k = 0; k < count; ++k) {
-    const float r = radius(rng);
-    const int index = scene.agents.count();
-    const AvoidanceParams params =
-        big_pattern_every > 0 && index % big_pattern_every == 0
-            ? big
-            : avoidance_preset(presets[static_cast<std::size_t>(index) % 3]);
-    const float range = r * 12.0f; // DetourCrowd's collisionQueryRange
-    scene.agents.append({place(rng), 0.0f, place(rng)}, r, 2.0f, 8.0f, range, separation(rng),
-                        scene.agents.avoidance_set_of(params));
-    scene.goals.emplace_back(place(rng), place(rng));
-    scene.max_query_range = std::max(scene.max_query_range, range);
-  }
-}
-
-/// What the host does before the kernel stages: every third agent stands, the others head
-/// for their goals at 1.2-1.6 m/s (from their own positions, as the corridors would).
-void plan(Scene& scene) {
-  AgentArrays& a = scene.agents;
-  for (std::size_t i = 0; i < a.mode.size(); ++i) {
-    if (a.mode[i] == kAgentInactive)
-      continue;
-    const float speed = 1.2f + 0.4f * static_cast<float>(i % 5) / 4.0f;
-    a.desired_speed[i] = speed;
-    const glm::vec2 to_goal = scene.goals[i] - glm::vec2(a.position[i].x, a.position[i].z);
-    const float distance = std::sqrt(to_goal.x * to_goal.x + to_goal.y * to_goal.y);
-    if (i % 3 == 0 || distance < 0.1f) {
-      a.mode[i] = kAgentStanding;
-      a.preferred_velocity[i] = glm::vec2(0.0f);
-    } else {
-      a.mode[i] = kAgentMoving;
-      a.preferred_velocity[i] = to_goal * (speed / distance);
-    }
-  }
-}
-
-void remove_agent(Scene& scene, int id) {
-  scene.agents.mode[static_cast<std::size_t>(id)] = kAgentInactive;
-  scene.agents.velocity[static_cast<std::size_t>(id)] = glm::vec2(0.0f);
-  ++scene.agents.layout_version;
-}
-
-float max_difference(const std::vector<glm::vec3>& a, const std::vector<glm::vec3>& b) {
-  float worst = 0.0f;
-  for (std::size_t i = 0; i < a.size(); ++i)
-    worst = std::max(
-        {worst, std::abs(a[i].x - b[i].x), std::abs(a[i].y - b[i].y), std::abs(a[i].z - b[i].z)});
-  return worst;
-}
-
-float max_difference(const std::vector<glm::vec2>& a, const std::vector<glm::vec2>& b) {
-  float worst = 0.0f;
-  for (std::size_t i = 0; i < a.size(); ++i)
-    worst = std::max({worst, std::abs(a[i].x - b[i].x), std::abs(a[i].y - b[i].y)});
-  return worst;
-}
-
-/// Runs `steps` steps of the same scene on both executors and compares after every step.
-/// Halfway, agents are added (the device mirror grows) and a few removed (layout change).
+/// Runs `steps` steps of the same crowd on both executors and compares every array after
+/// every step, bit for bit: the two executors run the same float operations in the same order
+/// (cuda_executor.cu, "Agreement with the CPU"). Halfway, agents are added (the device mirror
+/// grows) and a few removed (a layout change). On a difference, the step is run again phase by
+/// phase to name the first stage and array that part.
 void expect_executors_agree(int agent_count, int big_pattern_every, int steps) {
   std::mt19937 rng(20240611u);
-  Scene cpu_scene;
-  add_random_agents(cpu_scene, agent_count, rng, big_pattern_every);
+  RandomCrowd cpu_crowd;
+  test::add_random_agents(cpu_crowd, agent_count, rng, big_pattern_every);
   const std::mt19937 rng_after_setup = rng;
-  Scene gpu_scene = cpu_scene;
+  RandomCrowd gpu_crowd = cpu_crowd;
 
-  const WallGridData walls = make_walls();
+  const WallGridData walls = test::random_crowd_walls();
   auto cpu = make_cpu_executor(1);
   auto gpu = make_cuda_executor();
   cpu->set_walls(walls);
@@ -153,44 +47,38 @@ void expect_executors_agree(int agent_count, int big_pattern_every, int steps) {
       // The same additions on both sides (same random stream), then removals.
       std::mt19937 rng_cpu = rng_after_setup;
       std::mt19937 rng_gpu = rng_after_setup;
-      add_random_agents(cpu_scene, agent_count / 10, rng_cpu, big_pattern_every);
-      add_random_agents(gpu_scene, agent_count / 10, rng_gpu, big_pattern_every);
+      test::add_random_agents(cpu_crowd, agent_count / 10, rng_cpu, big_pattern_every);
+      test::add_random_agents(gpu_crowd, agent_count / 10, rng_gpu, big_pattern_every);
       for (int id = 1; id < agent_count; id += agent_count / 5) {
-        remove_agent(cpu_scene, id);
-        remove_agent(gpu_scene, id);
+        test::remove_random_agent(cpu_crowd, id);
+        test::remove_random_agent(gpu_crowd, id);
       }
     }
-    KernelStepParams params;
-    params.agent_grid = make_grid_spec(kWorldMin, kWorldMax, cpu_scene.max_query_range);
-    plan(cpu_scene);
-    plan(gpu_scene);
+    test::plan_random_crowd(cpu_crowd);
+    test::plan_random_crowd(gpu_crowd);
+    const AgentArrays inputs = cpu_crowd.agents;
     StageTimes cpu_times, gpu_times;
-    cpu->step(cpu_scene.agents, params, cpu_times);
-    gpu->step(gpu_scene.agents, params, gpu_times);
+    cpu->step(cpu_crowd.agents, cpu_crowd.params(), cpu_times);
+    gpu->step(gpu_crowd.agents, gpu_crowd.params(), gpu_times);
+    gpu->read_back_everything(); // the rows a step does not download, for the comparison
 
-    const AgentArrays& c = cpu_scene.agents;
-    const AgentArrays& g = gpu_scene.agents;
-    ASSERT_LE(max_difference(c.position, g.position), kTolerance) << "positions, step " << step;
-    ASSERT_LE(max_difference(c.velocity, g.velocity), kTolerance) << "velocities, step " << step;
-    ASSERT_LE(max_difference(c.desired_velocity, g.desired_velocity), kTolerance)
-        << "desired velocities, step " << step;
-    ASSERT_LE(max_difference(c.new_velocity, g.new_velocity), kTolerance)
-        << "new velocities, step " << step;
-    ASSERT_EQ(c.neighbor_count, g.neighbor_count) << "neighbour counts, step " << step;
-    ASSERT_EQ(c.status, g.status) << "status bits, step " << step;
+    const ::testing::AssertionResult same = test::bit_identical(cpu_crowd.agents, gpu_crowd.agents);
+    if (!same) {
+      ADD_FAILURE() << "step " << step << ": the executors differ" << same.message() << "\n"
+                    << test::first_divergent_phase(*cpu, *gpu, inputs, cpu_crowd.params());
+      return;
+    }
 
     std::vector<std::string> stages;
     for (const auto& [name, ms] : gpu_times.entries()) {
       stages.push_back(name);
       EXPECT_GE(ms, 0.0) << name;
     }
-    EXPECT_EQ(stages,
-              (std::vector<std::string>{"upload", "grid", "proximity", "steering", "avoidance",
-                                        "integrate", "collisions", "download"}));
+    EXPECT_EQ(stages, std::vector<std::string>(kKernelStageNames.begin(), kKernelStageNames.end()));
   }
   EXPECT_GT(gpu->device_memory_bytes(), 0u);
   // The comparison means something only if agents met each other and the walls.
-  const AgentArrays& c = cpu_scene.agents;
+  const AgentArrays& c = cpu_crowd.agents;
   EXPECT_GT(std::count_if(c.neighbor_count.begin(), c.neighbor_count.end(),
                           [](std::int32_t k) { return k > 0; }),
             agent_count / 4);
@@ -201,7 +89,7 @@ void expect_executors_agree(int agent_count, int big_pattern_every, int steps) {
 
 TEST(CudaExecutor, MakeThrowsAClearErrorWhenThereIsNoDevice) {
   if (cuda_device_count() > 0)
-    GTEST_SKIP() << "a CUDA device is present";
+    GTEST_SKIP() << "a CUDA device is present (" << cuda_device_name() << ")";
   try {
     auto executor = make_cuda_executor();
     FAIL() << "make_cuda_executor() returned an executor without a device";
@@ -212,25 +100,26 @@ TEST(CudaExecutor, MakeThrowsAClearErrorWhenThereIsNoDevice) {
   }
 }
 
-TEST(CudaExecutor, MatchesTheCpuExecutorOnARandomSceneWithWalls) {
+TEST(CudaExecutor, MatchesTheCpuExecutorBitForBitOnARandomSceneWithWalls) {
   if (cuda_device_count() == 0)
-    GTEST_SKIP() << kNoDevice;
-  expect_executors_agree(300, 0, 20);
+    GTEST_SKIP() << kNoCudaDevice;
+  // Under the simulator, 150 agents over 12 steps meet as often per agent as 300 over 20.
+  expect_executors_agree(test::size_for_device(300, 150), 0, test::size_for_device(20, 12));
 }
 
-TEST(CudaExecutor, MatchesTheCpuExecutorWithTheLargestSamplingPattern) {
+TEST(CudaExecutor, MatchesTheCpuExecutorBitForBitWithTheLargestSamplingPattern) {
   if (cuda_device_count() == 0)
-    GTEST_SKIP() << kNoDevice;
+    GTEST_SKIP() << kNoCudaDevice;
   // Every 7th agent samples 32 divs x 4 rings + 1 = 129 velocities: 160-thread blocks,
   // several samples' worth of idle threads, the strided loop of the block interface.
-  expect_executors_agree(200, 7, 20);
+  expect_executors_agree(test::size_for_device(200, 100), 7, test::size_for_device(20, 10));
 }
 
 TEST(CudaExecutor, StepsAnEmptyCrowd) {
   if (cuda_device_count() == 0)
-    GTEST_SKIP() << kNoDevice;
+    GTEST_SKIP() << kNoCudaDevice;
   auto gpu = make_cuda_executor();
-  gpu->set_walls(make_walls());
+  gpu->set_walls(test::random_crowd_walls());
   AgentArrays agents;
   KernelStepParams params;
   StageTimes times;
@@ -239,27 +128,26 @@ TEST(CudaExecutor, StepsAnEmptyCrowd) {
 
 TEST(CudaExecutor, ReportsNeighbourTruncationLikeTheCpu) {
   if (cuda_device_count() == 0)
-    GTEST_SKIP() << kNoDevice;
+    GTEST_SKIP() << kNoCudaDevice;
   // 20 agents in a 2 m square, K = 2: every agent has more neighbours than it keeps.
   std::mt19937 rng(7u);
   std::uniform_real_distribution<float> place(19.0f, 21.0f);
-  Scene scene;
-  scene.agents.max_neighbors = 2;
+  RandomCrowd crowd;
+  crowd.agents.max_neighbors = 2;
   for (int k = 0; k < 20; ++k) {
-    scene.agents.append({place(rng), 0.0f, place(rng)}, 0.3f, 2.0f, 8.0f, 3.6f, 2.0f,
-                        scene.agents.avoidance_set_of(AvoidanceParams{}));
-    scene.goals.emplace_back(place(rng), place(rng));
+    crowd.agents.append({place(rng), 0.0f, place(rng)}, 0.3f, 2.0f, 8.0f, 3.6f, 2.0f,
+                        crowd.agents.avoidance_set_of(AvoidanceParams{}));
+    crowd.goals.emplace_back(place(rng), place(rng));
   }
-  plan(scene);
+  crowd.max_query_range = 3.6f;
+  test::plan_random_crowd(crowd);
   auto gpu = make_cuda_executor();
-  gpu->set_walls(make_walls());
-  KernelStepParams params;
-  params.agent_grid = make_grid_spec(kWorldMin, kWorldMax, 3.6f);
+  gpu->set_walls(test::random_crowd_walls());
   StageTimes times;
-  gpu->step(scene.agents, params, times);
-  for (std::size_t i = 0; i < scene.agents.status.size(); ++i) {
-    EXPECT_EQ(scene.agents.neighbor_count[i], 2) << i;
-    EXPECT_TRUE(scene.agents.status[i] & kNeighborsTruncated) << i;
+  gpu->step(crowd.agents, crowd.params(), times);
+  for (std::size_t i = 0; i < crowd.agents.status.size(); ++i) {
+    EXPECT_EQ(crowd.agents.neighbor_count[i], 2) << i;
+    EXPECT_TRUE(crowd.agents.status[i] & kNeighborsTruncated) << i;
   }
 }
 
