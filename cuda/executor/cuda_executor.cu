@@ -126,23 +126,15 @@ __global__ void __launch_bounds__(kAgentPolicy.threads_per_block)
   integrate_agent(i, v, dt);
 }
 
-/// Stage 8, first half of a pass: every agent's push from the positions before the pass.
+/// Stage 8, one Jacobi pass: every agent's push from the positions before the pass (v.position)
+/// and its moved position written to the other buffer, so the pass needs no grid-wide barrier
+/// inside it and takes one launch.
 __global__ void __launch_bounds__(kAgentPolicy.threads_per_block)
-    collision_displacement_kernel(AgentView v, CollisionParams collision) {
+    collision_pass_kernel(AgentView v, CollisionParams collision, glm::vec3* moved) {
   const int i = agent_index();
   if (i >= v.count)
     return;
-  collision_displacement(i, v, collision);
-}
-
-/// Stage 8, second half of a pass: apply the pushes (a separate launch is the grid-wide
-/// barrier that makes the pass Jacobi, as on the CPU).
-__global__ void __launch_bounds__(kAgentPolicy.threads_per_block)
-    apply_displacement_kernel(AgentView v) {
-  const int i = agent_index();
-  if (i >= v.count)
-    return;
-  apply_displacement(i, v);
+  collision_pass_into(i, v, collision, moved);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -271,6 +263,7 @@ public:
     stream_.reset(stream);
     for (EventHandle& handle : events_)
       handle = make_event();
+
     end_event_ = make_event();
     // No walls until set_walls: an empty one-cell grid, so a step without walls still works.
     WallGridData empty;
@@ -414,18 +407,19 @@ public:
     CROWD_CUDA_CHECK_LAUNCH("integrate_kernel");
   }
 
-  /// 8: every agent's push from the positions before the pass, then the pushes applied (two
-  /// launches: the second is the grid-wide barrier that makes the pass Jacobi, as on the CPU).
+  /// 8: one launch a pass, from one position buffer into the other (Jacobi, as on the CPU);
+  /// the positions are then in the buffer written last, which the view points at from here on.
   void resolve_collisions(int pass) override {
     if (count_ == 0)
       return;
     if (pass == 0)
       record(KernelStage::Collisions);
-    collision_displacement_kernel<<<agent_blocks(), agent_threads(), 0, stream_.get()>>>(
-        view_, params_.collision);
-    CROWD_CUDA_CHECK_LAUNCH("collision_displacement_kernel");
-    apply_displacement_kernel<<<agent_blocks(), agent_threads(), 0, stream_.get()>>>(view_);
-    CROWD_CUDA_CHECK_LAUNCH("apply_displacement_kernel");
+    glm::vec3* moved =
+        view_.position == position_.data() ? position_other_.data() : position_.data();
+    collision_pass_kernel<<<agent_blocks(), agent_threads(), 0, stream_.get()>>>(
+        view_, params_.collision, moved);
+    CROWD_CUDA_CHECK_LAUNCH("collision_pass_kernel");
+    view_.position = moved;
   }
 
   /// Download, the one synchronisation of the step, stage times.
@@ -439,7 +433,7 @@ public:
     cudaStream_t stream = stream_.get();
     record(KernelStage::Download);
     downloads_.clear();
-    add_copy(downloads_, agents.position, position_);
+    add_copy(downloads_, agents.position, current_positions());
     add_copy(downloads_, agents.velocity, velocity_);
     add_copy(downloads_, agents.desired_velocity, desired_velocity_);
     add_copy(downloads_, agents.new_velocity, new_velocity_);
@@ -464,7 +458,7 @@ public:
       return;
     AgentArrays& a = *agents_;
     StagedCopies copies;
-    add_copy(copies, a.position, position_);
+    add_copy(copies, a.position, current_positions());
     add_copy(copies, a.velocity, velocity_);
     add_copy(copies, a.desired_velocity, desired_velocity_);
     add_copy(copies, a.new_velocity, new_velocity_);
@@ -500,7 +494,9 @@ public:
     return upload_staging_.bytes() + download_staging_.bytes();
   }
 
-  const void* device_positions() const override { return position_.data(); }
+  const void* device_positions() const override {
+    return view_.position != nullptr ? view_.position : position_.data();
+  }
 
   std::size_t device_memory_bytes() const override {
     std::size_t total = fixed_device_bytes() + temp_allocator_.bytes();
@@ -534,6 +530,7 @@ private:
     f(self.preferred_velocity_, 1, "preferred_velocity");
     f(self.desired_speed_, 1, "desired_speed");
     f(self.position_, 1, "position");
+    f(self.position_other_, 1, "position (second buffer of the collision passes)");
     f(self.velocity_, 1, "velocity");
     f(self.desired_velocity_, 1, "desired_velocity");
     f(self.new_velocity_, 1, "new_velocity");
@@ -640,6 +637,11 @@ private:
     CROWD_CUDA_CHECK(cudaMemcpyAsync(host.data(), device.data(), bytes_of<T>(host.size()),
                                      cudaMemcpyDeviceToHost, stream_.get()));
     CROWD_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+  }
+
+  /// The device buffer that holds the positions now: the one the last collision pass wrote.
+  DeviceBuffer<glm::vec3>& current_positions() {
+    return view_.position == position_other_.data() ? position_other_ : position_;
   }
 
   /// An event at the start of `stage` on the stream.
@@ -785,7 +787,8 @@ private:
   DeviceBuffer<PatternRotation> pattern_rotation_; // [sets]
   DeviceBuffer<glm::vec2> preferred_velocity_;     // [count]
   DeviceBuffer<float> desired_speed_;              // [count]
-  DeviceBuffer<glm::vec3> position_;               // [count]
+  DeviceBuffer<glm::vec3> position_;               // [count] uploaded into each step
+  DeviceBuffer<glm::vec3> position_other_;         // [count] collision passes alternate
   DeviceBuffer<glm::vec2> velocity_;               // [count]
   DeviceBuffer<glm::vec2> desired_velocity_;       // [count]
   DeviceBuffer<glm::vec2> new_velocity_;           // [count]

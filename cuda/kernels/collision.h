@@ -1,7 +1,9 @@
 // Stage 8, collisions: push overlapping neighbours apart and keep agents off the walls. One pass
 // computes every agent's displacement from the positions of the previous pass, then applies
 // them all (Jacobi), as dtCrowd::update's "Handle collisions" does; the executor runs
-// `iterations` passes.
+// `iterations` passes. The CPU applies them in place (collision_displacement for all, then
+// apply_displacement for all); the GPU reads one position buffer and writes the other
+// (collision_pass_into), one launch a pass.
 //
 // Each contact is a position constraint (Position Based Dynamics): a pair of overlapping discs
 // wants its distance to be the radius sum, and the two agents split the correction; a wall
@@ -133,17 +135,37 @@ CROWD_HD void collision_displacement(int i, const AgentView& v, const CollisionP
   v.displacement[i] = disp;
 }
 
-CROWD_HD void apply_displacement(int i, const AgentView& v) {
+/// Agent i's position moved by its displacement; its position unchanged where it is inactive
+/// or the moved one is not finite (then the collision fault bit is set: neighbours keep
+/// reading a finite position).
+CROWD_HD glm::vec3 displaced_position(int i, const AgentView& v) {
+  const glm::vec3 before = v.position[i];
   if (v.mode[i] == kAgentInactive)
-    return;
-  glm::vec3 pos = v.position[i];
+    return before;
+  glm::vec3 pos = before;
   pos.x += v.displacement[i].x;
   pos.z += v.displacement[i].y;
   if (!is_finite(pos)) {
-    mark_fault(i, v, kFaultCollision); // not moved: neighbours keep reading a finite position
-    return;
+    mark_fault(i, v, kFaultCollision);
+    return before;
   }
-  v.position[i] = pos;
+  return pos;
+}
+
+/// Second half of a pass on one position buffer: every agent's displacement applied in place
+/// (after every agent's collision_displacement: a grid-wide barrier between the two).
+CROWD_HD void apply_displacement(int i, const AgentView& v) {
+  v.position[i] = displaced_position(i, v);
+}
+
+/// A whole pass for agent i on two position buffers: its displacement from v.position (the
+/// positions before the pass) and its moved position written to `moved[i]`. The same
+/// arithmetic as collision_displacement then apply_displacement, without the barrier between
+/// them, so an executor that keeps two buffers runs a pass as one launch.
+CROWD_HD void collision_pass_into(int i, const AgentView& v, const CollisionParams& params,
+                                  glm::vec3* moved) {
+  collision_displacement(i, v, params);
+  moved[i] = displaced_position(i, v);
 }
 
 } // namespace crowd
