@@ -1,29 +1,41 @@
 /// @file
 /// The block interface of cuda/kernels/avoidance.h on the GPU (host/sim/cpu_block.h is the
 /// CPU one): a block's threads share a loop over n items by stride, with a barrier after it;
-/// an argmin scores every sample in parallel and replays the reference's sequential choice on
-/// one thread. Also the layout of an avoidance block's dynamic shared memory (AvoidanceScratch).
+/// an argmin scores every sample in parallel, reduces them with cub::BlockReduce and makes the
+/// reference's sequential choice from there. Also the layout of an avoidance block's dynamic shared
+/// memory (AvoidanceScratch).
 #pragma once
 
 #include "cuda/kernels/avoidance.h"
 
 #include <cfloat>
+#include <climits>
 #include <cstddef>
+#include <cub/block/block_reduce.cuh>
 
 namespace crowd {
 
 /// The block interface for a block of kThreads threads (the launch's blockDim.x).
 ///
-/// @tparam kThreads threads per block.
+/// @tparam kThreads threads per block, fixed at compile time because cub::BlockReduce sizes
+///                  its shared storage by it.
 template <int kThreads> class GpuBlock {
 public:
+  /// A thread's or the block's best sample so far.
+  struct Candidate {
+    float value;
+    int index;
+  };
+  using Reduce = cub::BlockReduce<Candidate, kThreads>;
+
   /// What the block's threads share; one per block, in __shared__ memory. Trivially
-  /// constructible, because nothing runs constructors of __shared__ variables.
+  /// constructible (Candidate rather than ArgMin, which has member initialisers), because
+  /// nothing runs constructors of __shared__ variables.
   struct Shared {
+    typename Reduce::TempStorage reduce;
     float penalty[kMaxPatternSamples];     ///< Full penalty of each sample of the level.
     SampleTerms terms[kMaxPatternSamples]; ///< What its early exits test.
-    float best_value;                      ///< The block's argmin, broadcast from thread 0.
-    int best_index;
+    Candidate result;                      ///< The block's choice, broadcast from thread 0.
   };
 
   __device__ explicit GpuBlock(Shared& shared) : shared_(shared) {}
@@ -38,34 +50,52 @@ public:
 
   /// The sample the reference's loop keeps and its penalty ({FLT_MAX, -1} when none): exactly
   /// CpuBlock::argmin's answer. Every sample is scored in full in parallel (n <=
-  /// kMaxPatternSamples), then thread 0 walks them in order and takes each one the reference
-  /// would take with the best so far as its bound (LevelSamples::taken_at): a few comparisons a
-  /// sample, and a division only for a sample better than the best so far. Every thread of the
-  /// block must call it; every thread receives the result.
+  /// kMaxPatternSamples) and reduced to the first of lowest penalty. That is the loop's choice
+  /// when its early exits pass it whenever reached (LevelSamples::taken_whenever_reached), as
+  /// they nearly always do; otherwise thread 0 replays the loop over the scores, taking each
+  /// sample the loop would take with the best so far as its bound (LevelSamples::taken_at).
+  /// Every thread of the block must call it; every thread receives the result.
   template <class Samples> __device__ ArgMin argmin(int n, const Samples& samples) {
-    for (int t = thread(); t < n; t += kThreads)
-      shared_.penalty[t] = samples.full_penalty(t, shared_.terms[t]);
-    __syncthreads();
+    // Each thread's own best over its strided samples, in ascending order so a tie keeps the
+    // lower index. Threads without a sample contribute (FLT_MAX, INT_MAX), which never wins.
+    Candidate best{FLT_MAX, INT_MAX};
+    for (int t = thread(); t < n; t += kThreads) {
+      const float value = samples.full_penalty(t, shared_.terms[t]);
+      shared_.penalty[t] = value;
+      if (value < best.value)
+        best = {value, t};
+    }
+    // With every value in [-inf, FLT_MAX] (no NaN) the operator is a total order, so the
+    // reduction's tree order cannot change the result.
+    const Candidate lowest = Reduce(shared_.reduce).Reduce(best, LowerPenaltyThenIndex{});
+    __syncthreads(); // the scores of every thread are in shared memory
     if (thread() == 0) {
-      float best = FLT_MAX;
-      int index = -1;
-      for (int t = 0; t < n; ++t) {
-        if (samples.taken_at(shared_.penalty[t], shared_.terms[t], best)) {
-          best = shared_.penalty[t];
-          index = t;
+      if (lowest.value < FLT_MAX &&
+          samples.taken_whenever_reached(lowest.value, shared_.terms[lowest.index])) {
+        shared_.result = lowest;
+      } else {
+        Candidate taken{FLT_MAX, -1};
+        for (int t = 0; t < n; ++t) {
+          if (samples.taken_at(shared_.penalty[t], shared_.terms[t], taken.value))
+            taken = {shared_.penalty[t], t};
         }
+        shared_.result = taken;
       }
-      shared_.best_value = best;
-      shared_.best_index = index;
     }
     __syncthreads();
-    const ArgMin result{shared_.best_value, shared_.best_index};
-    // Before the next call may overwrite the scores and the result.
+    const Candidate result = shared_.result;
+    // Before the next call may reuse the reduction storage, the scores and the result.
     __syncthreads();
-    return result;
+    return result.value < FLT_MAX ? ArgMin{result.value, result.index} : ArgMin{};
   }
 
 private:
+  struct LowerPenaltyThenIndex {
+    __device__ Candidate operator()(const Candidate& a, const Candidate& b) const {
+      return (b.value < a.value || (b.value == a.value && b.index < a.index)) ? b : a;
+    }
+  };
+
   __device__ static int thread() { return static_cast<int>(threadIdx.x); }
 
   Shared& shared_;

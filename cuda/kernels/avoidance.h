@@ -10,7 +10,9 @@
 //                                processSample's early exits, and keeps the first strictly
 //                                lower one. The CPU does exactly that (samples.penalty); the
 //                                GPU scores every sample in full at once
-//                                (samples.full_penalty) and replays the loop's choices on one
+//                                (samples.full_penalty), takes the lowest when the exits
+//                                would pass it whenever reached (samples.taken_whenever_
+//                                reached), and otherwise replays the loop's choices on one
 //                                thread (samples.taken_at). The exits are not strict bounds,
 //                                so a plain argmin of the full penalties would now and then
 //                                choose another sample than DetourCrowd.
@@ -63,6 +65,14 @@ struct LevelSamples {
   /// penalty `full` and early-exit terms `terms`.
   CROWD_HD bool taken_at(float full, const SampleTerms& terms, float bound) const {
     return full < bound && !stopped_by_bound(*ctx, terms, bound);
+  }
+  /// Whether the loop takes such a sample whatever best it holds when it reaches it, as long as
+  /// that best is higher: the early exits pass it at the lowest such bound, the next float above
+  /// `full`, and only get laxer as the bound grows (min_pen grows, so the time threshold falls).
+  /// Then the first sample of lowest full penalty is the loop's choice: everything before it is
+  /// higher, so its best is higher; it is taken; nothing after it is lower.
+  CROWD_HD bool taken_whenever_reached(float full, const SampleTerms& terms) const {
+    return full < FLT_MAX && !stopped_by_bound(*ctx, terms, nextafterf(full, FLT_MAX));
   }
 };
 
