@@ -52,6 +52,13 @@ std::optional<std::string> agent_params_problem(const AgentParams& p) {
               p.separation_weight),
       require(range > 0.0f, "collision_query_range", "a finite number > 0", range),
       require(p.arrival_radius > 0.0f, "arrival_radius", "a finite number > 0", p.arrival_radius),
+      // Enumerations from the API may hold any value of their underlying type.
+      require(p.on_arrival <= OnArrival::Remove, "on_arrival", "OnArrival::Stop or Remove",
+              static_cast<double>(p.on_arrival)),
+      require(p.arrival <= ArrivalRule::Radius, "arrival", "ArrivalRule::Contact or Radius",
+              static_cast<double>(p.arrival)),
+      require(p.standoff <= StandoffRule::Off, "standoff",
+              "StandoffRule::KeepRight, KeepLeft or Off", static_cast<double>(p.standoff)),
   };
   for (const std::optional<std::string>& problem : problems) {
     if (problem) {

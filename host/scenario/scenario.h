@@ -58,6 +58,23 @@ struct WorldSpec {
 
 enum class OnArrival : std::uint8_t { Stop, Remove };
 
+/// Scenario extension `arrival`: when an agent has reached its goal.
+enum class ArrivalRule : std::uint8_t {
+  /// Within arrival_radius of it, or touching an agent that arrived there first and stands
+  /// nearer to it (host/sim/contact_arrival.h): a crowd sent to one point all arrive.
+  Contact,
+  /// Only within arrival_radius (the words of the version-1 format).
+  Radius,
+};
+
+/// Scenario extension `standoff`: how an agent breaks a standoff with an agent coming the
+/// other way (cuda/kernels/standoff.h). Our solver only; the detour backend is DetourCrowd.
+enum class StandoffRule : std::uint8_t {
+  KeepRight, ///< Sidestep to its right, as pedestrians keep right.
+  KeepLeft,  ///< Sidestep to its left.
+  Off,       ///< No breaker: DetourCrowd's behaviour, standoffs included.
+};
+
 /// Per-agent parameters, resolved to plain values.
 struct AgentParams {
   float radius = 0.4f;
@@ -69,6 +86,8 @@ struct AgentParams {
   std::optional<float> collision_query_range; ///< Unset: 12 x radius.
   float arrival_radius = 0.5f;
   OnArrival on_arrival = OnArrival::Stop;
+  ArrivalRule arrival = ArrivalRule::Contact;
+  StandoffRule standoff = StandoffRule::KeepRight;
   /// Agent type label (scenario extension `type`), carried to every output as a per-agent
   /// label and used as the prototype name of film exports. "agent" when none is given.
   std::string type = "agent";

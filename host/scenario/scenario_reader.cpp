@@ -103,7 +103,8 @@ constexpr std::string_view kNavmeshKeys[] = {"cell_size",    "cell_height", "age
 constexpr std::string_view kParamKeys[] = {
     "radius",         "max_speed",         "max_accel",
     "avoidance",      "separation_weight", "collision_query_range",
-    "arrival_radius", "on_arrival"};
+    "arrival_radius", "on_arrival",        "arrival",
+    "standoff"};
 constexpr std::string_view kUniformKeys[] = {"uniform"};
 constexpr std::string_view kAgentKeys[] = {"position", "goal", "type", "waypoints", "start_delay"};
 constexpr std::string_view kGroupKeys[] = {"count", "spawn",     "goal",
@@ -773,18 +774,42 @@ private:
     if (const auto it = object.find("avoidance"); it != object.end()) {
       read_avoidance(*it, json_path::member(path, "avoidance"), params);
     }
-    if (const auto it = object.find("on_arrival"); it != object.end()) {
-      const std::string key_path = json_path::member(path, "on_arrival");
-      const std::string expected = "\"stop\" or \"remove\"";
-      const std::string text = string_value(*it, key_path, expected);
-      if (text == "stop") {
-        params.on_arrival = OnArrival::Stop;
-      } else if (text == "remove") {
-        params.on_arrival = OnArrival::Remove;
-      } else {
-        fail(key_path, "must be " + expected + ", got " + show(*it));
+    read_choice(object, path, "on_arrival",
+                {{"stop", OnArrival::Stop}, {"remove", OnArrival::Remove}}, params.on_arrival);
+    read_choice(object, path, "arrival",
+                {{"contact", ArrivalRule::Contact}, {"radius", ArrivalRule::Radius}},
+                params.arrival);
+    read_choice(object, path, "standoff",
+                {{"keep_right", StandoffRule::KeepRight},
+                 {"keep_left", StandoffRule::KeepLeft},
+                 {"off", StandoffRule::Off}},
+                params.standoff);
+  }
+
+  /// A key whose value is one of a few names, each meaning one value of T.
+  template <class T>
+  void read_choice(const json& object, const std::string& path, std::string_view key,
+                   std::initializer_list<std::pair<std::string_view, T>> choices, T& out) const {
+    const auto it = object.find(key);
+    if (it == object.end()) {
+      return;
+    }
+    const std::string key_path = json_path::member(path, key);
+    std::string expected; // "a", "b" or "c"
+    std::size_t k = 0;
+    for (const auto& choice : choices) {
+      expected += k == 0 ? "" : (k + 1 == choices.size() ? " or " : ", ");
+      expected += "\"" + std::string(choice.first) + "\"";
+      ++k;
+    }
+    const std::string text = string_value(*it, key_path, expected);
+    for (const auto& [name, value] : choices) {
+      if (text == name) {
+        out = value;
+        return;
       }
     }
+    fail(key_path, "must be " + expected + ", got " + show(*it));
   }
 
   Distribution uniform(const json& value, const std::string& path, const Range& range) const {

@@ -222,6 +222,29 @@ TEST(ScenarioStreams, EmitterAgentsArePlacedClearOfWallsButNotOfOtherAgents) {
   }
 }
 
+// ---- arrival and standoff -------------------------------------------------------------------
+
+TEST(ScenarioFlow, ArrivalAndStandoffDefaultToContactAndKeepRightAndLayerLikeOtherParameters) {
+  const Scenario s = parse_scenario(scene(R"(
+    "types": {"soldier": {"standoff": "keep_left", "arrival": "radius"}},
+    "defaults": {"standoff": "off"},
+    "agents": [{"position": [1, 1], "goal": [9, 9]},
+               {"position": [2, 1], "goal": [9, 9], "type": "soldier"},
+               {"position": [3, 1], "goal": [9, 9], "type": "soldier", "standoff": "keep_right"}],
+    "groups": [{"count": 1, "spawn": {"rect": [[1, 5], [9, 9]]}, "goal": {"point": [20, 20]},
+                "arrival": "radius"}])"),
+                                    "film.json");
+  EXPECT_EQ(AgentParams{}.arrival, ArrivalRule::Contact);
+  EXPECT_EQ(AgentParams{}.standoff, StandoffRule::KeepRight);
+  EXPECT_EQ(s.agents[0].params.standoff, StandoffRule::Off); // defaults
+  EXPECT_EQ(s.agents[0].params.arrival, ArrivalRule::Contact);
+  EXPECT_EQ(s.agents[1].params.standoff, StandoffRule::KeepLeft); // the type over defaults
+  EXPECT_EQ(s.agents[1].params.arrival, ArrivalRule::Radius);
+  EXPECT_EQ(s.agents[2].params.standoff, StandoffRule::KeepRight); // own key over the type
+  EXPECT_EQ(s.groups[0].base.arrival, ArrivalRule::Radius);
+  EXPECT_EQ(s.groups[0].base.standoff, StandoffRule::Off);
+}
+
 // ---- errors -----------------------------------------------------------------------------
 
 struct ExtensionError {
@@ -250,6 +273,19 @@ INSTANTIATE_TEST_SUITE_P(
     Cases, ScenarioExtensionErrors,
     ::testing::Values(
         ExtensionError{"types_not_object", scene(R"("types": [1])"), "types", "must be an object"},
+        ExtensionError{"standoff_unknown_side",
+                       scene(R"("agents": [{)" + kAgent + R"(, "standoff": "keep_centre"}])"),
+                       "agents[0].standoff",
+                       "must be \"keep_right\", \"keep_left\" or \"off\", got \"keep_centre\""},
+        ExtensionError{"standoff_not_string", scene(R"("defaults": {"standoff": false})"),
+                       "defaults.standoff", "must be \"keep_right\", \"keep_left\" or \"off\""},
+        ExtensionError{"arrival_unknown_rule",
+                       scene(R"("types": {"walker": {"arrival": "touch"}})"),
+                       "types.walker.arrival", "must be \"contact\" or \"radius\", got \"touch\""},
+        ExtensionError{"arrival_in_group_not_string",
+                       scene(R"("groups": [{"count": 1, "spawn": {"rect": [[1, 1], [3, 3]]},
+                                            "goal": {"point": [9, 9]}, "arrival": 0.5}])"),
+                       "groups[0].arrival", "must be \"contact\" or \"radius\", got 0.5"},
         ExtensionError{"type_not_object", scene(R"("types": {"walker": 3})"), "types.walker",
                        "must be an object"},
         ExtensionError{"type_unknown_key", scene(R"("types": {"walker": {"max_sped": 2}})"),
