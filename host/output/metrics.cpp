@@ -251,6 +251,7 @@ struct MetricsCollector::Impl {
     double path_length = 0.0; ///< 0 when unknown (unreachable) or degenerate.
     bool unreachable = false;
     std::optional<double> arrival_time;
+    bool arrived_by_contact = false;
     std::optional<double> walked_at_arrival; ///< Unset while the arrival step is unobserved.
     std::optional<double> start_time;        ///< Unset until the agent enters.
     std::size_t type = 0;                    ///< Index in type_names.
@@ -681,7 +682,7 @@ void MetricsCollector::record_start(int agent, double time) {
   }
 }
 
-void MetricsCollector::record_arrival(int agent, double time) {
+void MetricsCollector::record_arrival(int agent, double time, bool by_contact) {
   Impl& m = *impl_;
   if (agent < 0 || agent >= static_cast<int>(m.agents.size())) {
     return; // Not one of the agents this collector measures.
@@ -691,6 +692,7 @@ void MetricsCollector::record_arrival(int agent, double time) {
     return; // The first arrival counts (the goal the path length was computed for).
   }
   a.arrival_time = time;
+  a.arrived_by_contact = by_contact;
   // If the step that ended at `time` was already observed, its displacement is in `walked`;
   // otherwise the next observe_step freezes the distance.
   const double observed = m.observed_steps * static_cast<double>(m.dt);
@@ -754,6 +756,7 @@ MetricsSummary MetricsCollector::summary(const std::string& backend, int steps_r
       continue;
     }
     ++s.arrived;
+    s.arrived_by_contact += a.arrived_by_contact ? 1 : 0;
     const double travel = *a.arrival_time - *a.start_time;
     ++s.types[a.type].arrived;
     type_time_sums[a.type] += travel;
@@ -845,6 +848,8 @@ nlohmann::ordered_json to_json(const MetricsSummary& s) {
   j["stuck_at_end"] = s.stuck.stuck_now;
   j["navmesh_corrections"] = s.navmesh_corrections;
   j["max_navmesh_correction"] = s.max_navmesh_correction;
+  // Crowd flow (docs/scenario-extensions.md, "Metrics keys of crowd flow").
+  j["arrived_by_contact"] = s.arrived_by_contact;
   return j;
 }
 
@@ -853,7 +858,7 @@ namespace {
 // The field lists of a checkpoint (host/checkpoint/archive.h), shared by save and restore.
 constexpr auto kAgentFields = [](auto& archive, auto& a) {
   archive.fields(a.radius, a.last, a.walked, a.path_length, a.unreachable, a.arrival_time,
-                 a.walked_at_arrival, a.start_time, a.type);
+                 a.arrived_by_contact, a.walked_at_arrival, a.start_time, a.type);
 };
 constexpr auto kStageTotalFields = [](auto& archive, auto& stage_total) {
   archive.fields(stage_total.first, stage_total.second);

@@ -24,7 +24,7 @@ class ArchiveReader;
 /// Life of one agent as the simulation sees it.
 enum class AgentPhase : std::uint8_t {
   Walking, ///< Heading for its goal (or its next waypoint).
-  Arrived, ///< Within arrival_radius of its goal; standing (on_arrival = stop).
+  Arrived, ///< At its goal (within arrival_radius, or by contact); standing (on_arrival = stop).
   Removed, ///< Gone (on_arrival = remove, or removed through the API).
   Pending, ///< Not entered yet (start delay, emitter); not in the backend nor any output.
   Waiting, ///< Standing at a waypoint for its wait; present like a walking agent.
@@ -57,6 +57,7 @@ struct MetricsSummary {
   int steps = 0;
   float dt = 0.0f;
   int arrived = 0;
+  int arrived_by_contact = 0; ///< Of `arrived`, outside arrival_radius (ArrivalRule::Contact).
   int unreachable = 0;
   std::optional<double> mean_arrival_time, max_arrival_time;
   long long overlap_events = 0;
@@ -105,8 +106,9 @@ public:
   /// entered at 0 without this call). Until it enters an agent is not counted in `agents`,
   /// and its arrival time is measured from here.
   void record_start(int agent, double time);
-  /// The agent arrived at `time` seconds of the run.
-  void record_arrival(int agent, double time);
+  /// The agent arrived at `time` seconds of the run; `by_contact`: outside its arrival_radius,
+  /// by touching an agent that arrived there first (host/sim/contact_arrival.h).
+  void record_arrival(int agent, double time, bool by_contact = false);
   /// Wall time of one step and of its stages.
   void record_step_time(double ms, const StageTimes& stages);
 

@@ -21,7 +21,8 @@ bool present(AgentPhase phase) {
 
 } // namespace
 
-AgentSchedule::AgentSchedule(float agent_height) : agent_height_(agent_height) {}
+AgentSchedule::AgentSchedule(float agent_height)
+    : agent_height_(agent_height), contact_arrival_(agent_height) {}
 
 bool AgentSchedule::identity() const {
   return in_entry_order_ && entered_ == static_cast<int>(routes_.size());
@@ -88,10 +89,33 @@ bool AgentSchedule::place_is_free(std::span<const AgentSetup> setups, int id,
   return true;
 }
 
+void AgentSchedule::find_contact_arrivals(std::span<const AgentSetup> setups,
+                                          std::span<const glm::vec3> at) {
+  const std::size_t n = routes_.size();
+  by_contact_.assign(n, 0);
+  contact_candidates_.assign(n, 0);
+  bool any = false;
+  for (std::size_t i = 0; i < n; ++i) {
+    const AgentSetup& s = setups[i];
+    const bool candidate = phases_[i] == AgentPhase::Walking &&
+                           routes_[i].next_waypoint >= s.waypoints.size() &&
+                           s.params.arrival == ArrivalRule::Contact;
+    contact_candidates_[i] = candidate ? 1 : 0;
+    any = any || candidate;
+  }
+  if (!any)
+    return;
+  for (const int id : contact_arrival_.find(setups, phases_, at, contact_candidates_))
+    by_contact_[static_cast<std::size_t>(id)] = 1;
+}
+
 void AgentSchedule::after_step(std::span<const AgentSetup> setups, CrowdBackend& backend,
                                MetricsCollector& metrics, double now) {
   refresh_views(setups, backend); // The backend has stepped since the last copy.
   const std::span<const glm::vec3> at = positions(backend);
+  // Decided on the phases the step began with, before any arrival below, so that arrival
+  // spreads through a cluster one contact per step whatever the id order.
+  find_contact_arrivals(setups, at);
   for (std::size_t i = 0; i < routes_.size(); ++i) {
     Route& route = routes_[i];
     const AgentSetup& s = setups[i];
@@ -109,8 +133,10 @@ void AgentSchedule::after_step(std::span<const AgentSetup> setups, CrowdBackend&
     const glm::vec3 goal = target(s, route);
     const glm::vec3 p = at[i];
     const float dx = p.x - goal.x, dz = p.z - goal.z;
-    if (dx * dx + dz * dz > s.params.arrival_radius * s.params.arrival_radius ||
-        std::fabs(p.y - goal.y) > agent_height_) {
+    const bool within_radius =
+        dx * dx + dz * dz <= s.params.arrival_radius * s.params.arrival_radius &&
+        std::fabs(p.y - goal.y) <= agent_height_;
+    if (!within_radius && !by_contact_[i]) {
       continue;
     }
     if (route.next_waypoint < s.waypoints.size()) {
@@ -126,7 +152,7 @@ void AgentSchedule::after_step(std::span<const AgentSetup> setups, CrowdBackend&
       }
       continue;
     }
-    metrics.record_arrival(static_cast<int>(i), now);
+    metrics.record_arrival(static_cast<int>(i), now, !within_radius);
     if (s.params.on_arrival == OnArrival::Remove) {
       backend.remove_agent(route.backend_id);
       phases_[i] = AgentPhase::Removed;
@@ -186,6 +212,12 @@ void AgentSchedule::replan(int id, const AgentSetup& setup, CrowdBackend& backen
   const Route& route = routes_.at(static_cast<std::size_t>(id));
   if (phases_[static_cast<std::size_t>(id)] == AgentPhase::Walking)
     backend.set_goal(route.backend_id, target(setup, route));
+}
+
+void AgentSchedule::targets(std::span<const AgentSetup> setups, std::vector<glm::vec3>& out) const {
+  out.resize(routes_.size());
+  for (std::size_t i = 0; i < routes_.size(); ++i)
+    out[i] = target(setups[i], routes_[i]);
 }
 
 std::span<const glm::vec3> AgentSchedule::positions(const CrowdBackend& backend) const {

@@ -12,8 +12,10 @@
 #include "host/output/metrics.h"
 #include "host/scenario/population.h"
 #include "host/sim/backend.h"
+#include "host/sim/contact_arrival.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <glm/glm.hpp>
 #include <span>
 #include <vector>
@@ -39,7 +41,9 @@ public:
   /// arrivals (at a waypoint: stand for its wait, or walk on; at the goal: on_arrival, and
   /// the arrival recorded in `metrics`), waits that are over, then entries of agents whose
   /// start time has come and whose disc is clear of every agent present (one that is not
-  /// clear tries again after the next step).
+  /// clear tries again after the next step). An agent arrives at a waypoint or goal within
+  /// its arrival_radius; at its goal, under the arrival rule Contact, also by touching an
+  /// agent that arrived there before this step (host/sim/contact_arrival.h).
   void after_step(std::span<const AgentSetup> setups, CrowdBackend& backend,
                   MetricsCollector& metrics, double now);
 
@@ -58,6 +62,8 @@ public:
   }
 
   std::span<const AgentPhase> phases() const { return phases_; }
+  /// Each agent's current target by id: its next waypoint, or its goal.
+  void targets(std::span<const AgentSetup> setups, std::vector<glm::vec3>& out) const;
   /// By agent id. An agent that has not entered shows its spawn position and no velocity.
   std::span<const glm::vec3> positions(const CrowdBackend& backend) const;
   std::span<const glm::vec2> velocities(const CrowdBackend& backend) const;
@@ -74,6 +80,8 @@ private:
   };
 
   bool identity() const;
+  /// Fills by_contact_: the walking agents that arrive at their goal by contact this step.
+  void find_contact_arrivals(std::span<const AgentSetup> setups, std::span<const glm::vec3> at);
   glm::vec3 target(const AgentSetup& setup, const Route& route) const;
   void enter(int id, const AgentSetup& setup, CrowdBackend& backend);
   bool place_is_free(std::span<const AgentSetup> setups, int id,
@@ -89,6 +97,8 @@ private:
   bool in_entry_order_ = true;        ///< Every backend id so far equals its agent id.
   std::vector<glm::vec3> positions_;  ///< By agent id, when not identity().
   std::vector<glm::vec2> velocities_;
+  ContactArrival contact_arrival_;
+  std::vector<std::uint8_t> contact_candidates_, by_contact_; ///< Scratch of after_step.
 };
 
 } // namespace crowd

@@ -509,6 +509,15 @@ TEST(Metrics, ShortestPathRunsThroughTheWaypoints) {
   EXPECT_NEAR(*m.summary("cpu", 2).mean_path_ratio, 1.0, 1e-3);
 }
 
+TEST(Metrics, ArrivalsByContactAreCountedAmongTheArrivals) {
+  MetricsCollector m = collector_for({agent({-4, 0, 0}, {4, 0, 0}), agent({-4, 0, 3}, {4, 0, 3})});
+  m.record_arrival(0, 5.0);
+  m.record_arrival(1, 6.0, true);
+  const MetricsSummary s = m.summary("cpu", 60);
+  EXPECT_EQ(s.arrived, 2);
+  EXPECT_EQ(s.arrived_by_contact, 1);
+}
+
 TEST(Metrics, UnreachableWaypointMakesTheAgentUnreachable) {
   AgentSetup a = agent({-8, 0, 0}, {8, 0, 0});
   a.waypoints.push_back({{0, 0, 40}, 0.0f}); // far off the navmesh
