@@ -92,12 +92,13 @@ __global__ void __launch_bounds__(kAgentPolicy.threads_per_block)
   find_wall_segments(i, v, walls, scratch_distance + row, scratch_ids + row);
 }
 
-/// Stage 5: preferred velocity plus separation -> desired_velocity.
-__global__ void __launch_bounds__(kAgentPolicy.threads_per_block) steering_kernel(AgentView v) {
+/// Stage 5: preferred velocity, standoff breaker and separation -> desired_velocity.
+__global__ void __launch_bounds__(kAgentPolicy.threads_per_block)
+    steering_kernel(AgentView v, StandoffParams standoff, float dt) {
   const int i = agent_index();
   if (i >= v.count)
     return;
-  steer_with_separation(i, v);
+  steer_with_separation(i, v, standoff, dt);
 }
 
 /// Stage 6: one block per agent (blockIdx.x), one thread per velocity sample.
@@ -106,7 +107,7 @@ __global__ void __launch_bounds__(kAgentPolicy.threads_per_block) steering_kerne
 /// @param[in]     layout where the AvoidanceScratch arrays sit in dynamic shared memory
 template <int kThreads>
 __global__ void __launch_bounds__(kThreads)
-    avoidance_kernel(AgentView v, AvoidanceSharedLayout layout) {
+    avoidance_kernel(AgentView v, AvoidanceSharedLayout layout, StandoffParams standoff) {
   // Dynamic: the circle and segment arrays scale with max_neighbors and max_segments.
   extern __shared__ __align__(kSharedAlignment) unsigned char avoidance_shared[]; // [layout.bytes]
   __shared__ typename GpuBlock<kThreads>::Shared block_shared;
@@ -114,7 +115,7 @@ __global__ void __launch_bounds__(kThreads)
   if (i >= v.count) // uniform across the block, so no thread misses a barrier
     return;
   GpuBlock<kThreads> block(block_shared);
-  choose_velocity(block, i, v, carve_avoidance_scratch(avoidance_shared, layout));
+  choose_velocity(block, i, v, carve_avoidance_scratch(avoidance_shared, layout), standoff);
 }
 
 /// Stage 7: acceleration limit and move.
@@ -146,14 +147,14 @@ constexpr std::size_t kDefaultDynamicSharedLimit = 48 * 1024;
 
 template <int kThreads>
 void launch_avoidance(int count, const AgentView& view, const AvoidanceSharedLayout& layout,
-                      cudaStream_t stream) {
+                      const StandoffParams& standoff, cudaStream_t stream) {
   if (layout.bytes > kDefaultDynamicSharedLimit) {
     // Very large max_neighbors / max_segments: ask for more; fails (checked) beyond the device.
     CROWD_CUDA_CHECK(cudaFuncSetAttribute(avoidance_kernel<kThreads>,
                                           cudaFuncAttributeMaxDynamicSharedMemorySize,
                                           static_cast<int>(layout.bytes)));
   }
-  avoidance_kernel<kThreads><<<count, kThreads, layout.bytes, stream>>>(view, layout);
+  avoidance_kernel<kThreads><<<count, kThreads, layout.bytes, stream>>>(view, layout, standoff);
   CROWD_CUDA_CHECK_LAUNCH("avoidance_kernel");
 }
 
@@ -161,10 +162,11 @@ void launch_avoidance(int count, const AgentView& view, const AvoidanceSharedLay
 template <std::size_t... I>
 void launch_avoidance_for_size(int block_size, std::index_sequence<I...>, int count,
                                const AgentView& view, const AvoidanceSharedLayout& layout,
-                               cudaStream_t stream) {
+                               const StandoffParams& standoff, cudaStream_t stream) {
   const bool launched =
       ((block_size == kAvoidanceBlockSizes[I]
-            ? (launch_avoidance<kAvoidanceBlockSizes[I]>(count, view, layout, stream), true)
+            ? (launch_avoidance<kAvoidanceBlockSizes[I]>(count, view, layout, standoff, stream),
+               true)
             : false) ||
        ...);
   if (!launched)
@@ -329,12 +331,16 @@ public:
       add_copy(uploads_, agents.query_range, query_range_);
       add_copy(uploads_, agents.separation_weight, separation_weight_);
       add_copy(uploads_, agents.avoidance_set, avoidance_set_);
+      add_copy(uploads_, agents.standoff_side, standoff_side_);
       add_copy(uploads_, agents.avoidance_params, avoidance_params_);
       add_copy(uploads_, agents.pattern_rotation, pattern_rotation_);
       // State read before it is written: velocity by steering (neighbours') and integrate,
       // status by proximity (it keeps other bits), new_velocity of inactive agents by the
-      // download. New agents bring theirs; removed ones had velocity zeroed by the host.
+      // download, the standoff timer by steering. New agents bring theirs; removed ones had
+      // velocity zeroed by the host.
       add_copy(uploads_, agents.velocity, velocity_);
+      add_copy(uploads_, agents.standoff_clock, standoff_clock_);
+      add_copy(uploads_, agents.standoff_partner, standoff_partner_);
       add_copy(uploads_, agents.new_velocity, new_velocity_);
       add_copy(uploads_, agents.status, status_);
     }
@@ -385,7 +391,8 @@ public:
     if (count_ == 0)
       return;
     record(KernelStage::Steering);
-    steering_kernel<<<agent_blocks(), agent_threads(), 0, stream_.get()>>>(view_);
+    steering_kernel<<<agent_blocks(), agent_threads(), 0, stream_.get()>>>(view_, params_.standoff,
+                                                                           params_.dt);
     CROWD_CUDA_CHECK_LAUNCH("steering_kernel");
   }
 
@@ -396,7 +403,7 @@ public:
     record(KernelStage::Avoidance);
     launch_avoidance_for_size(avoidance_block_size_,
                               std::make_index_sequence<kAvoidanceBlockSizes.size()>{}, count_,
-                              view_, avoidance_layout_, stream_.get());
+                              view_, avoidance_layout_, params_.standoff, stream_.get());
   }
 
   void integrate() override {
@@ -439,6 +446,8 @@ public:
     add_copy(downloads_, agents.new_velocity, new_velocity_);
     add_copy(downloads_, agents.neighbor_count, neighbor_count_);
     add_copy(downloads_, agents.status, status_);
+    add_copy(downloads_, agents.standoff_clock, standoff_clock_);
+    add_copy(downloads_, agents.standoff_partner, standoff_partner_);
     download_staging_.reserve(downloads_.bytes(),
                               "the download staging of " + std::to_string(count_) + " agents");
     downloads_.start_download(download_staging_, stream);
@@ -469,6 +478,8 @@ public:
     add_copy(copies, a.segment, segment_);
     add_copy(copies, a.segment_count, segment_count_);
     add_copy(copies, a.status, status_);
+    add_copy(copies, a.standoff_clock, standoff_clock_);
+    add_copy(copies, a.standoff_partner, standoff_partner_);
     download_staging_.reserve(copies.bytes(),
                               "the read-back of " + std::to_string(count_) + " agents");
     copies.start_download(download_staging_, stream_.get());
@@ -527,6 +538,7 @@ private:
     f(self.query_range_, 1, "query_range");
     f(self.separation_weight_, 1, "separation_weight");
     f(self.avoidance_set_, 1, "avoidance_set");
+    f(self.standoff_side_, 1, "standoff_side");
     f(self.preferred_velocity_, 1, "preferred_velocity");
     f(self.desired_speed_, 1, "desired_speed");
     f(self.position_, 1, "position");
@@ -535,6 +547,8 @@ private:
     f(self.desired_velocity_, 1, "desired_velocity");
     f(self.new_velocity_, 1, "new_velocity");
     f(self.displacement_, 1, "displacement");
+    f(self.standoff_clock_, 1, "standoff_clock");
+    f(self.standoff_partner_, 1, "standoff_partner");
     f(self.neighbor_index_, k, "neighbor_index");
     f(self.neighbor_distance_sq_, k, "neighbor_distance_sq");
     f(self.neighbor_count_, 1, "neighbor_count");
@@ -691,12 +705,14 @@ private:
     const bool ok = a.max_neighbors >= 0 && a.max_segments >= 0 && a.radius.size() == n &&
                     a.height.size() == n && a.max_accel.size() == n && a.query_range.size() == n &&
                     a.separation_weight.size() == n && a.avoidance_set.size() == n &&
-                    a.preferred_velocity.size() == n && a.desired_speed.size() == n &&
-                    a.position.size() == n && a.velocity.size() == n &&
-                    a.desired_velocity.size() == n && a.new_velocity.size() == n &&
-                    a.displacement.size() == n && a.neighbor_index.size() == k &&
-                    a.neighbor_distance_sq.size() == k && a.neighbor_count.size() == n &&
-                    a.segment.size() == s && a.segment_count.size() == n && a.status.size() == n;
+                    a.standoff_side.size() == n && a.standoff_clock.size() == n &&
+                    a.standoff_partner.size() == n && a.preferred_velocity.size() == n &&
+                    a.desired_speed.size() == n && a.position.size() == n &&
+                    a.velocity.size() == n && a.desired_velocity.size() == n &&
+                    a.new_velocity.size() == n && a.displacement.size() == n &&
+                    a.neighbor_index.size() == k && a.neighbor_distance_sq.size() == k &&
+                    a.neighbor_count.size() == n && a.segment.size() == s &&
+                    a.segment_count.size() == n && a.status.size() == n;
     if (!ok)
       throw std::invalid_argument("CUDA executor: AgentArrays fields do not match count() = " +
                                   std::to_string(n));
@@ -744,11 +760,14 @@ private:
     v.pattern_rotation = pattern_rotation_.data();
     v.preferred_velocity = preferred_velocity_.data();
     v.desired_speed = desired_speed_.data();
+    v.standoff_side = standoff_side_.data();
     v.position = position_.data();
     v.velocity = velocity_.data();
     v.desired_velocity = desired_velocity_.data();
     v.new_velocity = new_velocity_.data();
     v.displacement = displacement_.data();
+    v.standoff_clock = standoff_clock_.data();
+    v.standoff_partner = standoff_partner_.data();
     v.neighbor_index = neighbor_index_.data();
     v.neighbor_distance_sq = neighbor_distance_sq_.data();
     v.neighbor_count = neighbor_count_.data();
@@ -783,6 +802,7 @@ private:
   DeviceBuffer<float> query_range_;                // [count]
   DeviceBuffer<float> separation_weight_;          // [count]
   DeviceBuffer<std::int32_t> avoidance_set_;       // [count]
+  DeviceBuffer<std::uint8_t> standoff_side_;       // [count]
   DeviceBuffer<AvoidanceParams> avoidance_params_; // [sets]
   DeviceBuffer<PatternRotation> pattern_rotation_; // [sets]
   DeviceBuffer<glm::vec2> preferred_velocity_;     // [count]
@@ -793,6 +813,8 @@ private:
   DeviceBuffer<glm::vec2> desired_velocity_;       // [count]
   DeviceBuffer<glm::vec2> new_velocity_;           // [count]
   DeviceBuffer<glm::vec2> displacement_;           // [count]
+  DeviceBuffer<glm::vec2> standoff_clock_;         // [count]
+  DeviceBuffer<std::int32_t> standoff_partner_;    // [count]
   DeviceBuffer<std::int32_t> neighbor_index_;      // [count * max_neighbors]
   DeviceBuffer<float> neighbor_distance_sq_;       // [count * max_neighbors]
   DeviceBuffer<std::int32_t> neighbor_count_;      // [count]

@@ -17,6 +17,14 @@ enum AgentMode : std::uint8_t {
                       ///< agent with a zero velocity request).
 };
 
+/// Which side an agent keeps to when it breaks a standoff (cuda/kernels/standoff.h). A code,
+/// not a signed -1/+1: GPGPU-Sim loads a signed byte without extending its sign.
+enum StandoffSide : std::uint8_t {
+  kStandoffOff = 0,   ///< No breaker: DetourCrowd's behaviour.
+  kStandoffRight = 1, ///< Keep right.
+  kStandoffLeft = 2,  ///< Keep left.
+};
+
 /// Bits of AgentView::status. The proximity stage sets the truncation bits every step, so
 /// truncation is never silent; the fault bits are sticky and say which stage computed a
 /// non-finite value for the agent (cuda/kernels/fault_guard.h).
@@ -46,13 +54,16 @@ struct AgentView {
   const PatternRotation* pattern_rotation = nullptr; // [sets] of avoidance_params[set]
   const glm::vec2* preferred_velocity = nullptr;     // [count] from the corridor, m/s (x, z)
   const float* desired_speed = nullptr;              // [count] m/s
+  const std::uint8_t* standoff_side = nullptr;       // [count] StandoffSide
 
   // State.
-  glm::vec3* position = nullptr;         // [count]
-  glm::vec2* velocity = nullptr;         // [count] (x, z)
-  glm::vec2* desired_velocity = nullptr; // [count] after separation (DetourCrowd's dvel)
-  glm::vec2* new_velocity = nullptr;     // [count] chosen by avoidance (nvel)
-  glm::vec2* displacement = nullptr;     // [count] collision push of one pass
+  glm::vec3* position = nullptr;            // [count]
+  glm::vec2* velocity = nullptr;            // [count] (x, z)
+  glm::vec2* desired_velocity = nullptr;    // [count] after separation (DetourCrowd's dvel)
+  glm::vec2* new_velocity = nullptr;        // [count] chosen by avoidance (nvel)
+  glm::vec2* displacement = nullptr;        // [count] collision push of one pass
+  glm::vec2* standoff_clock = nullptr;      // [count] cuda/kernels/standoff.h
+  std::int32_t* standoff_partner = nullptr; // [count] cuda/kernels/standoff.h
 
   // Proximity results.
   std::int32_t* neighbor_index = nullptr; // [count * max_neighbors], nearest first

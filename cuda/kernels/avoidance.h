@@ -20,6 +20,7 @@
 
 #include "cuda/kernels/agent_view.h"
 #include "cuda/kernels/avoidance_sampler.h"
+#include "cuda/kernels/standoff.h"
 
 namespace crowd {
 
@@ -87,10 +88,13 @@ CROWD_HD SamplerAgent sampler_agent(int i, const AgentView& v) {
   return a;
 }
 
-/// Chooses agent i's new velocity. Every thread of the block calls this with the same i.
+/// Chooses agent i's new velocity. Every thread of the block calls this with the same i. An
+/// agent in a standoff manoeuvre (standoff.h) samples with its time horizon scaled by
+/// standoff.horizon_scale: it avoids only what it would meet soon, and presses on past what
+/// a long horizon makes it stop for.
 template <class Block>
 CROWD_HD void choose_velocity(Block& block, int i, const AgentView& v,
-                              const AvoidanceScratch& scratch) {
+                              const AvoidanceScratch& scratch, const StandoffParams& standoff) {
   if (v.mode[i] == kAgentInactive)
     return;
   const SamplerAgent agent = sampler_agent(i, v);
@@ -100,7 +104,9 @@ CROWD_HD void choose_velocity(Block& block, int i, const AgentView& v,
     block.for_each_thread(1, [&](int) { v.new_velocity[i] = glm::vec2(0.0f); });
     return;
   }
-  const AvoidanceParams params = v.avoidance_params[v.avoidance_set[i]];
+  AvoidanceParams params = v.avoidance_params[v.avoidance_set[i]];
+  if (in_standoff_manoeuvre(i, v))
+    params.horiz_time *= standoff.horizon_scale;
   SamplerContext ctx = make_sampler_context(agent, params);
   ctx.circle_count = v.neighbor_count[i];
   ctx.segment_count = v.segment_count[i];

@@ -1,19 +1,25 @@
-// Stage 5, steering: the preferred velocity from the corridor plus separation from the
+// Stage 5, steering: the preferred velocity from the corridor, turned aside by the standoff
+// breaker (standoff.h) when the agent is caught in a standoff, plus separation from the
 // neighbours, clamped to the desired speed (dtCrowd::update, "Separation").
 #pragma once
 
 #include "cuda/kernels/agent_view.h"
 #include "cuda/kernels/fault_guard.h"
+#include "cuda/kernels/standoff.h"
 
 namespace crowd {
 
-CROWD_HD void steer_with_separation(int i, const AgentView& v) {
-  glm::vec2 dvel = v.preferred_velocity[i];
+CROWD_HD void steer_with_separation(int i, const AgentView& v, const StandoffParams& standoff,
+                                    float dt) {
   if (v.mode[i] == kAgentInactive) {
     v.desired_velocity[i] = glm::vec2(0.0f);
     return;
   }
-  const float separation_weight = v.separation_weight[i];
+  glm::vec2 dvel = standoff_preferred_velocity(i, v, standoff, dt);
+  // An agent in a standoff manoeuvre presses on: the separation of the agents around it is
+  // what holds it short of a goal that arrived agents stand around, or apart from an agent it
+  // has to pass.
+  const float separation_weight = in_standoff_manoeuvre(i, v) ? 0.0f : v.separation_weight[i];
   if (separation_weight > 0.0f) {
     const float separation_dist = v.query_range[i];
     const float inv_separation_dist = 1.0f / separation_dist;

@@ -72,6 +72,16 @@ int main(int argc, char** argv) {
                    "counted as stuck and its path replanned (0 = off)")
       ->check(CLI::NonNegativeNumber)
       ->default_val(run.stuck_seconds);
+  run_cmd
+      ->add_option("--standoff", run.standoff,
+                   "Standoff breaker of every agent, over the scenario's `standoff` (cpu/cuda): "
+                   "keep_right, keep_left, or off for DetourCrowd's behaviour")
+      ->check(CLI::IsMember({"keep_right", "keep_left", "off"}));
+  run_cmd
+      ->add_option("--arrival", run.arrival,
+                   "Arrival rule of every agent, over the scenario's `arrival`: contact, or "
+                   "radius (within arrival_radius only)")
+      ->check(CLI::IsMember({"contact", "radius"}));
   run_cmd->add_flag("--quiet", run.quiet, "Do not print the summary");
   run_cmd->add_option("--checkpoint", run.checkpoint,
                       "Checkpoint file: the full state of the run, rewritten every "

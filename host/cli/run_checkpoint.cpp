@@ -10,13 +10,15 @@ namespace {
 // restore, so that the two cannot disagree on the order.
 constexpr auto kRunOptionFields = [](auto& archive, auto& o) {
   archive.fields(o.scenario, o.backend, o.steps, o.threads, o.out, o.every, o.fps, o.metrics,
-                 o.quiet, o.stuck_seconds);
+                 o.quiet, o.stuck_seconds, o.standoff, o.arrival);
   auto& s = o.solver;
   archive.fields(s.max_neighbors, s.max_wall_segments, s.collision_iterations,
                  s.collision_resolve_factor, s.collision_walls, s.collision_yield, s.max_corners,
                  s.max_path_polys, s.path_requests_per_step, s.path_share_queue_length,
                  s.path_tree_cache_bytes, s.path_search_nodes, s.path_optimization_range_factor,
-                 s.topology_optimization_interval, s.topology_optimizations_per_step, s.threads);
+                 s.topology_optimization_interval, s.topology_optimizations_per_step, s.threads,
+                 s.standoff_wait, s.standoff_duration, s.standoff_turn_degrees,
+                 s.standoff_horizon_scale, s.standoff_keep_degrees);
   archive.fields(o.checkpoint, o.checkpoint_every);
 };
 constexpr auto kFingerprintFields = [](auto& archive, auto& file) {

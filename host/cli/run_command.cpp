@@ -80,6 +80,10 @@ SimulationOptions simulation_options(const RunOptions& options) {
   sim_options.solver = options.solver;
   sim_options.solver.threads = options.threads;
   sim_options.stuck_seconds = options.stuck_seconds;
+  if (!options.standoff.empty())
+    sim_options.standoff = parse_standoff_rule(options.standoff);
+  if (!options.arrival.empty())
+    sim_options.arrival = parse_arrival_rule(options.arrival);
   return sim_options;
 }
 

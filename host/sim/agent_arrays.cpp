@@ -6,7 +6,7 @@
 namespace crowd {
 
 int AgentArrays::append(const glm::vec3& pos, float agent_radius, float agent_height, float accel,
-                        float range, float separation, std::int32_t avoidance) {
+                        float range, float separation, std::int32_t avoidance, std::uint8_t side) {
   const int index = count();
   mode.push_back(kAgentMoving);
   radius.push_back(agent_radius);
@@ -15,6 +15,7 @@ int AgentArrays::append(const glm::vec3& pos, float agent_radius, float agent_he
   query_range.push_back(range);
   separation_weight.push_back(separation);
   avoidance_set.push_back(avoidance);
+  standoff_side.push_back(side);
   preferred_velocity.emplace_back(0.0f);
   desired_speed.push_back(0.0f);
   position.push_back(pos);
@@ -22,6 +23,8 @@ int AgentArrays::append(const glm::vec3& pos, float agent_radius, float agent_he
   desired_velocity.emplace_back(0.0f);
   new_velocity.emplace_back(0.0f);
   displacement.emplace_back(0.0f);
+  standoff_clock.emplace_back(0.0f);
+  standoff_partner.push_back(-1);
   neighbor_index.resize(neighbor_index.size() + static_cast<std::size_t>(max_neighbors), -1);
   neighbor_distance_sq.resize(neighbor_distance_sq.size() +
                               static_cast<std::size_t>(max_neighbors));
@@ -62,6 +65,7 @@ AgentView AgentArrays::view() {
   v.query_range = query_range.data();
   v.separation_weight = separation_weight.data();
   v.avoidance_set = avoidance_set.data();
+  v.standoff_side = standoff_side.data();
   v.avoidance_params = avoidance_params.data();
   v.pattern_rotation = pattern_rotation.data();
   v.preferred_velocity = preferred_velocity.data();
@@ -71,6 +75,8 @@ AgentView AgentArrays::view() {
   v.desired_velocity = desired_velocity.data();
   v.new_velocity = new_velocity.data();
   v.displacement = displacement.data();
+  v.standoff_clock = standoff_clock.data();
+  v.standoff_partner = standoff_partner.data();
   v.neighbor_index = neighbor_index.data();
   v.neighbor_distance_sq = neighbor_distance_sq.data();
   v.neighbor_count = neighbor_count.data();
@@ -87,6 +93,7 @@ template <class T> static std::size_t bytes_of(const std::vector<T>& v) {
 std::size_t AgentArrays::memory_bytes() const {
   return bytes_of(mode) + bytes_of(radius) + bytes_of(height) + bytes_of(max_accel) +
          bytes_of(query_range) + bytes_of(separation_weight) + bytes_of(avoidance_set) +
+         bytes_of(standoff_side) + bytes_of(standoff_clock) + bytes_of(standoff_partner) +
          bytes_of(avoidance_params) + bytes_of(pattern_rotation) + bytes_of(preferred_velocity) +
          bytes_of(desired_speed) + bytes_of(position) + bytes_of(velocity) +
          bytes_of(desired_velocity) + bytes_of(new_velocity) + bytes_of(displacement) +
@@ -105,6 +112,7 @@ template <class Arrays, class F> static void for_each_array(Arrays& a, F&& f) {
   f(a.query_range);
   f(a.separation_weight);
   f(a.avoidance_set);
+  f(a.standoff_side);
   f(a.avoidance_params);
   f(a.preferred_velocity);
   f(a.desired_speed);
@@ -113,6 +121,8 @@ template <class Arrays, class F> static void for_each_array(Arrays& a, F&& f) {
   f(a.desired_velocity);
   f(a.new_velocity);
   f(a.displacement);
+  f(a.standoff_clock);
+  f(a.standoff_partner);
   f(a.neighbor_index);
   f(a.neighbor_distance_sq);
   f(a.neighbor_count);
@@ -130,10 +140,10 @@ void AgentArrays::restore(ArchiveReader& in) {
   const auto n = static_cast<std::uint64_t>(count());
   for (const std::uint64_t size :
        {radius.size(), height.size(), max_accel.size(), query_range.size(),
-        separation_weight.size(), avoidance_set.size(), preferred_velocity.size(),
-        desired_speed.size(), position.size(), velocity.size(), desired_velocity.size(),
-        new_velocity.size(), displacement.size(), neighbor_count.size(), segment_count.size(),
-        status.size()})
+        separation_weight.size(), avoidance_set.size(), standoff_side.size(), standoff_clock.size(),
+        standoff_partner.size(), preferred_velocity.size(), desired_speed.size(), position.size(),
+        velocity.size(), desired_velocity.size(), new_velocity.size(), displacement.size(),
+        neighbor_count.size(), segment_count.size(), status.size()})
     in.expect(size, n, "an agent array's length");
   in.expect(neighbor_index.size(), n * static_cast<std::uint64_t>(max_neighbors),
             "the neighbour array's length");

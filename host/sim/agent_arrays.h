@@ -21,6 +21,7 @@ struct AgentArrays {
   std::vector<std::uint8_t> mode;
   std::vector<float> radius, height, max_accel, query_range, separation_weight;
   std::vector<std::int32_t> avoidance_set;
+  std::vector<std::uint8_t> standoff_side; ///< StandoffSide
   std::vector<AvoidanceParams> avoidance_params;
   /// pattern_rotation(avoidance_params[set]), derived: view() brings it up to date.
   std::vector<PatternRotation> pattern_rotation;
@@ -29,6 +30,8 @@ struct AgentArrays {
   // State.
   std::vector<glm::vec3> position;
   std::vector<glm::vec2> velocity, desired_velocity, new_velocity, displacement;
+  std::vector<glm::vec2> standoff_clock;      ///< cuda/kernels/standoff.h
+  std::vector<std::int32_t> standoff_partner; ///< cuda/kernels/standoff.h
   // Proximity results.
   std::vector<std::int32_t> neighbor_index;
   std::vector<float> neighbor_distance_sq;
@@ -43,9 +46,9 @@ struct AgentArrays {
 
   int count() const { return static_cast<int>(mode.size()); }
 
-  /// Appends one agent with zero velocity; returns its index.
+  /// Appends one agent with zero velocity and no standoff; returns its index.
   int append(const glm::vec3& pos, float agent_radius, float agent_height, float accel, float range,
-             float separation, std::int32_t avoidance);
+             float separation, std::int32_t avoidance, std::uint8_t side = kStandoffOff);
 
   /// Index of `params` in avoidance_params, adding it when new.
   std::int32_t avoidance_set_of(const AvoidanceParams& params);

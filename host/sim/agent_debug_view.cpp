@@ -68,7 +68,7 @@ private:
 } // namespace
 
 AgentDebugView inspect_agent(const AgentArrays& a, const CorridorNavigator& navigator,
-                             const NavMesh& navmesh, int id) {
+                             const NavMesh& navmesh, const StandoffParams& standoff, int id) {
   AgentDebugView view;
   view.agent = id;
   const auto i = static_cast<std::size_t>(id);
@@ -96,6 +96,7 @@ AgentDebugView inspect_agent(const AgentArrays& a, const CorridorNavigator& navi
     local.desired_speed[at] = a.desired_speed[j];
     local.velocity[at] = a.velocity[j];
     local.desired_velocity[at] = a.desired_velocity[j];
+    local.standoff_clock[at] = a.standoff_clock[j];
   };
   copy_agent(i);
   for (const int j : view.neighbours)
@@ -108,7 +109,7 @@ AgentDebugView inspect_agent(const AgentArrays& a, const CorridorNavigator& navi
 
   SampleRecordingBlock block(view.samples);
   CpuAvoidanceScratch scratch(local.max_neighbors, local.max_segments);
-  choose_velocity(block, 0, local.view(), scratch.view());
+  choose_velocity(block, 0, local.view(), scratch.view(), standoff);
   view.chosen_velocity = local.new_velocity[0];
   return view;
 }
@@ -118,7 +119,8 @@ std::optional<AgentDebugView> inspect_agent(const Simulation& simulation, int id
   const CrowdSolver* solver = simulation.crowd_solver();
   if (solver == nullptr)
     return std::nullopt;
-  return inspect_agent(solver->arrays(), solver->navigator(), simulation.navmesh(), id);
+  return inspect_agent(solver->arrays(), solver->navigator(), simulation.navmesh(),
+                       solver->standoff_params(), id);
 }
 
 } // namespace crowd

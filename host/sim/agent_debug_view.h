@@ -3,6 +3,7 @@
 // penalties, the neighbours and wall segments the proximity stage found, and the corridor.
 #pragma once
 
+#include "cuda/kernels/standoff.h"
 #include "host/navmesh/navmesh.h"
 #include "host/sim/agent_arrays.h"
 
@@ -34,9 +35,10 @@ struct AgentDebugView {
 /// Re-runs avoidance for agent `id` on the state the last step left in `arrays` (its neighbour
 /// and wall lists and desired velocity from that step; positions and velocities after it):
 /// the avoidance kernel itself (choose_velocity, cuda/kernels/avoidance.h) through a block
-/// that records every sample. An inactive agent gets no samples.
+/// that records every sample, with the standoff breaker's horizon as the step ran it. An
+/// inactive agent gets no samples.
 AgentDebugView inspect_agent(const AgentArrays& arrays, const CorridorNavigator& navigator,
-                             const NavMesh& navmesh, int id);
+                             const NavMesh& navmesh, const StandoffParams& standoff, int id);
 
 /// The same for an agent of a simulation; nothing for the detour backend, whose internals
 /// are DetourCrowd's own. Throws ApiError for an unknown id.

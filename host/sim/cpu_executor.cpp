@@ -100,14 +100,14 @@ public:
 
   void steer() override {
     clock_.start(KernelStage::Steering);
-    for_each_agent([&](int i) { steer_with_separation(i, view_); });
+    for_each_agent([&](int i) { steer_with_separation(i, view_, params_.standoff, params_.dt); });
   }
 
   void choose_velocities() override {
     clock_.start(KernelStage::Avoidance);
     for_each_agent([&](int i) {
       CpuBlock block;
-      choose_velocity(block, i, view_, worker_scratch().avoidance.view());
+      choose_velocity(block, i, view_, worker_scratch().avoidance.view(), params_.standoff);
     });
   }
 

@@ -3,6 +3,7 @@
 #include "host/checkpoint/archive.h"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 namespace crowd {
@@ -25,7 +26,11 @@ CrowdSolver::CrowdSolver(const NavMesh& navmesh, const SolverOptions& options,
   if (options_.max_neighbors < 0 || options_.max_wall_segments < 0 || options_.max_corners < 1 ||
       options_.max_path_polys < 2 || options_.collision_iterations < 0 ||
       !(options_.collision_resolve_factor > 0.0f && options_.collision_resolve_factor < 2.0f) ||
-      !(options_.collision_yield >= 0.0f && options_.collision_yield <= 1.0f))
+      !(options_.collision_yield >= 0.0f && options_.collision_yield <= 1.0f) ||
+      !(options_.standoff_wait > 0.0f) || !(options_.standoff_duration > 0.0f) ||
+      !(options_.standoff_turn_degrees >= 0.0f && options_.standoff_turn_degrees <= 180.0f) ||
+      !(options_.standoff_horizon_scale > 0.0f && options_.standoff_horizon_scale <= 1.0f) ||
+      !(options_.standoff_keep_degrees >= 0.0f && options_.standoff_keep_degrees <= 90.0f))
     throw std::invalid_argument("solver options out of range");
   arrays_.max_neighbors = options_.max_neighbors;
   arrays_.max_segments = options_.max_wall_segments;
@@ -38,15 +43,26 @@ CrowdSolver::CrowdSolver(const NavMesh& navmesh, const SolverOptions& options,
   kernel_params_.collision.relaxation = options_.collision_resolve_factor;
   kernel_params_.collision.walls = options_.collision_walls;
   kernel_params_.collision.yield = options_.collision_yield;
+  // The turns' cosines and sines once, here: the CPU and the GPU rotate by the same floats.
+  constexpr float kRadians = 3.14159265358979f / 180.0f;
+  const float turn = options_.standoff_turn_degrees * kRadians;
+  const float keep = options_.standoff_keep_degrees * kRadians;
+  kernel_params_.standoff = {
+      options_.standoff_wait, options_.standoff_duration,      std::cos(turn),
+      std::sin(turn),         options_.standoff_horizon_scale, std::cos(keep),
+      std::sin(keep)};
 }
 
 CrowdSolver::~CrowdSolver() = default;
 
 int CrowdSolver::add_agent(const AgentSetup& setup) {
   const AgentParams& p = setup.params;
-  const int id =
-      arrays_.append(setup.position, p.radius, navmesh_.settings().agent_height, p.max_accel,
-                     p.query_range(), p.separation_weight, arrays_.avoidance_set_of(p.avoidance));
+  const std::uint8_t side = p.standoff == StandoffRule::KeepRight ? kStandoffRight
+                            : p.standoff == StandoffRule::KeepLeft ? kStandoffLeft
+                                                                   : kStandoffOff;
+  const int id = arrays_.append(setup.position, p.radius, navmesh_.settings().agent_height,
+                                p.max_accel, p.query_range(), p.separation_weight,
+                                arrays_.avoidance_set_of(p.avoidance), side);
   if (!navigator_->add_agent(arrays_, id, p.max_speed)) {
     // Keep ids dense: the agent exists but takes no part.
     arrays_.mode[static_cast<std::size_t>(id)] = kAgentInactive;

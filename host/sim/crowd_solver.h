@@ -40,6 +40,8 @@ public:
   const AgentArrays& arrays() const { return arrays_; }
   const Executor& executor() const { return *executor_; }
   const CorridorNavigator& navigator() const { return *navigator_; }
+  /// The standoff breaker's tunables the kernels run with.
+  const StandoffParams& standoff_params() const { return kernel_params_.standoff; }
 
 private:
   /// Freezes the agents whose fault bits the kernels set this step (fault_guard.h).

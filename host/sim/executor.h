@@ -9,6 +9,7 @@
 #pragma once
 
 #include "cuda/kernels/collision.h"
+#include "cuda/kernels/standoff.h"
 #include "host/sim/agent_arrays.h"
 #include "host/sim/kernel_stage.h"
 #include "host/sim/stage_timer.h"
@@ -25,6 +26,7 @@ namespace crowd {
 struct KernelStepParams {
   float dt = 0.1f;
   int collision_iterations = 4;
+  StandoffParams standoff; ///< The standoff breaker of the steering stage.
   CollisionParams collision;
   GridSpec agent_grid; ///< Grid for the neighbour search (cells >= the largest query range).
 };
@@ -69,7 +71,8 @@ public:
   virtual void build_grid() = 0;
   /// 4: neighbours and wall segments of every agent (needs build_grid).
   virtual void find_proximity() = 0;
-  /// 5: preferred velocity plus separation -> desired velocity (needs the proximity rows).
+  /// 5: preferred velocity, standoff breaker and separation -> desired velocity, standoff
+  /// timers (needs the proximity rows).
   virtual void steer() = 0;
   /// 6: velocity sampling -> new velocity (needs desired velocities and the proximity rows).
   virtual void choose_velocities() = 0;
@@ -77,8 +80,8 @@ public:
   virtual void integrate() = 0;
   /// 8: one Jacobi pass of collision resolution; a step runs passes 0, 1, ... in order.
   virtual void resolve_collisions(int pass) = 0;
-  /// Download: positions, velocities, the desired and new velocities, neighbour counts and
-  /// status reach `agents`; adds this step's stage times to `times`.
+  /// Download: positions, velocities, the desired and new velocities, neighbour counts,
+  /// status and standoff timers reach `agents`; adds this step's stage times to `times`.
   virtual void end_step(StageTimes& times) = 0;
 
   // ---- Diagnosis (tests).

@@ -29,6 +29,25 @@ BackendKind parse_backend_kind(const std::string& name) {
   throw std::invalid_argument("unknown backend '" + name + "' (use auto, cpu, cuda or detour)");
 }
 
+StandoffRule parse_standoff_rule(const std::string& name) {
+  if (name == "keep_right")
+    return StandoffRule::KeepRight;
+  if (name == "keep_left")
+    return StandoffRule::KeepLeft;
+  if (name == "off")
+    return StandoffRule::Off;
+  throw std::invalid_argument("unknown standoff rule '" + name +
+                              "' (use keep_right, keep_left or off)");
+}
+
+ArrivalRule parse_arrival_rule(const std::string& name) {
+  if (name == "contact")
+    return ArrivalRule::Contact;
+  if (name == "radius")
+    return ArrivalRule::Radius;
+  throw std::invalid_argument("unknown arrival rule '" + name + "' (use contact or radius)");
+}
+
 bool cuda_device_available() {
 #if defined(CROWD_HAS_CUDA)
   return cuda_device_count() > 0;
@@ -62,6 +81,16 @@ std::unique_ptr<CrowdBackend> make_backend(BackendKind kind, const NavMesh& navm
   throw std::logic_error("unreachable backend kind");
 }
 
+/// The agents with the rules the options impose on all of them.
+std::vector<AgentSetup> with_overrides(std::vector<AgentSetup> setups,
+                                       const SimulationOptions& options) {
+  for (AgentSetup& setup : setups) {
+    setup.params.standoff = options.standoff.value_or(setup.params.standoff);
+    setup.params.arrival = options.arrival.value_or(setup.params.arrival);
+  }
+  return setups;
+}
+
 /// The float dt as the decimal the user wrote (0.1f -> 0.1), so that times are step x 0.1
 /// and not step x 0.100000001490116.
 double decimal_seconds(float dt) {
@@ -93,8 +122,9 @@ struct Simulation::Impl {
 
   Impl(Scenario s, const SimulationOptions& options)
       : scenario(std::move(s)), navmesh(NavMesh::build(scenario)),
-        setups(populate(scenario, navmesh)), scenario_agents(setups.size()),
-        schedule(navmesh.settings().agent_height), stuck(options.stuck_seconds) {
+        setups(with_overrides(populate(scenario, navmesh), options)),
+        scenario_agents(setups.size()), schedule(navmesh.settings().agent_height),
+        stuck(options.stuck_seconds) {
     // DetourCrowd cannot grow after init: room for the scene plus some agents added through
     // the API, within what its 16-bit grid allows (a larger scene is refused with the reason).
     const int scene = static_cast<int>(setups.size());

@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <glm/glm.hpp>
 #include <memory>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -48,7 +49,17 @@ struct SimulationOptions {
   /// this long is stuck: its path is replanned, and again after each further interval (see
   /// host/sim/stuck_detector.h). 0 turns detection off.
   double stuck_seconds = 10.0;
+  /// Given, every agent of the scenario gets this `standoff` / `arrival` parameter instead of
+  /// its own (docs/scenario-extensions.md): `crowd run --standoff off --arrival radius` runs
+  /// any scenario the way DetourCrowd and the version-1 format do.
+  std::optional<StandoffRule> standoff;
+  std::optional<ArrivalRule> arrival;
 };
+
+/// Parses "keep_right", "keep_left", "off"; throws std::invalid_argument otherwise.
+StandoffRule parse_standoff_rule(const std::string& name);
+/// Parses "contact", "radius"; throws std::invalid_argument otherwise.
+ArrivalRule parse_arrival_rule(const std::string& name);
 
 class Simulation {
 public:

@@ -43,6 +43,17 @@ struct SolverOptions {
   /// = 1). Each is a short sliced A* (about a third of a step's corridor work at 4,000 agents
   /// when every agent had its fix every 0.5 s).
   int topology_optimizations_per_step = 64;
+  /// The standoff breaker (cuda/kernels/standoff.h), for agents whose scenario `standoff` is
+  /// not "off": seconds an agent makes no headway with another agent in front before its
+  /// manoeuvre, how long the manoeuvre lasts, how far it turns its preferred velocity toward
+  /// its side in the manoeuvre (degrees), the factor on its avoidance time horizon then, and
+  /// how far it turns toward its side while a walker comes at it in its lane (degrees).
+  /// Chosen on the sample scenes (README, "Arrival, standoffs and lanes").
+  float standoff_wait = 1.0f;
+  float standoff_duration = 1.0f;
+  float standoff_turn_degrees = 45.0f;
+  float standoff_horizon_scale = 0.4f;
+  float standoff_keep_degrees = 40.0f;
   int threads = 0; ///< Worker threads for the CPU stages; 0 = all cores.
 };
 

@@ -119,6 +119,37 @@ TEST_F(CudaKernels, SteeringWithSeparationIsBitIdentical) {
                              &AgentArrays::desired_velocity);
 }
 
+/// The standoff breaker in every state: half the walking agents stand still in a crowd squeezed
+/// into the middle of the world (so many stand face to face), some about to start a manoeuvre,
+/// some in one, some in a long meeting.
+TEST_F(CudaKernels, SteeringThroughStandoffsIsBitIdentical) {
+  AgentArrays crowd = inputs();
+  const glm::vec2 centre = (test::kRandomCrowdMin + test::kRandomCrowdMax) * 0.5f;
+  for (std::size_t i = 0; i < crowd.position.size(); ++i) {
+    glm::vec3& p = crowd.position[i];
+    p.x = centre.x + (p.x - centre.x) * 0.35f;
+    p.z = centre.y + (p.z - centre.y) * 0.35f;
+    if (i % 2 == 0)
+      crowd.velocity[i] = glm::vec2(0.0f);
+    crowd.standoff_clock[i].x = i % 5 == 1 ? 0.15f : (i % 5 == 2 ? -0.2f : 0.0f);
+    // Some in a meeting that is about to pass its limit, with someone they may meet again.
+    crowd.standoff_clock[i].y = i % 7 == 3 ? kStandoffMeetingLimit - 0.05f : 0.0f;
+    crowd.standoff_partner[i] =
+        i % 7 == 3 ? static_cast<std::int32_t>((i + 1) % crowd.position.size()) : -1;
+  }
+  const AgentArrays out =
+      expect_phase_bit_identical(crowd, params(), {{KernelStage::Grid}, {KernelStage::Proximity}},
+                                 {KernelStage::Steering}, &AgentArrays::standoff_clock);
+  // Some agents found themselves blocked this step: their timers started or ran out.
+  int newly_blocked = 0, started = 0;
+  for (std::size_t i = 0; i < out.standoff_clock.size(); ++i) {
+    newly_blocked += crowd.standoff_clock[i].x == 0.0f && out.standoff_clock[i].x > 0.0f ? 1 : 0;
+    started += crowd.standoff_clock[i].x > 0.0f && out.standoff_clock[i].x < 0.0f ? 1 : 0;
+  }
+  EXPECT_GT(newly_blocked, 0);
+  EXPECT_GT(started, 0);
+}
+
 TEST_F(CudaKernels, IntegrationIsBitIdentical) {
   expect_phase_bit_identical(inputs(), params(), {}, {KernelStage::Integrate},
                              &AgentArrays::position);

@@ -52,8 +52,8 @@ TEST(FaultGuard, SteeringWithANonFinitePreferredVelocityStoresZeroAndMarksTheAge
   a.preferred_velocity[0] = {kNaN, 1.0f};
   a.preferred_velocity[1] = {-1.0f, 0.0f};
   const AgentView v = a.view();
-  steer_with_separation(0, v);
-  steer_with_separation(1, v);
+  steer_with_separation(0, v, StandoffParams{}, 0.1f);
+  steer_with_separation(1, v, StandoffParams{}, 0.1f);
   EXPECT_EQ(a.desired_velocity[0], glm::vec2(0.0f));
   EXPECT_EQ(a.status[0] & kFaultBits, kFaultSteering);
   EXPECT_TRUE(is_finite(a.desired_velocity[1]));

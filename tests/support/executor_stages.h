@@ -95,6 +95,8 @@ inline std::vector<std::string> differing_arrays(const AgentArrays& a, const Age
   check("desired_velocity", a.desired_velocity, b.desired_velocity);
   check("new_velocity", a.new_velocity, b.new_velocity);
   check("displacement", a.displacement, b.displacement);
+  check("standoff_clock", a.standoff_clock, b.standoff_clock);
+  check("standoff_partner", a.standoff_partner, b.standoff_partner);
   check("neighbor_count", a.neighbor_count, b.neighbor_count);
   check("segment_count", a.segment_count, b.segment_count);
   if (a.neighbor_count == b.neighbor_count) {

@@ -53,10 +53,13 @@ struct RandomCrowd {
   float max_query_range = 0.0f;
 
   /// The executor's parameters for this crowd: an agent grid over the world with cells of the
-  /// largest query range, dt 0.1 s, the default collision passes.
+  /// largest query range, dt 0.1 s, the default collision passes, and a standoff breaker that
+  /// acts within a few steps (0.2 s blocked, 0.3 s sidesteps turned by 75 degrees) so that short
+  /// runs go through its every branch.
   KernelStepParams params() const {
     KernelStepParams p;
     p.agent_grid = make_grid_spec(kRandomCrowdMin, kRandomCrowdMax, max_query_range);
+    p.standoff = {0.2f, 0.3f, 0.25881904f, 0.96592583f};
     return p;
   }
 };
@@ -71,8 +74,8 @@ inline AvoidanceParams largest_avoidance_pattern() {
 }
 
 /// Adds `count` agents at random places of the world, with random sizes and goals, cycling
-/// through the low, good and high presets; every `big_pattern_every`-th agent (0 = none) gets
-/// the largest sampling pattern.
+/// through the low, good and high presets and through the standoff sides (none, right, right,
+/// left); every `big_pattern_every`-th agent (0 = none) gets the largest sampling pattern.
 inline void add_random_agents(RandomCrowd& crowd, int count, std::mt19937& rng,
                               int big_pattern_every) {
   std::uniform_real_distribution<float> place(1.0f, 39.0f);
@@ -88,8 +91,10 @@ inline void add_random_agents(RandomCrowd& crowd, int count, std::mt19937& rng,
             ? largest_avoidance_pattern()
             : avoidance_preset(presets[static_cast<std::size_t>(index) % 3]);
     const float range = r * 12.0f; // DetourCrowd's collisionQueryRange
+    const std::uint8_t sides[] = {kStandoffOff, kStandoffRight, kStandoffRight, kStandoffLeft};
     crowd.agents.append({place(rng), 0.0f, place(rng)}, r, 2.0f, 8.0f, range, separation(rng),
-                        crowd.agents.avoidance_set_of(params));
+                        crowd.agents.avoidance_set_of(params),
+                        sides[static_cast<std::size_t>(index) % 4]);
     crowd.goals.emplace_back(place(rng), place(rng));
     crowd.max_query_range = std::max(crowd.max_query_range, range);
   }

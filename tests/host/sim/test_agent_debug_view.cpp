@@ -54,7 +54,7 @@ TEST(AgentDebugView, SamplesAreTheKernelsAndItsAnswerIsTheKernelsChoice) {
   AgentArrays copy = sim.crowd_solver()->arrays();
   CpuBlock block;
   CpuAvoidanceScratch scratch(copy.max_neighbors, copy.max_segments);
-  choose_velocity(block, 0, copy.view(), scratch.view());
+  choose_velocity(block, 0, copy.view(), scratch.view(), sim.crowd_solver()->standoff_params());
   EXPECT_EQ(copy.new_velocity[0], view->chosen_velocity);
 }
 

@@ -5,6 +5,7 @@
 #include "host/sim/crowd_solver.h"
 #include "host/sim/simulation.h"
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <gtest/gtest.h>
@@ -146,6 +147,23 @@ TEST(SimulationCheckpoint, CrowdWithStuckReplansResumesBitIdentical) {
   EXPECT_GT(first.metrics().stuck.stuck_now, 0);
   Simulation resumed = Simulation::from_file(sample("pillars.json"), cpu_options(1, 1.0));
   expect_resume_identical(reference, first, resumed, k, k + 60);
+}
+
+TEST(SimulationCheckpoint, AgentsInStandoffsAndMeetingsResumeBitIdentical) {
+  // The two groups of six meet around 4 s: at 5 s agents keep to their side of walkers coming
+  // at them, some have been blocked a while or are in a manoeuvre; the standoff clocks and
+  // partners are saved with the rest of the kernel state, and arrivals by contact follow.
+  Simulation reference = Simulation::from_file(sample("head_on_groups.json"), cpu_options(2));
+  Simulation first = Simulation::from_file(sample("head_on_groups.json"), cpu_options(2));
+  const int k = 50;
+  while (first.step_index() < k)
+    first.step();
+  const AgentArrays& arrays = first.crowd_solver()->arrays();
+  EXPECT_TRUE(std::any_of(arrays.standoff_partner.begin(), arrays.standoff_partner.end(),
+                          [](std::int32_t p) { return p >= 0; }));
+  Simulation resumed = Simulation::from_file(sample("head_on_groups.json"), cpu_options(1));
+  expect_resume_identical(reference, first, resumed, k, 600);
+  EXPECT_EQ(resumed.metrics().arrived, 12);
 }
 
 TEST(SimulationCheckpoint, DetourBackendIsRefused) {
