@@ -249,12 +249,14 @@ struct MetricsCollector::Impl {
     glm::vec3 last{0.0f}; ///< Position at the last observed step.
     double walked = 0.0;
     double path_length = 0.0; ///< 0 when unknown (unreachable) or degenerate.
+    double free_time = 0.0;   ///< path_length at max_speed plus waits; 0 without a length.
     bool unreachable = false;
     std::optional<double> arrival_time;
     bool arrived_by_contact = false;
     std::optional<double> walked_at_arrival; ///< Unset while the arrival step is unobserved.
     std::optional<double> start_time;        ///< Unset until the agent enters.
     std::size_t type = 0;                    ///< Index in type_names.
+    float max_speed = 0.0f;
   };
 
   std::string scenario_name;
@@ -315,6 +317,7 @@ struct MetricsCollector::Impl {
                                    std::vector<dtPolyRef>& path, std::vector<float>& straight,
                                    const glm::vec3& from, const glm::vec3& to) const;
   void update_wall_grid();
+  static void add_walking_time(Agent& agent);
 };
 
 void MetricsCollector::Impl::update_wall_grid() {
@@ -405,6 +408,12 @@ void MetricsCollector::Impl::add_agents(std::span<const AgentSetup> setups) {
     if (!(setups[i].start_time > 0.0)) {
       agents[first + i].start_time = 0.0;
     }
+    double waits = 0.0;
+    for (const RouteWaypoint& w : setups[i].waypoints) {
+      waits += static_cast<double>(w.wait);
+    }
+    agents[first + i].free_time = waits; // The walking time is added once the path is known.
+    agents[first + i].max_speed = setups[i].params.max_speed;
     max_radius = std::max(max_radius, setups[i].params.radius);
   }
   update_wall_grid();
@@ -418,6 +427,7 @@ void MetricsCollector::Impl::add_agents(std::span<const AgentSetup> setups) {
     std::vector<dtPolyRef> path(static_cast<std::size_t>(max_path));
     std::vector<float> straight(straight_size);
     path_of(*path_query, path, straight, setups[0], agents[first]);
+    add_walking_time(agents[first]);
     return;
   }
   struct Worker {
@@ -435,8 +445,17 @@ void MetricsCollector::Impl::add_agents(std::span<const AgentSetup> setups) {
     Worker& w = workers.local();
     for (std::size_t i = r.begin(); i != r.end(); ++i) {
       path_of(*w.query, w.path, w.straight, setups[i], agents[first + i]);
+      add_walking_time(agents[first + i]);
     }
   });
+}
+
+void MetricsCollector::Impl::add_walking_time(Agent& agent) {
+  if (agent.path_length > 0.0 && agent.max_speed > 0.0f) {
+    agent.free_time += agent.path_length / static_cast<double>(agent.max_speed);
+  } else {
+    agent.free_time = 0.0;
+  }
 }
 
 double MetricsCollector::Impl::mesh_wall_penetration(const glm::vec3& pos, float radius) const {
@@ -738,8 +757,8 @@ MetricsSummary MetricsCollector::summary(const std::string& backend, int steps_r
   s.steps = steps_run;
   s.dt = m.dt;
 
-  double time_sum = 0.0, time_max = 0.0, ratio_sum = 0.0;
-  int ratios = 0;
+  double time_sum = 0.0, time_max = 0.0, ratio_sum = 0.0, time_ratio_sum = 0.0;
+  int ratios = 0, time_ratios = 0;
   s.types.resize(m.type_names.size());
   std::vector<double> type_time_sums(m.type_names.size(), 0.0);
   for (std::size_t t = 0; t < m.type_names.size(); ++t) {
@@ -766,6 +785,10 @@ MetricsSummary MetricsCollector::summary(const std::string& backend, int steps_r
       ratio_sum += a.walked_at_arrival.value_or(a.walked) / a.path_length;
       ++ratios;
     }
+    if (a.free_time > 0.0) {
+      time_ratio_sum += travel / a.free_time;
+      ++time_ratios;
+    }
   }
   if (s.arrived > 0) {
     s.mean_arrival_time = time_sum / s.arrived;
@@ -778,6 +801,9 @@ MetricsSummary MetricsCollector::summary(const std::string& backend, int steps_r
   }
   if (ratios > 0) {
     s.mean_path_ratio = ratio_sum / ratios;
+  }
+  if (time_ratios > 0) {
+    s.mean_time_ratio = time_ratio_sum / time_ratios;
   }
   s.overlap_events = m.overlap_events;
   s.max_overlap = m.max_overlap;
@@ -850,6 +876,10 @@ nlohmann::ordered_json to_json(const MetricsSummary& s) {
   j["max_navmesh_correction"] = s.max_navmesh_correction;
   // Crowd flow (docs/scenario-extensions.md, "Metrics keys of crowd flow").
   j["arrived_by_contact"] = s.arrived_by_contact;
+  j["deadlocked_agents"] = s.deadlocks.agents;
+  j["deadlocked_at_end"] = s.deadlocks.at_end;
+  j["mean_time_ratio"] = optional(s.mean_time_ratio);
+  j["lane_index"] = optional(s.lane_index);
   return j;
 }
 
@@ -857,8 +887,9 @@ namespace {
 
 // The field lists of a checkpoint (host/checkpoint/archive.h), shared by save and restore.
 constexpr auto kAgentFields = [](auto& archive, auto& a) {
-  archive.fields(a.radius, a.last, a.walked, a.path_length, a.unreachable, a.arrival_time,
-                 a.arrived_by_contact, a.walked_at_arrival, a.start_time, a.type);
+  archive.fields(a.radius, a.last, a.walked, a.path_length, a.free_time, a.unreachable,
+                 a.arrival_time, a.arrived_by_contact, a.walked_at_arrival, a.start_time, a.type,
+                 a.max_speed);
 };
 constexpr auto kStageTotalFields = [](auto& archive, auto& stage_total) {
   archive.fields(stage_total.first, stage_total.second);

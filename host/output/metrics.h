@@ -2,6 +2,7 @@
 // the positions at the end of each step.
 #pragma once
 
+#include "host/output/deadlock_monitor.h"
 #include "host/scenario/population.h"
 #include "host/sim/stage_timer.h"
 #include "host/sim/stuck_detector.h"
@@ -65,12 +66,17 @@ struct MetricsSummary {
   long long wall_events = 0;
   double max_wall_penetration = 0.0;
   std::optional<double> mean_path_ratio;
+  /// Mean over arrived agents of the time to arrive over the free walking time (shortest
+  /// path at max_speed, plus waits at waypoints); none when no arrived agent has one.
+  std::optional<double> mean_time_ratio;
   double step_ms_mean = 0.0, step_ms_p95 = 0.0;
   std::vector<std::pair<std::string, double>> stage_ms; ///< Mean ms per step, pipeline order.
 
   // Beyond outputs.md's table: the health of the run.
   std::vector<FaultRecord> faults;     ///< Frozen agents, in the order they were frozen.
   StuckStats stuck;                    ///< Agents that made no progress (StuckDetector).
+  DeadlockStats deadlocks;             ///< Stuck agents in each other's way (DeadlockMonitor).
+  std::optional<double> lane_index;    ///< LaneOrder::index().
   long long navmesh_corrections = 0;   ///< Agent-steps put back onto the navmesh (StepHealth).
   double max_navmesh_correction = 0.0; ///< metres
   /// Per agent type, in order of first appearance (by agent id), over the agents counted in

@@ -3,6 +3,8 @@
 #include "cuda/kernels/fault_guard.h"
 #include "host/backends/detour_backend.h"
 #include "host/checkpoint/archive.h"
+#include "host/output/deadlock_monitor.h"
+#include "host/output/lane_order.h"
 #include "host/scenario/agent_params_check.h"
 #include "host/scenario/agent_setup_archive.h"
 #include "host/sim/agent_schedule.h"
@@ -115,6 +117,10 @@ struct Simulation::Impl {
   std::vector<FaultRecord> faults;
   StuckDetector stuck;
   std::vector<std::uint8_t> walking; // scratch of handle_stuck
+  DeadlockMonitor deadlocks;
+  LaneOrder lanes;
+  std::vector<glm::vec3> targets;        // scratch of observe_flow
+  std::vector<std::uint8_t> stuck_flags; // scratch of observe_flow
   long long navmesh_corrections = 0;
   double max_navmesh_correction = 0.0;
   int step_index = 0;
@@ -124,7 +130,8 @@ struct Simulation::Impl {
       : scenario(std::move(s)), navmesh(NavMesh::build(scenario)),
         setups(with_overrides(populate(scenario, navmesh), options)),
         scenario_agents(setups.size()), schedule(navmesh.settings().agent_height),
-        stuck(options.stuck_seconds) {
+        stuck(options.stuck_seconds), deadlocks(navmesh.settings().agent_height),
+        lanes(navmesh.settings().agent_height) {
     // DetourCrowd cannot grow after init: room for the scene plus some agents added through
     // the API, within what its 16-bit grid allows (a larger scene is refused with the reason).
     const int scene = static_cast<int>(setups.size());
@@ -137,7 +144,7 @@ struct Simulation::Impl {
     schedule.add_agents(setups, 0, *backend, 0.0);
     frozen.assign(setups.size(), 0);
     for (const AgentSetup& setup : setups)
-      stuck.add_agent(setup.position, setup.params.radius, setup.start_time);
+      add_observed(setup);
     metrics.emplace(scenario, navmesh, setups);
   }
 
@@ -155,6 +162,21 @@ struct Simulation::Impl {
   }
 
   std::span<const glm::vec3> positions() const { return schedule.positions(*backend); }
+
+  // The stuck detector's and the flow observers' record of a new agent.
+  void add_observed(const AgentSetup& setup) {
+    stuck.add_agent(setup.position, setup.params.radius, setup.start_time);
+    deadlocks.add_agent(setup.params.radius);
+    lanes.add_agent(setup.params.radius);
+  }
+
+  // Deadlocks and lane order at the end of a step (observers: they steer nothing).
+  void observe_flow() {
+    schedule.targets(setups, targets);
+    stuck.stuck_flags(stuck_flags);
+    deadlocks.observe(positions(), targets, stuck_flags);
+    lanes.observe(positions(), schedule.phases(), targets);
+  }
 
   // Replans the agents that made no progress toward a target they can reach.
   void handle_stuck(double now) {
@@ -211,7 +233,7 @@ int Simulation::add_agent(const glm::vec3& position, const glm::vec3& goal,
     throw;
   }
   impl_->frozen.push_back(0);
-  impl_->stuck.add_agent(setup.position, setup.params.radius, time());
+  impl_->add_observed(setup); // setup.start_time is now
   impl_->metrics->add_agent(setup);
   impl_->metrics->record_start(id, time());
   return id;
@@ -251,6 +273,7 @@ void Simulation::step() {
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   m.metrics->record_step_time(m.last_step_ms, m.backend->last_step_stages());
   m.metrics->observe_step(positions(), phases());
+  m.observe_flow();
 }
 
 int Simulation::step_index() const {
@@ -316,6 +339,8 @@ MetricsSummary Simulation::metrics() const {
   MetricsSummary summary = impl_->metrics->summary(impl_->backend->name(), impl_->step_index);
   summary.faults = impl_->faults;
   summary.stuck = impl_->stuck.stats(time());
+  summary.deadlocks = impl_->deadlocks.stats();
+  summary.lane_index = impl_->lanes.index();
   summary.navmesh_corrections = impl_->navmesh_corrections;
   summary.max_navmesh_correction = impl_->max_navmesh_correction;
   return summary;
@@ -341,6 +366,8 @@ void Simulation::save_checkpoint(ArchiveWriter& out) const {
   m.schedule.save(out);
   m.metrics->save(out);
   m.stuck.save(out);
+  m.deadlocks.save(out);
+  m.lanes.save(out);
   out.put(m.frozen);
   out.put_records(m.faults, kFaultFields);
   out.fields(m.navmesh_corrections, m.max_navmesh_correction);
@@ -367,6 +394,8 @@ void Simulation::restore_checkpoint(ArchiveReader& in) {
   in.expect(m.schedule.phases().size(), m.setups.size(), "the number of scheduled agents");
   m.metrics->restore(in);
   m.stuck.restore(in);
+  m.deadlocks.restore(in);
+  m.lanes.restore(in);
   in.get(m.frozen);
   in.expect(m.frozen.size(), m.setups.size(), "the number of frozen flags");
   in.get_records(m.faults, kFaultFields);

@@ -95,6 +95,12 @@ StuckStats StuckDetector::stats(double now) const {
   return s;
 }
 
+void StuckDetector::stuck_flags(std::vector<std::uint8_t>& out) const {
+  out.resize(tracks_.size());
+  for (std::size_t i = 0; i < tracks_.size(); ++i)
+    out[i] = tracks_[i].episode_start >= 0.0 ? 1 : 0;
+}
+
 namespace {
 
 // The field lists of a checkpoint (host/checkpoint/archive.h), shared by save and restore.

@@ -48,6 +48,8 @@ public:
                            std::span<const std::uint8_t> walking);
 
   StuckStats stats(double now) const;
+  /// Per agent: 1 while it is in a stuck episode (as of the last observe).
+  void stuck_flags(std::vector<std::uint8_t>& out) const;
 
   /// Checkpoints (host/checkpoint/archive.h): every track and the counts so far.
   void save(ArchiveWriter& out) const;

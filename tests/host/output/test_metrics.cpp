@@ -509,6 +509,21 @@ TEST(Metrics, ShortestPathRunsThroughTheWaypoints) {
   EXPECT_NEAR(*m.summary("cpu", 2).mean_path_ratio, 1.0, 1e-3);
 }
 
+TEST(Metrics, TimeRatioIsArrivalTimeOverTheFreeWalkingTimeWaitsIncluded) {
+  // 8 m straight at 2 m/s: 4 s free; the second agent also waits 3 s at a waypoint on the way.
+  std::vector<AgentSetup> agents{agent({-4, 0, 0}, {4, 0, 0}), agent({-4, 0, 3}, {4, 0, 3})};
+  for (AgentSetup& a : agents)
+    a.params.max_speed = 2.0f;
+  agents[1].waypoints.push_back({{0, 0, 3}, 3.0f});
+  MetricsCollector m = collector_for(agents);
+  m.record_arrival(0, 6.0);  // 1.5 x its 4 s
+  m.record_arrival(1, 14.0); // 2 x its 7 s
+  const MetricsSummary s = m.summary("cpu", 140);
+  ASSERT_TRUE(s.mean_time_ratio.has_value());
+  EXPECT_NEAR(*s.mean_time_ratio, 1.75, 1e-3);
+  EXPECT_EQ(s.arrived_by_contact, 0);
+}
+
 TEST(Metrics, ArrivalsByContactAreCountedAmongTheArrivals) {
   MetricsCollector m = collector_for({agent({-4, 0, 0}, {4, 0, 0}), agent({-4, 0, 3}, {4, 0, 3})});
   m.record_arrival(0, 5.0);

@@ -4,7 +4,9 @@
 
 #include <fstream>
 #include <gtest/gtest.h>
+#include <iterator>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <unistd.h>
 
 #ifndef CROWD_SOURCE_DIR
@@ -102,6 +104,51 @@ TEST_P(SimulationGoalOffTheNavmesh, TheAgentWalksToTheNearestReachablePoint) {
   const MetricsSummary m = sim.metrics();
   EXPECT_EQ(m.unreachable, 1);
   EXPECT_EQ(m.arrived, 0);
+}
+
+// Standoffs: two groups of six walking through each other (samples/scenarios/
+// head_on_groups.json). DetourCrowd leaves half of them standing face to face or short of
+// their goals for good; our solver's breaker (cuda/kernels/standoff.h) gets them all through.
+MetricsSummary run_head_on(BackendKind backend, std::optional<StandoffRule> standoff) {
+  SimulationOptions options;
+  options.backend = backend;
+  options.standoff = standoff;
+  Simulation sim = Simulation::from_file(kScenarios / "head_on_groups.json", options);
+  while (sim.step_index() < sim.scenario().step_count())
+    sim.step();
+  return sim.metrics();
+}
+
+TEST(SimulationStandoffs, TheBreakerGetsBothGroupsThroughWhereDetourCrowdDeadlocks) {
+  const MetricsSummary ours = run_head_on(BackendKind::Cpu, std::nullopt);
+  EXPECT_EQ(ours.arrived, 12);
+  EXPECT_EQ(ours.deadlocks.agents, 0);
+  EXPECT_EQ(ours.stuck.stuck_now, 0);
+  const MetricsSummary detour = run_head_on(BackendKind::Detour, std::nullopt);
+  EXPECT_LE(detour.arrived, 8);
+  EXPECT_GT(detour.deadlocks.agents, 0);
+  EXPECT_GT(detour.stuck.stuck_now, 0);
+}
+
+TEST(SimulationStandoffs, WithTheBreakerOffOurSolverStallsLikeDetourCrowd) {
+  const MetricsSummary off = run_head_on(BackendKind::Cpu, StandoffRule::Off);
+  EXPECT_LE(off.arrived, 8);
+  EXPECT_GT(off.stuck.stuck_now, 0);
+}
+
+TEST(SimulationStandoffs, TheMetricsJsonCarriesTheFlowKeysLast) {
+  MetricsSummary s;
+  s.arrived = 10;
+  s.arrived_by_contact = 4;
+  s.deadlocks = {3, 2};
+  s.mean_time_ratio = 1.5;
+  const nlohmann::ordered_json j = to_json(s);
+  EXPECT_EQ(j["arrived_by_contact"], 4);
+  EXPECT_EQ(j["deadlocked_agents"], 3);
+  EXPECT_EQ(j["deadlocked_at_end"], 2);
+  EXPECT_EQ(j["mean_time_ratio"], 1.5);
+  EXPECT_TRUE(j["lane_index"].is_null());
+  EXPECT_EQ(std::prev(j.end()).key(), "lane_index");
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, SimulationGoalOffTheNavmesh,

@@ -1,0 +1,76 @@
+#include "host/output/lane_order.h"
+
+#include "host/checkpoint/archive.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace crowd {
+
+void LaneOrder::observe(std::span<const glm::vec3> positions, std::span<const AgentPhase> phases,
+                        std::span<const glm::vec3> targets) {
+  const std::size_t n = std::min({positions.size(), phases.size(), targets.size(), radius_.size()});
+  walking_.assign(n, 0);
+  heading_.assign(n, glm::vec2(0.0f));
+  bool any = false;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (phases[i] != AgentPhase::Walking)
+      continue;
+    const glm::vec2 d{targets[i].x - positions[i].x, targets[i].z - positions[i].z};
+    const float length = std::sqrt(d.x * d.x + d.y * d.y);
+    if (!(length > 1e-4f))
+      continue;
+    heading_[i] = d / length;
+    walking_[i] = 1;
+    any = true;
+  }
+  if (!any)
+    return;
+  grid_.build(positions.first(n), walking_, kRange);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!walking_[i])
+      continue;
+    const glm::vec3 p = positions[i];
+    const glm::vec2 u = heading_[i];
+    int same = 0, other = 0;
+    bool counter_flow = false;
+    grid_.any_near(p, [&](int neighbour) {
+      const auto j = static_cast<std::size_t>(neighbour);
+      if (j == i)
+        return false;
+      const glm::vec3 q = positions[j];
+      const glm::vec2 d{q.x - p.x, q.z - p.z};
+      if (d.x * d.x + d.y * d.y > kRange * kRange || std::fabs(q.y - p.y) > agent_height_)
+        return false;
+      const bool my_way = heading_[j].x * u.x + heading_[j].y * u.y > 0.0f;
+      counter_flow = counter_flow || !my_way;
+      const float lateral = std::fabs(u.x * d.y - u.y * d.x);
+      if (lateral < radius_[i] + radius_[j])
+        ++(my_way ? same : other);
+      return false;
+    });
+    if (!counter_flow || same + other == 0)
+      continue; // No counter-flow near, or alone in its lane.
+    // The agent itself is of its lane: alone with one walker coming at it, phi is 0.
+    const double order =
+        static_cast<double>(1 + same - other) / static_cast<double>(1 + same + other);
+    phi_sum_ += order * order;
+    ++samples_;
+  }
+}
+
+std::optional<double> LaneOrder::index() const {
+  if (samples_ == 0)
+    return std::nullopt;
+  return phi_sum_ / static_cast<double>(samples_);
+}
+
+void LaneOrder::save(ArchiveWriter& out) const {
+  out.fields(radius_, phi_sum_, samples_);
+}
+
+void LaneOrder::restore(ArchiveReader& in) {
+  in.fields(radius_, phi_sum_, samples_);
+}
+
+} // namespace crowd
