@@ -3,14 +3,19 @@
 # bench scenes at 1,000 and 4,000 agents (60 steps) on the cpu backend with two builds of
 # `crowd`, at 1 and 2 threads, and compares the trajectory CSVs byte for byte.
 #
-#   bash bench/compare_trajectories.sh OLD_CROWD NEW_CROWD [backend]
+#   bash bench/compare_trajectories.sh OLD_CROWD NEW_CROWD [backend [NEW_OPTION...]]
 #
-# Prints one line per run (same / DIFFERENT) and exits non-zero if any run differs.
+# Options after the backend go to the new build's runs only, for options the old build lacks
+# (e.g. `cpu --standoff off --arrival radius` checks that a build with the standoff breaker and
+# arrival by contact, both turned off, gives the old build's bytes). Prints one line per run
+# (same / DIFFERENT) and exits non-zero if any run differs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 old="$(realpath "$1")"
 new="$(realpath "$2")"
 backend="${3:-cpu}"
+shift $(($# < 3 ? $# : 3))
+new_options=("$@")
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
 "$new" bench --agents 1000,4000 --steps 1 --backends cpu --write-scenes "$out/scenes" \
@@ -26,9 +31,10 @@ for run in "${runs[@]}"; do
   for threads in 1 2; do
     for build in old new; do
       binary="$old"
-      [ "$build" = new ] && binary="$new"
+      extra=()
+      [ "$build" = new ] && binary="$new" && extra=("${new_options[@]}")
       "$binary" run "$scenario" --backend "$backend" --threads "$threads" --steps "$steps" \
-        --quiet --out "$out/$name.$threads.$build.csv" >/dev/null 2>&1
+        --quiet --out "$out/$name.$threads.$build.csv" "${extra[@]}" >/dev/null 2>&1
     done
     if cmp -s "$out/$name.$threads.old.csv" "$out/$name.$threads.new.csv"; then
       echo "same       $name ($steps steps, $threads threads)"
