@@ -20,7 +20,7 @@
 namespace crowd {
 
 /// Bumped whenever the body's layout changes.
-inline constexpr std::uint32_t kCheckpointFormat = 1;
+inline constexpr std::uint32_t kCheckpointFormat = 2;
 
 /// "crowd <project version>": a checkpoint is resumed only by the build version that wrote
 /// it, since another version may step the same state differently.

@@ -50,6 +50,12 @@ int main(int argc, char** argv) {
                    "Film frame rate of .usda/.json outputs (default 24), frames interpolated "
                    "between steps; given, .csv outputs become film frames too")
       ->check(crowd::cli::positive_number());
+  run_cmd
+      ->add_option("--max-turn-rate", run.max_turn_rate,
+                   "Film exports: the characters' largest turn rate, degrees per second (their "
+                   "facing, not the trajectory)")
+      ->check(crowd::cli::positive_number())
+      ->default_val(run.max_turn_rate);
   run_cmd->add_option("--metrics", run.metrics,
                       "Metrics JSON: arrivals, overlaps, wall contacts, path ratio, timings");
   run_cmd

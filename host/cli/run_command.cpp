@@ -65,6 +65,8 @@ void check_options(const RunOptions& options) {
     throw UsageError("--threads must be >= 0");
   if (options.fps && !(*options.fps > 0.0 && *options.fps <= 1e6))
     throw UsageError("--fps must be a number > 0 and at most 1e6");
+  if (!(options.max_turn_rate > 0.0 && options.max_turn_rate <= 1e6))
+    throw UsageError("--max-turn-rate must be a number > 0 and at most 1e6");
   if (options.checkpoint_every && options.checkpoint.empty())
     throw UsageError("--checkpoint-every needs --checkpoint FILE");
   if (options.checkpoint_every && *options.checkpoint_every < 1)
@@ -112,7 +114,7 @@ struct RunOutputs {
   std::vector<std::unique_ptr<FrameSink>> step_sinks;
   std::unique_ptr<FilmResampler> film;
 
-  explicit RunOutputs(const RunOptions& options) {
+  RunOutputs(const RunOptions& options, const Simulation& sim) {
     const double fps = options.fps.value_or(kDefaultFps);
     std::vector<std::unique_ptr<FrameSink>> film_sinks;
     for (const std::string& out : options.out) {
@@ -120,8 +122,12 @@ struct RunOutputs {
       (is_film_format(format) ? film_sinks : step_sinks)
           .push_back(make_output_sink(format, out, fps));
     }
-    if (!film_sinks.empty())
-      film = std::make_unique<FilmResampler>(fps, std::move(film_sinks));
+    if (!film_sinks.empty()) {
+      FilmOptions film_options;
+      film_options.max_turn_rate_degrees = options.max_turn_rate;
+      film_options.facing_hint = [&sim](int id) { return sim.walking_direction(id); };
+      film = std::make_unique<FilmResampler>(fps, std::move(film_sinks), std::move(film_options));
+    }
   }
   std::vector<FrameSink*> all() const {
     std::vector<FrameSink*> sinks;
@@ -182,7 +188,7 @@ int run_steps(const RunOptions& options, Simulation& sim, RunOutputs& outputs, i
     for (int id = static_cast<int>(types.size()); id < sim.agent_count(); ++id)
       types.push_back(sim.agent_params(id).type);
     return FrameView{sim.step_index(), sim.time(),   sim.positions(),
-                     sim.velocities(), sim.phases(), types};
+                     sim.velocities(), sim.phases(), types, {}, {}};
   };
   const auto deliver_steps = [&] {
     const FrameView view = frame();
@@ -290,7 +296,7 @@ int run_command(const RunOptions& options) {
                                          : InputFingerprints::of(input_files(options, scenario));
     Simulation sim(std::move(scenario), simulation_options(options));
     // A checkpoint names the outputs' temporaries: absolute, so resume works from anywhere.
-    RunOutputs outputs(options.checkpoint.empty() ? options : with_absolute_paths(options));
+    RunOutputs outputs(options.checkpoint.empty() ? options : with_absolute_paths(options), sim);
     Checkpointer checkpointer(options, total_steps, inputs);
     return run_steps(options, sim, outputs, total_steps, checkpointer);
   } catch (...) {
@@ -323,7 +329,7 @@ int resume_command(const ResumeOptions& resume) {
                    outputs.empty() ? "" : (" and its outputs written (" + outputs + ")").c_str());
       return 0;
     }
-    RunOutputs outputs(options);
+    RunOutputs outputs(options, sim);
     for (FrameSink* sink : outputs.all())
       sink->restore(in);
     if (!in.at_end())

@@ -18,11 +18,15 @@
 namespace crowd {
 namespace {
 
-constexpr std::array<const char*, 6> kAttributeDeclarations = {
-    "point3f[] positions", "quath[] orientations", "vector3f[] velocities",
-    "int64[] ids",         "int[] protoIndices",   "int64[] invisibleIds"};
-constexpr std::array<const char*, 6> kAttributeFileSuffixes = {
-    ".positions", ".orientations", ".velocities", ".ids", ".protoIndices", ".invisibleIds"};
+constexpr std::array<const char*, 7> kAttributeDeclarations = {
+    "point3f[] positions",          "quath[] orientations", "vector3f[] velocities",
+    "vector3f[] angularVelocities", "int64[] ids",          "int[] protoIndices",
+    "int64[] invisibleIds"};
+constexpr std::array<const char*, 7> kAttributeFileSuffixes = {
+    ".positions", ".orientations", ".velocities",  ".angularVelocities",
+    ".ids",       ".protoIndices", ".invisibleIds"};
+
+constexpr float kDegreesPerRadian = 57.29577951308232f;
 
 void append_double(std::string& out, double value) {
   char buf[32];
@@ -72,7 +76,7 @@ void copy_file_into(const std::filesystem::path& from, StreamingFile& to) {
 } // namespace
 
 UsdShotWriter::UsdShotWriter(std::filesystem::path path, double fps)
-    : path_(std::move(path)), fps_(fps), headings_(1.0 / fps), buffers_(kAttributeCount) {
+    : path_(std::move(path)), fps_(fps), buffers_(kAttributeCount) {
   for (const char* suffix : kAttributeFileSuffixes) {
     std::filesystem::path part = path_;
     part += suffix;
@@ -94,8 +98,6 @@ void UsdShotWriter::write_frame(const FrameView& frame) {
   if (last_frame_ < 0)
     first_frame_ = frame.number;
   last_frame_ = frame.number;
-  headings_.update(frame.velocities, frame.phases);
-  const std::span<const float> heading = headings_.headings();
 
   for (std::string& line : buffers_) {
     line.clear();
@@ -119,13 +121,20 @@ void UsdShotWriter::write_frame(const FrameView& frame) {
     append_float(pos, p.z);
     pos += ')';
     // A rotation by h about +y: (cos h/2, 0, sin h/2, 0).
+    const float h = i < frame.headings.size() ? frame.headings[i] : 0.0f;
     std::string& rot = buffers_[kOrientations];
     rot += sep;
     rot += '(';
-    append_float(rot, std::cos(0.5f * heading[i]));
+    append_float(rot, std::cos(0.5f * h));
     rot += ", 0, ";
-    append_float(rot, std::sin(0.5f * heading[i]));
+    append_float(rot, std::sin(0.5f * h));
     rot += ", 0)";
+    std::string& spin = buffers_[kAngularVelocities];
+    spin += sep;
+    spin += "(0, ";
+    append_float(spin,
+                 (i < frame.turn_rates.size() ? frame.turn_rates[i] : 0.0f) * kDegreesPerRadian);
+    spin += ", 0)";
     std::string& vel = buffers_[kVelocities];
     vel += sep;
     vel += '(';
@@ -214,7 +223,6 @@ void UsdShotWriter::finish() {
 void UsdShotWriter::save(ArchiveWriter& out) {
   for (const auto& sample : samples_)
     sample->save(out);
-  headings_.save(out);
   out.put(prototype_types_);
   out.put(first_frame_);
   out.put(last_frame_);
@@ -223,7 +231,6 @@ void UsdShotWriter::save(ArchiveWriter& out) {
 void UsdShotWriter::restore(ArchiveReader& in) {
   for (const auto& sample : samples_)
     sample->restore(in, /*committed_is_stream=*/false);
-  headings_.restore(in);
   in.get(prototype_types_);
   prototype_of_type_.clear();
   for (std::size_t p = 0; p < prototype_types_.size(); ++p)

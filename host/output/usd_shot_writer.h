@@ -2,7 +2,6 @@
 #pragma once
 
 #include "host/output/frame_sink.h"
-#include "host/output/heading_smoother.h"
 #include "host/output/streaming_file.h"
 
 #include <filesystem>
@@ -15,8 +14,10 @@ namespace crowd {
 
 /// Writes /Crowd/Agents, a UsdGeomPointInstancer (openusd.org, "UsdGeomPointInstancer")
 /// whose positions (point3f[]), orientations (quath[], (real, i, j, k): a rotation about +y
-/// by the HeadingSmoother's heading), velocities (vector3f[], m/s), ids (int64[], the agent
-/// index), protoIndices (int[]) and invisibleIds (int64[], agents not shown in the frame) are
+/// by the frame's heading, host/output/character_motion.h), velocities (vector3f[], m/s),
+/// angularVelocities (vector3f[], degrees per second about each axis, as the PointInstancer
+/// schema asks for animated orientations: (0, turn rate, 0)), ids (int64[], the agent index),
+/// protoIndices (int[]) and invisibleIds (int64[], agents not shown in the frame) are
 /// time-sampled at time code = film frame. One prototype per agent type label, in order of
 /// first appearance: /Crowd/Agents/Prototypes/<label>, an Xform holding a 1.7 m capsule
 /// standing on the ground (a stand-in for the artist's character). Stage metadata: start and
@@ -38,15 +39,22 @@ public:
   std::vector<std::filesystem::path> keep_streams_after_finish() override;
 
 private:
-  enum Attribute { kPositions, kOrientations, kVelocities, kIds, kProtoIndices, kInvisible };
-  static constexpr int kAttributeCount = 6;
+  enum Attribute {
+    kPositions,
+    kOrientations,
+    kVelocities,
+    kAngularVelocities,
+    kIds,
+    kProtoIndices,
+    kInvisible
+  };
+  static constexpr int kAttributeCount = 7;
 
   int prototype_index(const std::string& type);
 
   std::filesystem::path path_;
   double fps_;
   std::vector<std::unique_ptr<StreamingFile>> samples_;
-  HeadingSmoother headings_;
   std::map<std::string, int> prototype_of_type_;
   std::vector<std::string> prototype_types_; ///< In index order.
   int first_frame_ = 0, last_frame_ = -1;

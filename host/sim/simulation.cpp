@@ -3,6 +3,7 @@
 #include "cuda/kernels/fault_guard.h"
 #include "host/backends/detour_backend.h"
 #include "host/checkpoint/archive.h"
+#include "host/paths/walking_direction.h"
 #include "host/scenario/agent_params_check.h"
 #include "host/scenario/agent_setup_archive.h"
 #include "host/sim/agent_schedule.h"
@@ -90,6 +91,8 @@ struct Simulation::Impl {
   double max_navmesh_correction = 0.0;
   int step_index = 0;
   double last_step_ms = 0.0;
+  /// For observers' path queries (walking_direction), made on first use.
+  mutable NavQueryPtr observer_query;
 
   Impl(Scenario s, const SimulationOptions& options)
       : scenario(std::move(s)), navmesh(NavMesh::build(scenario)),
@@ -264,6 +267,15 @@ std::span<const glm::vec2> Simulation::velocities() const {
 std::span<const AgentPhase> Simulation::phases() const {
   return impl_->schedule.phases();
 }
+std::optional<glm::vec2> Simulation::walking_direction(int id) const {
+  impl_->check_id(id);
+  if (!impl_->observer_query)
+    impl_->observer_query = impl_->navmesh.make_query(512);
+  const auto k = static_cast<std::size_t>(id);
+  return crowd::walking_direction(impl_->navmesh, *impl_->observer_query, positions()[k],
+                                  impl_->schedule.current_target(id, impl_->setups[k]));
+}
+
 const Scenario& Simulation::scenario() const {
   return impl_->scenario;
 }

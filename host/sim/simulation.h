@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <glm/glm.hpp>
 #include <memory>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -93,6 +94,12 @@ public:
   std::span<const glm::vec3> positions() const;
   std::span<const glm::vec2> velocities() const;
   std::span<const AgentPhase> phases() const;
+
+  /// The ground direction (x, z) the agent is about to walk: toward the first corner of a
+  /// path from where it stands to its next waypoint or goal (an A* search of at most 64
+  /// polygons; for observers, such as the film export's first facing, not per step). Nothing
+  /// when there is no way to go. Throws ApiError for an unknown id.
+  std::optional<glm::vec2> walking_direction(int id) const;
 
   const Scenario& scenario() const;
   const NavMesh& navmesh() const;

@@ -1,5 +1,6 @@
 // The USD shot, read back with the tests' usda reader: metadata, every attribute at every
 // time code, prototypes per type, invisible agents.
+#include "host/output/character_motion.h"
 #include "host/output/usd_shot_writer.h"
 #include "tests/cli/cli_runner.h"
 #include "tests/support/usda_test_reader.h"
@@ -27,6 +28,7 @@ TEST(UsdShotWriter, WritesAPointInstancerTimeSampledPerFrame) {
   const int frames = 30;
   {
     UsdShotWriter writer(path, 24.0);
+    CharacterMotion motion(1.0 / 24.0); // the headings the film resampler hands its sinks
     std::vector<std::string> types = {"adult", "child", "adult"};
     for (int f = 0; f < frames; ++f) {
       const float t = static_cast<float>(f) / 24.0f;
@@ -44,7 +46,9 @@ TEST(UsdShotWriter, WritesAPointInstancerTimeSampledPerFrame) {
         phases.push_back(AgentPhase::Walking);
         frame_types.push_back("adult");
       }
-      writer.write_frame(FrameView{f, f / 24.0, positions, velocities, phases, frame_types});
+      motion.update(velocities, phases);
+      writer.write_frame(FrameView{f, f / 24.0, positions, velocities, phases, frame_types,
+                                   motion.headings(), motion.turn_rates()});
     }
     EXPECT_FALSE(std::filesystem::exists(path)) << "nothing under the name before finish";
     writer.finish();
@@ -82,6 +86,8 @@ TEST(UsdShotWriter, WritesAPointInstancerTimeSampledPerFrame) {
   const auto& ids = layer.attributes.at(attr("ids"));
   const auto& proto = layer.attributes.at(attr("protoIndices"));
   const auto& invisible = layer.attributes.at(attr("invisibleIds"));
+  const auto& spin = layer.attributes.at(attr("angularVelocities"));
+  EXPECT_EQ(spin.type, "vector3f[]");
   EXPECT_EQ(positions.type, "point3f[]");
   EXPECT_EQ(orientations.type, "quath[]");
   EXPECT_EQ(velocities.type, "vector3f[]");
@@ -123,6 +129,8 @@ TEST(UsdShotWriter, WritesAPointInstancerTimeSampledPerFrame) {
     EXPECT_EQ(proto.by_code.at(f), expected_proto);
     EXPECT_EQ(invisible.by_code.at(f), f >= 20 ? std::vector<double>{2} : std::vector<double>{})
         << "frame " << f;
+    // Nobody turns: every angular velocity is zero.
+    EXPECT_EQ(spin.by_code.at(f), std::vector<double>(3 * n, 0.0)) << "frame " << f;
   }
 }
 
@@ -135,7 +143,7 @@ TEST(UsdShotWriter, TypeLabelsBecomeValidUniquePrimNames) {
     const std::vector<glm::vec2> velocities(3, glm::vec2(0.0f));
     const std::vector<AgentPhase> phases(3, AgentPhase::Walking);
     const std::vector<std::string> types = {"old man", "old_man", "2\"wheels"};
-    writer.write_frame(FrameView{0, 0.0, positions, velocities, phases, types});
+    writer.write_frame(FrameView{0, 0.0, positions, velocities, phases, types, {}, {}});
     writer.finish();
   }
   const testing::UsdaLayer layer = read_usda(path.string());
@@ -156,7 +164,7 @@ TEST(UsdShotWriter, AbandonedShotLeavesNothing) {
     const std::vector<glm::vec2> velocities(1, glm::vec2(0.0f));
     const std::vector<AgentPhase> phases(1, AgentPhase::Walking);
     const std::vector<std::string> types(1, "agent");
-    writer.write_frame(FrameView{0, 0.0, positions, velocities, phases, types});
+    writer.write_frame(FrameView{0, 0.0, positions, velocities, phases, types, {}, {}});
   }
   EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
 }
