@@ -126,6 +126,7 @@ struct RunOutputs {
       FilmOptions film_options;
       film_options.max_turn_rate_degrees = options.max_turn_rate;
       film_options.facing_hint = [&sim](int id) { return sim.walking_direction(id); };
+      film_options.ground_height = [&sim](const glm::vec3& p) { return sim.ground_height(p); };
       film = std::make_unique<FilmResampler>(fps, std::move(film_sinks), std::move(film_options));
     }
   }
@@ -187,8 +188,14 @@ int run_steps(const RunOptions& options, Simulation& sim, RunOutputs& outputs, i
   const auto frame = [&] {
     for (int id = static_cast<int>(types.size()); id < sim.agent_count(); ++id)
       types.push_back(sim.agent_params(id).type);
-    return FrameView{sim.step_index(), sim.time(),   sim.positions(),
-                     sim.velocities(), sim.phases(), types, {}, {}};
+    return FrameView{sim.step_index(),
+                     sim.time(),
+                     sim.positions(),
+                     sim.velocities(),
+                     sim.phases(),
+                     types,
+                     {},
+                     {}};
   };
   const auto deliver_steps = [&] {
     const FrameView view = frame();

@@ -50,6 +50,9 @@ void FilmResampler::emit(int frame, double time, const FrameView& after, bool on
     const bool shown = is_present(before_phases_[i]) && is_present(p_after);
     phases_[i] = shown ? p_after : AgentPhase::Removed;
   }
+  if (options_.ground_height)
+    for (glm::vec3& p : positions_)
+      p.y = options_.ground_height(p);
   FrameView view;
   view.number = frame;
   view.time = time;

@@ -4,6 +4,7 @@
 #include "host/output/character_motion.h"
 #include "host/output/frame_sink.h"
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -15,6 +16,9 @@ struct FilmOptions {
   double max_turn_rate_degrees = CharacterMotion::kDefaultMaxTurnRateDegrees;
   /// Where an agent shown first while standing faces (its first corner); empty: +z.
   FacingHint facing_hint;
+  /// The ground's height under a position: the frames' y (characters stand on the real
+  /// ground, not on the navmesh above it); empty: the trajectory's y.
+  std::function<float(const glm::vec3&)> ground_height;
 };
 
 /// Takes every simulation step (in order, the first at the start of the run) and hands the
@@ -25,7 +29,8 @@ struct FilmOptions {
 /// not Removed at both bracketing steps, so it appears at the first frame at or after the
 /// step that spawned it and disappears from the first frame after the step that removed it;
 /// otherwise its phase in the frame is Removed (not shown). Each frame also carries the
-/// characters' headings and turn rates (CharacterMotion), the same for every film sink.
+/// characters' headings and turn rates (CharacterMotion), the same for every film sink, and
+/// stands them on the ground (FilmOptions::ground_height).
 class FilmResampler : public FrameSink {
 public:
   FilmResampler(double fps, std::vector<std::unique_ptr<FrameSink>> film_sinks,

@@ -3,6 +3,7 @@
 #include "cuda/kernels/fault_guard.h"
 #include "host/backends/detour_backend.h"
 #include "host/checkpoint/archive.h"
+#include "host/navmesh/ground_surface.h"
 #include "host/paths/walking_direction.h"
 #include "host/scenario/agent_params_check.h"
 #include "host/scenario/agent_setup_archive.h"
@@ -93,6 +94,8 @@ struct Simulation::Impl {
   double last_step_ms = 0.0;
   /// For observers' path queries (walking_direction), made on first use.
   mutable NavQueryPtr observer_query;
+  /// The scenario's ground, for observers (ground_height), indexed on first use.
+  mutable std::unique_ptr<GroundSurface> ground;
 
   Impl(Scenario s, const SimulationOptions& options)
       : scenario(std::move(s)), navmesh(NavMesh::build(scenario)),
@@ -274,6 +277,12 @@ std::optional<glm::vec2> Simulation::walking_direction(int id) const {
   const auto k = static_cast<std::size_t>(id);
   return crowd::walking_direction(impl_->navmesh, *impl_->observer_query, positions()[k],
                                   impl_->schedule.current_target(id, impl_->setups[k]));
+}
+
+float Simulation::ground_height(const glm::vec3& point) const {
+  if (!impl_->ground)
+    impl_->ground = std::make_unique<GroundSurface>(scenario_geometry(impl_->scenario));
+  return impl_->ground->height_under(point);
 }
 
 const Scenario& Simulation::scenario() const {

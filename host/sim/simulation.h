@@ -101,6 +101,11 @@ public:
   /// when there is no way to go. Throws ApiError for an unknown id.
   std::optional<glm::vec2> walking_direction(int id) const;
 
+  /// The height of the scenario's own ground under `point` (host/navmesh/ground_surface.h):
+  /// where film exports stand characters, rather than on the navmesh above it. The ground is
+  /// indexed on first use.
+  float ground_height(const glm::vec3& point) const;
+
   const Scenario& scenario() const;
   const NavMesh& navmesh() const;
   std::string backend_name() const;

@@ -134,7 +134,8 @@ TEST_F(CrowdRunFilm, UsdShotMatchesTheResampledTrajectory) {
         continue;
       }
       EXPECT_NEAR(positions.at(k)[3 * u], e->x, 1e-4) << "frame " << k << " agent " << i;
-      EXPECT_NEAR(positions.at(k)[3 * u + 1], e->y, 1e-4);
+      // Standing on the 2D world's floor at 0 (the trajectory's y is the navmesh's, above it).
+      EXPECT_EQ(positions.at(k)[3 * u + 1], 0.0);
       EXPECT_NEAR(positions.at(k)[3 * u + 2], e->z, 1e-4);
       EXPECT_NEAR(velocities.at(k)[3 * u], e->vx, 1e-4);
       EXPECT_EQ(velocities.at(k)[3 * u + 1], 0.0);
@@ -195,6 +196,7 @@ TEST_F(CrowdRunFilm, FilmCsvMatchesTheResampledTrajectory) {
       ASSERT_EQ(got != frames[k].end(), e.has_value()) << "frame " << k << " agent " << i;
       if (e) {
         EXPECT_NEAR(got->second.x, e->x, 1e-4);
+        EXPECT_EQ(got->second.y, 0.0f); // the floor, not the navmesh
         EXPECT_NEAR(got->second.z, e->z, 1e-4);
         EXPECT_NEAR(got->second.vx, e->vx, 1e-4);
       }
@@ -220,7 +222,7 @@ TEST_F(CrowdRunFilm, JsonTracksMatchTheResampledTrajectory) {
       if (e) {
         const auto j = static_cast<std::size_t>(k - first);
         EXPECT_NEAR(track["x"][j].get<double>(), e->x, 1e-4);
-        EXPECT_NEAR(track["y"][j].get<double>(), e->y, 1e-4);
+        EXPECT_EQ(track["y"][j].get<double>(), 0.0); // the floor, not the navmesh
         EXPECT_NEAR(track["z"][j].get<double>(), e->z, 1e-4);
         EXPECT_NEAR(track["vx"][j].get<double>(), e->vx, 1e-4);
         EXPECT_NEAR(track["vz"][j].get<double>(), e->vz, 1e-4);

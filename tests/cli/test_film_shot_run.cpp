@@ -175,5 +175,37 @@ TEST(FilmShotRun, CharactersTurnNoFasterThanTheLimitAndStartFacingTheirWay) {
   }
 }
 
+/// Film exports stand characters on the scenario's ground, not on the navmesh above it: on
+/// plaza_mesh.json the floor is at 0 and the platform at 1.5 m, where the navmesh's heights are
+/// 0.2 and 1.6 (the trajectory keeps those).
+TEST(FilmExports, CharactersStandOnTheGroundNotOnTheNavmesh) {
+  TempDir dir;
+  const CliResult r =
+      run_cli("run " + sample("plaza_mesh.json") +
+              " --backend cpu --steps 100 --quiet --fps 24 --out " + (dir / "film.csv").string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::istringstream in(read_file(dir / "film.csv"));
+  std::string line;
+  std::getline(in, line);
+  ASSERT_EQ(line, "frame,time,agent,type,x,y,z,vx,vz");
+  int on_floor = 0, on_platform = 0, floating = 0, rows = 0;
+  while (std::getline(in, line)) {
+    std::vector<std::string> cells;
+    std::istringstream fields(line);
+    for (std::string cell; std::getline(fields, cell, ',');)
+      cells.push_back(cell);
+    ASSERT_EQ(cells.size(), 9u) << line;
+    const double y = std::stod(cells[5]);
+    ++rows;
+    on_floor += y == 0.0 ? 1 : 0;
+    on_platform += std::abs(y - 1.5) < 1e-6 ? 1 : 0;
+    floating += (std::abs(y - 0.2) < 0.05 || std::abs(y - 1.6) < 0.05) ? 1 : 0;
+  }
+  EXPECT_GT(rows, 10000);
+  EXPECT_GT(on_floor, rows / 4);
+  EXPECT_GT(on_platform, rows / 10);
+  EXPECT_EQ(floating, 0) << "rows at the navmesh's heights, not the ground's";
+}
+
 } // namespace
 } // namespace crowd::testing
