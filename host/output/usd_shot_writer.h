@@ -18,11 +18,17 @@ namespace crowd {
 /// angularVelocities (vector3f[], degrees per second about each axis, as the PointInstancer
 /// schema asks for animated orientations: (0, turn rate, 0)), ids (int64[], the agent index),
 /// protoIndices (int[]) and invisibleIds (int64[], agents not shown in the frame) are
-/// time-sampled at time code = film frame. One prototype per agent type label, in order of
-/// first appearance: /Crowd/Agents/Prototypes/<label>, an Xform holding a 1.7 m capsule
-/// standing on the ground (a stand-in for the artist's character). Stage metadata: start and
-/// end time code, timeCodesPerSecond = framesPerSecond = fps, upAxis "Y", metersPerUnit 1,
-/// defaultPrim "Crowd".
+/// time-sampled at time code = film frame, and extent (float3[], the instances' bounds: every
+/// shown agent's prototype bounds at its position) too. ids, protoIndices and invisibleIds
+/// hold their value between samples (integer arrays are not interpolated), so they get a
+/// sample only at the frames where they change, and a plain value when they never do. One prototype
+/// per agent type label, in order of first appearance: /Crowd/Agents/Prototypes/<label>, an Xform
+/// holding a 1.7 m capsule standing on the ground (a stand-in for the artist's character) with its
+/// extent. The Prototypes scope is an `over`, so that traversals and imaging see the prototypes
+/// only through the instancer, not as geometry of their own standing at the origin (LearnOpenUSD,
+/// "Authoring Point Instancing": prototypes hidden by an over or class parent). Stage metadata:
+/// start and end time code, timeCodesPerSecond = framesPerSecond = fps, upAxis "Y", metersPerUnit
+/// 1, defaultPrim "Crowd".
 ///
 /// usda lists all samples of one attribute together, so each attribute's samples stream to
 /// their own temporary file, frame by frame; finish() writes the layer by concatenating them:
@@ -44,11 +50,14 @@ private:
     kOrientations,
     kVelocities,
     kAngularVelocities,
+    kExtent,
     kIds,
     kProtoIndices,
     kInvisible
   };
-  static constexpr int kAttributeCount = 7;
+  static constexpr int kAttributeCount = 8;
+  /// The first attribute whose value is held between samples (written only when it changes).
+  static constexpr int kFirstHeld = kIds;
 
   int prototype_index(const std::string& type);
 
@@ -58,7 +67,10 @@ private:
   std::map<std::string, int> prototype_of_type_;
   std::vector<std::string> prototype_types_; ///< In index order.
   int first_frame_ = 0, last_frame_ = -1;
-  std::vector<std::string> buffers_; ///< One line per attribute, reused.
+  std::vector<std::string> buffers_; ///< One array per attribute, reused.
+  /// Held attributes: the array last written and how many samples were written.
+  std::vector<std::string> last_held_;
+  std::vector<long long> held_samples_;
   bool keep_streams_ = false;
 };
 

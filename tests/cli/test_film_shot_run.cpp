@@ -129,10 +129,10 @@ TEST(FilmShotRun, CharactersTurnNoFasterThanTheLimitAndStartFacingTheirWay) {
     ASSERT_EQ(layer.error, "");
     const auto headings = headings_of(layer);
     const auto& positions = layer.attributes.at("/Crowd/Agents.positions").by_code;
-    const auto& invisible = layer.attributes.at("/Crowd/Agents.invisibleIds").by_code;
+    const UsdaSamples& invisible = layer.attributes.at("/Crowd/Agents.invisibleIds");
     const auto& spin = layer.attributes.at("/Crowd/Agents.angularVelocities").by_code;
     const auto shown = [&](long long code, std::size_t i) {
-      const auto& hidden = invisible.at(code);
+      const std::vector<double> hidden = invisible.held_at(code);
       return std::find(hidden.begin(), hidden.end(), static_cast<double>(i)) == hidden.end();
     };
     // quath is half precision in USD's own reader: allow its rounding on top of the limit.
