@@ -34,6 +34,17 @@ constexpr float kCapsuleTop = 1.7f;
 
 constexpr float kDegreesPerRadian = 57.29577951308232f;
 
+/// "(x, y, z)", each in its shortest round-trip form.
+void append_tuple(std::string& out, const glm::vec3& v) {
+  out += '(';
+  append_float(out, v.x);
+  out += ", ";
+  append_float(out, v.y);
+  out += ", ";
+  append_float(out, v.z);
+  out += ')';
+}
+
 void append_double(std::string& out, double value) {
   char buf[32];
   const auto end = std::to_chars(buf, buf + sizeof buf, value).ptr;
@@ -116,15 +127,8 @@ void UsdShotWriter::write_frame(const FrameView& frame) {
     const char* sep = i == 0 ? "" : ", ";
     const glm::vec3 p = frame.positions[i];
     const glm::vec2 v = i < frame.velocities.size() ? frame.velocities[i] : glm::vec2(0.0f);
-    std::string& pos = buffers_[kPositions];
-    pos += sep;
-    pos += '(';
-    append_float(pos, p.x);
-    pos += ", ";
-    append_float(pos, p.y);
-    pos += ", ";
-    append_float(pos, p.z);
-    pos += ')';
+    buffers_[kPositions] += sep;
+    append_tuple(buffers_[kPositions], p);
     // A rotation by h about +y: (cos h/2, 0, sin h/2, 0).
     const float h = i < frame.headings.size() ? frame.headings[i] : 0.0f;
     std::string& rot = buffers_[kOrientations];
@@ -166,15 +170,9 @@ void UsdShotWriter::write_frame(const FrameView& frame) {
     any_shown = true;
   }
   std::string& extent = buffers_[kExtent];
-  for (const glm::vec3& corner : {lo, hi}) {
-    extent += extent.size() > 1 ? ", (" : "(";
-    append_float(extent, corner.x);
-    extent += ", ";
-    append_float(extent, corner.y);
-    extent += ", ";
-    append_float(extent, corner.z);
-    extent += ')';
-  }
+  append_tuple(extent, lo);
+  extent += ", ";
+  append_tuple(extent, hi);
   std::string line;
   for (int a = 0; a < kAttributeCount; ++a) {
     const auto index = static_cast<std::size_t>(a);
