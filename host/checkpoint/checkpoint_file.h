@@ -26,6 +26,12 @@ inline constexpr std::uint32_t kCheckpointFormat = 2;
 /// it, since another version may step the same state differently.
 std::string crowd_build_version();
 
+/// The file's bytes: header, then body.
+std::vector<std::uint8_t>
+checkpoint_file_bytes(const ArchiveWriter& body,
+                      const std::string& build_version = crowd_build_version(),
+                      std::uint32_t format = kCheckpointFormat);
+
 /// Writes header and body atomically (host/output/atomic_file.h): a kill while writing
 /// leaves the previous checkpoint under `file`. Throws std::runtime_error on I/O failure.
 void write_checkpoint_file(const std::filesystem::path& file, const ArchiveWriter& body,
@@ -39,9 +45,13 @@ public:
   /// is not a checkpoint, was written by another version, or is damaged or truncated (naming
   /// the byte offset).
   explicit CheckpointBody(const std::filesystem::path& file);
+  /// The same checks on a checkpoint's bytes; `file` names them in messages.
+  CheckpointBody(std::vector<std::uint8_t> bytes, std::string file);
   ArchiveReader reader() const;
 
 private:
+  void check();
+
   std::string file_;
   std::vector<std::uint8_t> bytes_;
   std::size_t body_offset_ = 0;

@@ -702,13 +702,13 @@ void MetricsCollector::record_arrival(int agent, double time) {
 void MetricsCollector::record_step_time(double ms, const StageTimes& stages) {
   Impl& m = *impl_;
   m.step_ms.add(ms);
-  for (const auto& [stage, stage_ms] : stages.entries()) {
+  for (const auto& entry : stages.entries()) {
     auto it = std::find_if(m.stage_totals.begin(), m.stage_totals.end(),
-                           [&](const auto& e) { return e.first == stage; });
+                           [&](const auto& e) { return e.first == entry.first; });
     if (it == m.stage_totals.end()) {
-      m.stage_totals.emplace_back(stage, stage_ms);
+      m.stage_totals.push_back(entry);
     } else {
-      it->second += stage_ms;
+      it->second += entry.second;
     }
   }
 }

@@ -68,7 +68,10 @@ public:
 
   /// Checkpoints (host/checkpoint/archive.h): routes, phases, entries to come, the id maps.
   void save(ArchiveWriter& out) const;
-  void restore(ArchiveReader& in);
+  /// Restores, then checks that the state fits `setups` and a backend of `backend_agents`
+  /// agents (ids in range, the two id maps each other's inverse, waypoints that exist), so
+  /// that a damaged checkpoint is refused here rather than read out of bounds on the next step.
+  void restore(ArchiveReader& in, std::span<const AgentSetup> setups, std::size_t backend_agents);
 
 private:
   struct Route {

@@ -354,8 +354,7 @@ void Simulation::restore_checkpoint(ArchiveReader& in) {
     setup = restore_agent_setup(in);
   m.setups = std::move(setups);
   m.backend->restore(in);
-  m.schedule.restore(in);
-  in.expect(m.schedule.phases().size(), m.setups.size(), "the number of scheduled agents");
+  m.schedule.restore(in, m.setups, m.backend->positions().size());
   m.metrics->restore(in);
   m.stuck.restore(in);
   in.get(m.frozen);

@@ -36,6 +36,46 @@ run() { # target, seed corpus files...
     -artifact_prefix="tests/fuzz/regressions/$target/" "$corpus" 2>&1 | tail -n 2
   return "${PIPESTATUS[0]}"
 }
+# Our own files that commands read back: trajectories (crowd render) and checkpoints (crowd
+# resume). Seeds: a trajectory and a checkpoint of checkpoint_scenario.json (6 agents), the
+# checkpoint as a whole file and as its body alone (fuzz_checkpoint_reader.cpp says why both).
+seeds="$out/seeds" && rm -rf "$seeds" && mkdir -p "$seeds"
+build/crowd run tests/fuzz/checkpoint_scenario.json --backend cpu --steps 6 --quiet \
+  --out "$seeds/trajectory.csv"
+build/crowd run tests/fuzz/checkpoint_scenario.json --backend cpu --steps 4 --quiet \
+  --checkpoint "$seeds/seed.ckpt" --checkpoint-every 2 2>/dev/null
+python3 - "$seeds/seed.ckpt" "$seeds/seed.body" <<'PY'
+import struct, sys
+data = open(sys.argv[1], "rb").read()
+at = 8 + 4  # magic, format
+at += 8 + struct.unpack_from("<Q", data, at)[0]  # build version string
+at += 8 + 8  # body length, checksum
+open(sys.argv[2], "wb").write(data[at:])
+PY
+# These readers need most of the library: build it once with clang and the sanitizers
+# (-fsanitize=fuzzer-no-link: instrumented for the fuzzer, linked into its targets).
+lib="$out/lib"
+# The null check stays recoverable in the library so that .ci/ubsan-suppressions.txt can skip
+# Thrust's known report (the file says why), as in .ci/sanitize; anything else still halts.
+sanitize="-O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all"
+sanitize+=" -fsanitize-recover=null"
+cmake -S . -B "$lib" -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_COMPILER="$cxx" \
+  -DCMAKE_CXX_FLAGS="$sanitize" -DCROWD_ENABLE_CUDA=OFF -DCROWD_BUILD_TESTS=OFF \
+  -DCROWD_BUILD_BENCH=OFF >/dev/null
+cmake --build "$lib" -j "$(nproc)" --target crowdsim >/dev/null
+thrust="$(sed -n 's/^CROWD_THRUST_INCLUDE_DIR:PATH=//p' "$lib/CMakeCache.txt")"
+library_flags=(-isystem "$thrust" -DTHRUST_DEVICE_SYSTEM=THRUST_DEVICE_SYSTEM_CPP
+               -DCROWD_SOURCE_DIR="\"$PWD\"")
+library_libs=("$lib/libcrowdsim.a" -lDetourCrowd -lDetour -lRecast -ltbb -lcairo -lpthread)
+"$cxx" "${flags[@]}" "${library_flags[@]}" tests/fuzz/fuzz_trajectory_reader.cpp \
+  "${library_libs[@]}" -o "$out/fuzz_trajectory_reader"
+"$cxx" "${flags[@]}" "${library_flags[@]}" tests/fuzz/fuzz_checkpoint_reader.cpp \
+  host/cli/run_checkpoint.cpp "${library_libs[@]}" -o "$out/fuzz_checkpoint_reader"
+mkdir -p tests/fuzz/regressions/fuzz_trajectory_reader tests/fuzz/regressions/fuzz_checkpoint_reader
+
+export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:suppressions=$PWD/.ci/ubsan-suppressions.txt"
 run fuzz_scenario_reader samples/scenarios/*.json
 run fuzz_obj_loader samples/scenarios/meshes/*.obj
+run fuzz_trajectory_reader "$seeds/trajectory.csv"
+run fuzz_checkpoint_reader "$seeds/seed.ckpt" "$seeds/seed.body"
 echo "fuzz: no crash"
