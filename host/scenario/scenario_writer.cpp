@@ -117,6 +117,8 @@ ordered_json world(const WorldSpec& spec) {
       }
       out["obstacles"] = std::move(obstacles);
     }
+    if (spec.periodic != PeriodicAxis::None)
+      out["periodic"] = spec.periodic == PeriodicAxis::X ? "x" : "z";
   }
   const NavmeshSettings& n = spec.navmesh;
   ordered_json navmesh;

@@ -14,7 +14,8 @@ namespace crowd {
 /// with the parameters that differ from `defaults` (a group's distributions as
 /// {"uniform": [a, b]}). An avoidance preset is written by name when its parameters are the
 /// preset's, otherwise as an object. Numbers are written as the shortest decimal that reads
-/// back to the same float. Arrays of numbers and points stay on one line.
+/// back to the same float. Arrays of numbers and points stay on one line. Of the scenario
+/// extensions (docs/scenario-extensions.md) it writes `world.periodic`.
 std::string write_scenario_json(const Scenario& scenario);
 
 } // namespace crowd

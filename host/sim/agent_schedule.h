@@ -52,6 +52,8 @@ public:
   /// Sends a walking agent's current target (its next waypoint or its goal) to the backend
   /// again, which plans a new path from where it stands (stuck agents).
   void replan(int id, const AgentSetup& setup, CrowdBackend& backend);
+  /// The backend's id of agent `id`, -1 while it has not entered.
+  int backend_of(int id) const { return routes_.at(static_cast<std::size_t>(id)).backend_id; }
   /// The agent id of the agent the backend knows as `backend_id`.
   int agent_of_backend(int backend_id) const {
     return agent_of_backend_.at(static_cast<std::size_t>(backend_id));
