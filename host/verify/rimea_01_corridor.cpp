@@ -1,4 +1,4 @@
-// RiMEA test 1, maintaining the walking speed in a corridor (RiMEA 3.0, Teil 2, Test 1): "a
+// RiMEA test 1, maintaining the walking speed in a corridor (RiMEA 3.0, test 1): "a
 // person in a 2 m wide and 40 m long corridor with a defined walking speed will cover the
 // distance in the corresponding time period"; at 1.33 m/s (4.8 km/h) the time must lie
 // between 26 and 34 s (the bounds JuPedSim's script checks, systemtest/rimea_tests/test_1).

@@ -1,4 +1,4 @@
-// RiMEA test 4, measuring the fundamental diagram (RiMEA 3.0, Teil 2, Test 4): a corridor is
+// RiMEA test 4, measuring the fundamental diagram (RiMEA 3.0, test 4): a corridor is
 // filled with persons of one free walking speed at densities of 0.5, 1, 2, 3, 4, 5 and 6
 // persons/m2, and walking speed (hence flow) is measured at a measuring point for 60 s after
 // 10 s of settling; the result is compared with an empirical fundamental diagram (Weidmann's).

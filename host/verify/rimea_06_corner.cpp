@@ -1,4 +1,4 @@
-// RiMEA test 6, movement around a corner (RiMEA 3.0, Teil 2, Test 6): "twenty persons moving
+// RiMEA test 6, movement around a corner (RiMEA 3.0, test 6): "twenty persons moving
 // towards a corner which turns to the left will successfully go around it without passing
 // through walls" (wording of JuPedSim's transcription, Utest/rimea_tests/test_description/
 // test_6.tex). The corridor is 2 m wide with legs of 12 m, the shape of Vadere's

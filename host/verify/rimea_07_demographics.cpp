@@ -1,4 +1,4 @@
-// RiMEA test 7, allocation of demographic parameters (RiMEA 3.0, Teil 2, Test 7): a population
+// RiMEA test 7, allocation of demographic parameters (RiMEA 3.0, test 7): a population
 // is given the walking speeds of the guideline's table (after Weidmann 1993: under 30 years,
 // 30-50, over 50, persons with limited mobility), and it is shown that the simulated speeds
 // follow it. Here each row is an agent type whose max_speed is uniform over the row's range

@@ -1,4 +1,4 @@
-// RiMEA test 8, parameter analysis (RiMEA 3.0, Teil 2, Test 8): a building is evacuated with
+// RiMEA test 8, parameter analysis (RiMEA 3.0, test 8): a building is evacuated with
 // one parameter varied (the guideline's example is the walking speed) and it is documented
 // how the evacuation time follows it. RiMEA's building has three storeys and stairs; ours is
 // one floor (host/verify/rimea_office_floor.h), since the model has no stairs. The check is

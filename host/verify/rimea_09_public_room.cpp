@@ -1,4 +1,4 @@
-// RiMEA test 9, a crowd leaving a large public room (RiMEA 3.0, Teil 2, Test 9): 1,000 adults
+// RiMEA test 9, a crowd leaving a large public room (RiMEA 3.0, test 9): 1,000 adults
 // (walking speeds from the guideline's table) evenly distributed in a room with four exits
 // leave it; then two exits are closed and it is repeated. "The expected result is that it
 // takes approximately twice as long" (JuPedSim's transcription, Utest/rimea_tests/

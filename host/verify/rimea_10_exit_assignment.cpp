@@ -1,4 +1,4 @@
-// RiMEA test 10, allocation of escape routes (RiMEA 3.0, Teil 2, Test 10): persons in twelve
+// RiMEA test 10, allocation of escape routes (RiMEA 3.0, test 10): persons in twelve
 // rooms of a floor with a main and a secondary exit are each assigned one exit, and must
 // leave through it. As JuPedSim's script (systemtest/rimea_tests/test_10: 23 persons in 12
 // rooms, two groups, one per exit) the assignment includes persons sent to the farther exit,

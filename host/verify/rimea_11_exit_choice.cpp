@@ -1,4 +1,4 @@
-// RiMEA test 11, choice of escape route (RiMEA 3.0, Teil 2, Test 11): persons in a room with
+// RiMEA test 11, choice of escape route (RiMEA 3.0, test 11): persons in a room with
 // two exits should mostly leave through the nearer one, but some should (spontaneously)
 // take the second one, as it is documented (JuPedSim's transcription: "The pedestrians should
 // prefer the nearest exit, but some should (spontaneously) choose the second exit",

@@ -1,4 +1,4 @@
-// RiMEA test 12, effect of bottlenecks (RiMEA 3.0, Teil 2, Test 12): persons leave a room
+// RiMEA test 12, effect of bottlenecks (RiMEA 3.0, test 12): persons leave a room
 // through a narrow corridor into a second room and out of its exit; a jam forms at the
 // corridor's entrance and, since the corridor meters the flow, not at the last exit. The
 // geometry is JuPedSim's (Utest/rimea_tests/test_12/geometry.xml: two 10 m x 10 m rooms, a

@@ -1,4 +1,4 @@
-// RiMEA test 13, jam in front of stairs (RiMEA 3.0, Teil 2, Test 13): persons leave a room
+// RiMEA test 13, jam in front of stairs (RiMEA 3.0, test 13): persons leave a room
 // into a corridor that ends in a stair up; walking slower on the stair, they jam at its foot,
 // and "in case of jam, flow at the beginning of the stair should be smaller than the flow in
 // the corridor" (JuPedSim systemtest/rimea_tests/test_13, which requires the two flows to

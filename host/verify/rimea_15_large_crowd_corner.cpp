@@ -1,4 +1,4 @@
-// RiMEA test 15, movement of a large crowd around a corner (RiMEA 3.0, Teil 2, Test 15): the
+// RiMEA test 15, movement of a large crowd around a corner (RiMEA 3.0, test 15): the
 // same crowd leaves through a long straight corridor, a short one and one with a corner whose
 // length lies in between; the corner costs time, but the evacuation time of the corner
 // corridor must lie between the other two (JuPedSim systemtest/rimea_tests/test_15, with the

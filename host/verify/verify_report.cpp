@@ -20,8 +20,8 @@ nlohmann::ordered_json report_json(const ReportHeader& header,
                                    const std::vector<TestRecord>& records) {
   nlohmann::ordered_json report;
   report["suite"] = "RiMEA";
-  report["guideline"] = "RiMEA 3.0 (Richtlinie fuer Mikroskopische Entfluchtungsanalysen), "
-                        "Teil 2: Tests; definitions in docs/verification.md";
+  report["guideline"] = "RiMEA 3.0 (Richtlinie fuer Mikroskopische Entfluchtungsanalysen); the "
+                        "tests as defined in docs/verification.md";
   report["backend"] = header.backend;
   report["model"] = header.model;
   report["fast"] = header.fast;
