@@ -3,6 +3,7 @@
 #include "host/cli/option_checks.h"
 #include "host/cli/render_command.h"
 #include "host/cli/run_command.h"
+#include "host/cli/verify_command.h"
 #include "host/cli/view_command.h"
 
 #include <CLI/CLI.hpp>
@@ -131,6 +132,34 @@ int main(int argc, char** argv) {
                         "Directory to write the generated scenes to (bench_<agents>.json, "
                         "runnable with 'crowd run')");
 
+  crowd::VerifyCommandOptions verify;
+  CLI::App* verify_cmd = app.add_subcommand(
+      "verify", "Run the RiMEA verification tests (docs/verification.md) and print one line per "
+                "test: the measured figure, the criterion, PASS or FAIL");
+  verify_cmd
+      ->add_option("--backend", verify.backend,
+                   "auto (CUDA when a GPU is present, else cpu), cpu, cuda, or detour")
+      ->default_val("auto");
+  verify_cmd
+      ->add_option("--model", verify.model,
+                   "Avoidance model to verify; 'detour' (DetourCrowd's sampling) is the only one "
+                   "so far")
+      ->default_val("detour");
+  verify_cmd->add_option("--out", verify.out, "Report JSON: every test's figures and verdict");
+  verify_cmd
+      ->add_option("--only", verify.only, "Comma-separated test numbers to run (default: all)")
+      ->delimiter(',');
+  verify_cmd->add_flag("--fast", verify.fast,
+                       "Reduced scenarios (fewer agents, fewer densities, shorter runs): every "
+                       "test in well under a minute, verdicts indicative only");
+  verify_cmd
+      ->add_option("--threads", verify.threads,
+                   "Worker threads for the cpu backend (0 = all cores)")
+      ->default_val(0);
+  verify_cmd->add_option("--write-scenarios", verify.write_scenarios,
+                         "Write the tests' scenario files (runnable with 'crowd run') into this "
+                         "directory and run nothing");
+
   // Shared by `view` and `render`: what to draw.
   const auto add_source_options = [](CLI::App* cmd, std::string& scenario, std::string& trajectory,
                                      std::string& backend, std::optional<int>& steps, int& threads,
@@ -220,5 +249,7 @@ int main(int argc, char** argv) {
     return crowd::resume_command(resume);
   if (bench_cmd->parsed())
     return crowd::bench_command(bench);
+  if (verify_cmd->parsed())
+    return crowd::verify_command(verify);
   return 0;
 }

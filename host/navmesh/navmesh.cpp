@@ -2,6 +2,8 @@
 // Sample_SoloMesh::handleBuild) and the Detour queries the rest of the project uses.
 #include "host/navmesh/navmesh.h"
 
+#include "host/scenario/periodic_world.h"
+
 #include <DetourNavMesh.h>
 #include <DetourNavMeshBuilder.h>
 #include <DetourNavMeshQuery.h>
@@ -476,7 +478,8 @@ NavMesh NavMesh::build(const Scenario& scenario) {
   if (world.is_mesh()) {
     geometry = load_obj(world.mesh, scenario.file.string(), "world.mesh");
   } else if (world.bounds) {
-    geometry = geometry_from_2d_world(world);
+    // A periodic world continues past its ends (host/scenario/periodic_world.h).
+    geometry = geometry_from_2d_world(periodic_navmesh_world(scenario));
   } else {
     throw ScenarioError(scenario.file.string(), "world", "needs either bounds or mesh");
   }

@@ -56,6 +56,8 @@ public:
   glm::vec3 current_target(int id, const AgentSetup& setup) const {
     return target(setup, routes_.at(static_cast<std::size_t>(id)));
   }
+  /// The backend's id of agent `id`, -1 while it has not entered.
+  int backend_of(int id) const { return routes_.at(static_cast<std::size_t>(id)).backend_id; }
   /// The agent id of the agent the backend knows as `backend_id`.
   int agent_of_backend(int backend_id) const {
     return agent_of_backend_.at(static_cast<std::size_t>(backend_id));

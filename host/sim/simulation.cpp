@@ -10,6 +10,7 @@
 #include "host/sim/agent_schedule.h"
 #include "host/sim/crowd_solver.h"
 #include "host/sim/executor.h"
+#include "host/sim/periodic_wrap.h"
 #include "host/sim/stuck_detector.h"
 
 #include <charconv>
@@ -87,6 +88,7 @@ struct Simulation::Impl {
   std::vector<std::uint8_t> frozen;
   std::vector<FaultRecord> faults;
   StuckDetector stuck;
+  PeriodicWrap periodic;             ///< Scenario extension world.periodic; inert otherwise.
   std::vector<std::uint8_t> walking; // scratch of handle_stuck
   long long navmesh_corrections = 0;
   double max_navmesh_correction = 0.0;
@@ -100,7 +102,8 @@ struct Simulation::Impl {
   Impl(Scenario s, const SimulationOptions& options)
       : scenario(std::move(s)), navmesh(NavMesh::build(scenario)),
         setups(populate(scenario, navmesh)), scenario_agents(setups.size()),
-        schedule(navmesh.settings().agent_height), stuck(options.stuck_seconds) {
+        schedule(navmesh.settings().agent_height), stuck(options.stuck_seconds),
+        periodic(scenario) {
     // DetourCrowd cannot grow after init: room for the scene plus some agents added through
     // the API, within what its 16-bit grid allows (a larger scene is refused with the reason).
     const int scene = static_cast<int>(setups.size());
@@ -221,6 +224,9 @@ void Simulation::step() {
   ++m.step_index;
   const double now = time();
   m.record_health(m.backend->last_step_health(), now);
+  // Before arrivals are tested and anything observes the step: every output sees wrapped
+  // positions only.
+  m.periodic.apply(m.schedule, *m.backend);
   m.schedule.after_step(m.setups, *m.backend, *m.metrics, now);
   m.handle_stuck(now);
   m.last_step_ms =
