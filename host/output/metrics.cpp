@@ -914,6 +914,16 @@ void MetricsCollector::restore(ArchiveReader& in) {
       in.fail("an agent's type index is out of range");
   in.fields(m.max_radius, m.observed_steps, m.overlap_events, m.wall_events, m.max_overlap,
             m.max_wall);
+  // The largest radius sizes the wall grid's cells: it must be its agents' (a damaged value
+  // would ask for a grid of any size).
+  float largest = 0.0f;
+  for (const Impl::Agent& a : m.agents) {
+    if (!(a.radius > 0.0f && a.radius <= 1e3f))
+      in.fail("an agent's radius is not a number in (0, 1000]");
+    largest = std::max(largest, a.radius);
+  }
+  if (m.max_radius != largest)
+    in.fail("the largest agent radius does not match the agents'");
   m.update_wall_grid();
   m.step_ms.restore(in);
   in.get_records(m.stage_totals, kStageTotalFields);

@@ -4,8 +4,9 @@
 // body and given a valid header (magic, this build's format and version, length, checksum):
 // the body's checksum would otherwise stop nearly every mutated file at the header, and the
 // fuzzer would never reach the run record and the simulation's state. They are restored into a
-// simulation of tests/fuzz/checkpoint_scenario.json (the scenario of the seed checkpoint
-// tests/fuzz/run.sh writes), which is put back into its fresh state after every input.
+// fresh simulation of tests/fuzz/checkpoint_scenario.json (the scenario of the seed checkpoints
+// in tests/fuzz/seeds/fuzz_checkpoint_reader), as crowd resume does. Stepping a restored state
+// is the resume tests' part (tests/cli/test_crowd_resume.cpp): this is the reader's.
 #include "host/checkpoint/archive.h"
 #include "host/checkpoint/checkpoint_file.h"
 #include "host/cli/run_checkpoint.h"
@@ -14,6 +15,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <utility>
@@ -55,10 +58,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     (void)record;
     crowd::Simulation sim = fresh_simulation();
     sim.restore_checkpoint(in);
-    for (int step = 0; step < 2; ++step)
-      sim.step(); // a restored state must also step
-  } catch (const crowd::CheckpointError&) {
-    // The expected answer to a bad checkpoint.
+    if (!in.at_end()) // as crowd resume: the seed's run has no outputs to restore
+      in.fail("bytes left after the simulation's state");
+  } catch (const crowd::CheckpointError& error) {
+    // The expected answer to a bad checkpoint; but the seeds must restore (the CTest
+    // Fuzz.fuzz_checkpoint_reader.SeedsRestore sets CROWD_FUZZ_EXPECT_VALID).
+    if (std::getenv("CROWD_FUZZ_EXPECT_VALID") != nullptr) {
+      std::fprintf(stderr,
+                   "%s\nThe seed no longer restores: rerun bash tests/fuzz/make_seeds.sh "
+                   "and commit tests/fuzz/seeds\n",
+                   error.what());
+      std::abort();
+    }
   }
   return 0;
 }

@@ -37,21 +37,7 @@ run() { # target, seed corpus files...
   return "${PIPESTATUS[0]}"
 }
 # Our own files that commands read back: trajectories (crowd render) and checkpoints (crowd
-# resume). Seeds: a trajectory and a checkpoint of checkpoint_scenario.json (6 agents), the
-# checkpoint as a whole file and as its body alone (fuzz_checkpoint_reader.cpp says why both).
-seeds="$out/seeds" && rm -rf "$seeds" && mkdir -p "$seeds"
-build/crowd run tests/fuzz/checkpoint_scenario.json --backend cpu --steps 6 --quiet \
-  --out "$seeds/trajectory.csv"
-build/crowd run tests/fuzz/checkpoint_scenario.json --backend cpu --steps 4 --quiet \
-  --checkpoint "$seeds/seed.ckpt" --checkpoint-every 2 2>/dev/null
-python3 - "$seeds/seed.ckpt" "$seeds/seed.body" <<'PY'
-import struct, sys
-data = open(sys.argv[1], "rb").read()
-at = 8 + 4  # magic, format
-at += 8 + struct.unpack_from("<Q", data, at)[0]  # build version string
-at += 8 + 8  # body length, checksum
-open(sys.argv[2], "wb").write(data[at:])
-PY
+# resume), seeded from tests/fuzz/seeds/<target>/ (tests/fuzz/make_seeds.sh writes them).
 # These readers need most of the library: build it once with clang and the sanitizers
 # (-fsanitize=fuzzer-no-link: instrumented for the fuzzer, linked into its targets).
 lib="$out/lib"
@@ -76,6 +62,6 @@ mkdir -p tests/fuzz/regressions/fuzz_trajectory_reader tests/fuzz/regressions/fu
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:suppressions=$PWD/.ci/ubsan-suppressions.txt"
 run fuzz_scenario_reader samples/scenarios/*.json
 run fuzz_obj_loader samples/scenarios/meshes/*.obj
-run fuzz_trajectory_reader "$seeds/trajectory.csv"
-run fuzz_checkpoint_reader "$seeds/seed.ckpt" "$seeds/seed.body"
+run fuzz_trajectory_reader tests/fuzz/seeds/fuzz_trajectory_reader/*
+run fuzz_checkpoint_reader tests/fuzz/seeds/fuzz_checkpoint_reader/*
 echo "fuzz: no crash"
