@@ -2,6 +2,8 @@
 // Sample_SoloMesh::handleBuild) and the Detour queries the rest of the project uses.
 #include "host/navmesh/navmesh.h"
 
+#include "host/navmesh/default_cell_size.h"
+
 #include <DetourNavMesh.h>
 #include <DetourNavMeshBuilder.h>
 #include <DetourNavMeshQuery.h>
@@ -291,8 +293,9 @@ NavMesh NavMesh::build(const InputGeometry& geometry, const NavmeshBuildSettings
   }
   if (walkable_radius > kMaxErosionCells) {
     throw NavmeshError("invalid navmesh settings: agent_radius " + metres(s.agent_radius) +
-                       " m needs more than " + std::to_string(kMaxErosionCells) +
-                       " cells of erosion at cell_size " + metres(cs) + "; raise cell_size");
+                           " m needs more than " + std::to_string(kMaxErosionCells) +
+                           " cells of erosion at cell_size " + metres(cs) + "; raise cell_size",
+                       NavmeshError::Setting::CellSize);
   }
 
   const double world_w = static_cast<double>(bmax[0]) - bmin[0];
@@ -304,7 +307,7 @@ NavMesh NavMesh::build(const InputGeometry& geometry, const NavmeshBuildSettings
     out << "world of " << world_w << " x " << world_h << " m at cell_size " << cs << " needs "
         << static_cast<long long>(cells_w * cells_h) << " cells (the limit is " << kMaxGridCells
         << ", and 65534 along each axis); raise cell_size";
-    throw NavmeshError(out.str());
+    throw NavmeshError(out.str(), NavmeshError::Setting::CellSize);
   }
   if ((static_cast<double>(bmax[1]) - bmin[1]) / ch >= RC_SPAN_MAX_HEIGHT) {
     std::ostringstream out;
@@ -481,9 +484,11 @@ NavMesh NavMesh::build(const Scenario& scenario) {
     throw ScenarioError(scenario.file.string(), "world", "needs either bounds or mesh");
   }
   NavmeshBuildSettings settings;
-  settings.cell_size = world.navmesh.cell_size;
-  settings.cell_height = world.navmesh.cell_height;
   settings.agent_radius = world.navmesh.agent_radius.value_or(scenario.max_agent_radius());
+  settings.cell_size = world.navmesh.cell_size.value_or(
+      default_cell_size(settings.agent_radius, {geometry.bounds_max.x - geometry.bounds_min.x,
+                                                geometry.bounds_max.z - geometry.bounds_min.z}));
+  settings.cell_height = world.navmesh.cell_height;
   settings.agent_height = world.navmesh.agent_height;
   settings.max_climb = world.navmesh.max_climb;
   settings.max_slope = world.navmesh.max_slope;
@@ -491,8 +496,12 @@ NavMesh NavMesh::build(const Scenario& scenario) {
     return build(geometry, settings);
   } catch (const NavmeshError& e) {
     // A world Recast cannot make a navmesh of (no walkable area, a grid too large for its
-    // cell size) is a problem of the scenario file: name the file and where it says so.
-    throw ScenarioError(scenario.file.string(), "world", e.what());
+    // cell size) is a problem of the scenario file: name the file and where it says so, the
+    // cell size where the scenario gives one and it is what does not fit.
+    const bool cell_size =
+        e.setting() == NavmeshError::Setting::CellSize && world.navmesh.cell_size;
+    throw ScenarioError(scenario.file.string(), cell_size ? "world.navmesh.cell_size" : "world",
+                        e.what());
   }
 }
 
