@@ -11,7 +11,7 @@ inline constexpr float kSpecCellSize = 0.3f;
 
 /// Cells the default never makes a grid larger than (2048 x 2048), unless the specification's
 /// 0.3 m would need more: Recast needs about 40 bytes a cell, and the build time grows with the
-/// cell count (README, "Navmesh build times").
+/// cell count (README, "The navmesh").
 inline constexpr double kDefaultCellBudget = 4194304.0;
 
 /// The cell size for agents of `agent_radius` metres in a world `extent` metres wide (x, z):

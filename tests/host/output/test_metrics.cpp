@@ -382,9 +382,11 @@ TEST(Metrics, GoalOnADisconnectedIslandIsUnreachable) {
 TEST(Metrics, GoalInsideAnObstacleIsUnreachableButOneAtItsEdgeIsNot) {
   const Scenario scenario = room({0, 0}, {20, 20}, {square(8, 8, 12, 12)});
   const NavMesh navmesh = NavMesh::build(scenario);
-  // The navmesh stops at least the agent radius, 0.4 m, short of the obstacle.
+  // The navmesh stops at least the agent radius, 0.4 m, short of the obstacle, and less than
+  // a cell more.
   const float edge = navmesh.nearest_point({7.9f, 0, 10})->x;
   ASSERT_LE(edge, 7.6f + 1e-3f);
+  ASSERT_GT(edge, 7.6f - navmesh.settings().cell_size);
   const std::vector<AgentSetup> agents = {
       agent({2, 0, 2}, {10, 0, 10}, 0.4f),          // the obstacle's centre
       agent({2, 0, 2}, {edge + 0.3f, 0, 10}, 0.4f), // 0.3 m off the navmesh
