@@ -285,10 +285,10 @@ std::vector<ClearanceCase> clearance_worlds() {
     }
     cases.push_back({"pillar grid", world_2d({0, 0}, {20.5f, 16.5f}, pillars)});
   }
-  // Near the worst case of Recast's erosion: convex corners on cell corners, where the cell
-  // diagonal to the corner is kept although it is nearer than the erosion radius (see
-  // corner_clearance_cells in navmesh.cpp). Cell size 0.3 m, grid origin 0, corners facing
-  // in two diagonal directions.
+  // Convex corners on cell corners, the worst case of Recast's chamfer erosion (it keeps the
+  // cell diagonal to the corner although that is nearer than the radius), and where contour
+  // simplification cuts the arc round the corner. Cell size 0.3 m, grid origin 0, corners
+  // facing in two diagonal directions.
   std::vector<Polygon2D> corner_pillars;
   const float cs = NavmeshBuildSettings{}.cell_size;
   for (int i = 0; i < 4; ++i) {
@@ -303,10 +303,10 @@ std::vector<ClearanceCase> clearance_worlds() {
 }
 
 TEST(NavMeshClearance, DiscsStayClearOfObstaclesAndBounds) {
-  // The erosion is a whole number of cells (0.3 m), so the tight radii are those just below
-  // what a number of cells guarantees at a corner: 0.42 m (2 cells guarantee 0.424 m), 0.67 m
-  // (3 cells, 0.671 m), 0.9 m (5 cells; 4 would guarantee only 0.849 m). The others are
-  // RecastDemo-like sizes and exact cell multiples.
+  // Radii at 0.3 m cells: RecastDemo-like sizes, exact cell multiples (0.3, 0.6, 0.9 m, where
+  // cells at exactly the radius are kept), and the radii just below what whole cells of
+  // Recast's own erosion guaranteed at a corner (0.42, 0.67 m), which the erosion before
+  // FloorPlanClearance had to round up to.
   float worst_ratio = std::numeric_limits<float>::max();
   for (const float radius : {0.25f, 0.3f, 0.31f, 0.4f, 0.42f, 0.5f, 0.6f, 0.67f, 0.75f, 0.9f}) {
     float worst = std::numeric_limits<float>::max();

@@ -438,7 +438,7 @@ TEST(Metrics, MeshWorldWallIsTheNavmeshBoundaryGrownByTheAgentRadius) {
   scenario.world.mesh = dir / "floor.obj";
   scenario.world.navmesh.agent_radius = 0.4f;
   const NavMesh navmesh = NavMesh::build(scenario);
-  // Where the navmesh ends toward +x (Recast's erosion and ledge filter decide how far in).
+  // Where the navmesh ends toward +x (the erosion and the ledge filter decide how far in).
   float edge = 0.0f;
   for (const WallSegment& w : navmesh.boundary_segments()) {
     edge = std::max({edge, w.p.x, w.q.x});
