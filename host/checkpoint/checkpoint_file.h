@@ -19,7 +19,11 @@
 
 namespace crowd {
 
-/// Bumped whenever the body's layout changes.
+/// Bumped whenever the body's layout changes, or what it refers to: corridors and cached
+/// path trees hold polygon refs of the navmesh, which resume rebuilds from the scenario.
+/// 2: the navmesh's erosion and default cell size changed (host/navmesh/clearance.h), so a
+/// scenario's navmesh from a format-1 build has other polygons; and the film exports' state
+/// changed (CharacterMotion in the resampler, the USD writer's held attributes).
 inline constexpr std::uint32_t kCheckpointFormat = 2;
 
 /// "crowd <project version>": a checkpoint is resumed only by the build version that wrote

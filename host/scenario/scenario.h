@@ -31,7 +31,8 @@ private:
 
 /// Recast build settings (scenario `world.navmesh`). Units: metres and degrees.
 struct NavmeshSettings {
-  float cell_size = 0.3f;
+  /// Unset: chosen from the agent radius and the world's size (navmesh/default_cell_size.h).
+  std::optional<float> cell_size;
   float cell_height = 0.2f;
   std::optional<float> agent_radius; ///< Unset: the largest agent radius of the scenario.
   float agent_height = 2.0f;

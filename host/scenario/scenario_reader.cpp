@@ -715,7 +715,10 @@ private:
         out = number(value[std::string(key)], json_path::member(path, key), range);
       }
     };
-    field("cell_size", kPositive, settings.cell_size);
+    if (value.contains("cell_size")) {
+      settings.cell_size =
+          number(value["cell_size"], json_path::member(path, "cell_size"), kPositive);
+    }
     field("cell_height", kPositive, settings.cell_height);
     if (value.contains("agent_radius")) {
       settings.agent_radius =

@@ -122,7 +122,8 @@ ordered_json world(const WorldSpec& spec) {
   }
   const NavmeshSettings& n = spec.navmesh;
   ordered_json navmesh;
-  navmesh["cell_size"] = number(n.cell_size);
+  if (n.cell_size)
+    navmesh["cell_size"] = number(*n.cell_size);
   navmesh["cell_height"] = number(n.cell_height);
   if (n.agent_radius)
     navmesh["agent_radius"] = number(*n.agent_radius);

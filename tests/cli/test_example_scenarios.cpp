@@ -36,7 +36,8 @@ TEST_P(ExampleScenario, CpuBackendMovesTheCrowdAtLeastAsWellAsDetourCrowd) {
 INSTANTIATE_TEST_SUITE_P(Samples, ExampleScenario,
                          ::testing::Values("circle.json", "crossing.json", "corridor.json",
                                            "bottleneck.json", "pillars.json", "plaza_mesh.json",
-                                           "film_shot.json"),
+                                           "film_shot.json", "corridor_2m.json", "l_corner.json",
+                                           "two_door_room.json"),
                          [](const auto& test_param) {
                            std::string name =
                                test_param.param.substr(0, test_param.param.find('.'));

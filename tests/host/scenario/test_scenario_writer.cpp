@@ -197,5 +197,16 @@ TEST(ScenarioWriter, TypesAndAnnotationsSurvive) {
   EXPECT_TRUE(json["types"]["walker"].empty());
 }
 
+// A scenario that leaves the cell size to the default is written without one, so that the
+// file read back gets the default rule too (not the value it chose for these agents).
+TEST(ScenarioWriter, UnsetCellSizeIsNotWritten) {
+  const Scenario original =
+      parse_scenario(R"({"world": {"bounds": [[0, 0], [20, 10]]}})", "plain.json");
+  ASSERT_FALSE(original.world.navmesh.cell_size);
+  const auto json = nlohmann::json::parse(write_scenario_json(original));
+  EXPECT_FALSE(json["world"]["navmesh"].contains("cell_size"));
+  EXPECT_TRUE(json["world"]["navmesh"].contains("cell_height"));
+}
+
 } // namespace
 } // namespace crowd
