@@ -70,7 +70,9 @@ std::optional<PeriodicFrame> periodic_frame(const Scenario& scenario) {
   // A query range given as 12 x radius grows with a drawn radius.
   const float reach = std::max({2.0f, query, 12.0f * radius, arrival + 3.0f * radius});
   frame.goal_gap = reach;
-  frame.runway = reach + radius + 2.0f * world.navmesh.cell_size;
+  // Two cells past that: of the cell size given, or at most the default's 0.3 m (it depends on
+  // the world's extent, runway included).
+  frame.runway = reach + radius + 2.0f * world.navmesh.cell_size.value_or(0.3f);
   return frame;
 }
 
