@@ -5,15 +5,6 @@
 
 namespace crowd {
 
-InputGeometry scenario_geometry(const Scenario& scenario) {
-  const WorldSpec& world = scenario.world;
-  if (world.is_mesh())
-    return load_obj(world.mesh, scenario.file.string(), "world.mesh");
-  if (world.bounds)
-    return geometry_from_2d_world(world);
-  throw ScenarioError(scenario.file.string(), "world", "needs either bounds or mesh");
-}
-
 namespace {
 
 /// Twice the signed area of the footprint of (a, b, c) in x/z.

@@ -5,16 +5,11 @@
 #pragma once
 
 #include "host/navmesh/input_geometry.h"
-#include "host/scenario/scenario.h"
 
 #include <glm/glm.hpp>
 #include <vector>
 
 namespace crowd {
-
-/// The triangles Recast rasterises for this world: the 2D world's floor and obstacle prisms,
-/// or the OBJ mesh. Throws ScenarioError (as NavMesh::build does) for a bad mesh file.
-InputGeometry scenario_geometry(const Scenario& scenario);
 
 class GroundSurface {
 public:

@@ -8,7 +8,7 @@
 #include "host/navmesh/floor_plan_clearance.h"
 #include "host/navmesh/grid_clearance.h"
 #include "host/navmesh/ledge_filter.h"
-#include "host/scenario/periodic_world.h"
+#include "host/navmesh/scenario_geometry.h"
 
 #include <DetourNavMesh.h>
 #include <DetourNavMeshBuilder.h>
@@ -447,15 +447,7 @@ NavMesh NavMesh::build(const InputGeometry& geometry, const NavmeshBuildSettings
 
 NavMesh NavMesh::build(const Scenario& scenario) {
   const WorldSpec& world = scenario.world;
-  InputGeometry geometry;
-  if (world.is_mesh()) {
-    geometry = load_obj(world.mesh, scenario.file.string(), "world.mesh");
-  } else if (world.bounds) {
-    // A periodic world continues past its ends (host/scenario/periodic_world.h).
-    geometry = geometry_from_2d_world(periodic_navmesh_world(scenario));
-  } else {
-    throw ScenarioError(scenario.file.string(), "world", "needs either bounds or mesh");
-  }
+  const InputGeometry geometry = scenario_geometry(scenario);
   NavmeshBuildSettings settings;
   settings.agent_radius = world.navmesh.agent_radius.value_or(scenario.max_agent_radius());
   settings.cell_size = world.navmesh.cell_size.value_or(

@@ -4,6 +4,7 @@
 #include "host/backends/detour_backend.h"
 #include "host/checkpoint/archive.h"
 #include "host/navmesh/ground_surface.h"
+#include "host/navmesh/scenario_geometry.h"
 #include "host/paths/walking_direction.h"
 #include "host/scenario/agent_params_check.h"
 #include "host/scenario/agent_setup_archive.h"
