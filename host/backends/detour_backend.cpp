@@ -173,6 +173,7 @@ int DetourCrowdBackend::add_agent(const AgentSetup& setup) {
   positions_.emplace_back(agent->npos[0], agent->npos[1], agent->npos[2]);
   frozen_.push_back(0);
   velocities_.emplace_back(0.0f, 0.0f);
+  goals_.emplace_back(setup.goal);
   request_goal(index, setup.goal);
   return id;
 }
@@ -225,6 +226,7 @@ void DetourCrowdBackend::remove_agent(int id) {
 void DetourCrowdBackend::set_goal(int id, const glm::vec3& goal) {
   const int index = crowd_index(id);
   if (index >= 0 && !frozen_[static_cast<std::size_t>(id)]) {
+    goals_[static_cast<std::size_t>(id)] = goal;
     request_goal(index, goal);
   }
 }
@@ -244,6 +246,42 @@ void DetourCrowdBackend::stop_agent(int id) {
   // obstacle for the others and still pushed by collision resolution.
   const float zero[3] = {0.0f, 0.0f, 0.0f};
   crowd_->requestMoveVelocity(index, zero);
+  goals_[static_cast<std::size_t>(id)].reset();
+}
+
+void DetourCrowdBackend::move_agent(int id, const glm::vec3& position) {
+  const int index = crowd_index(id);
+  if (index < 0) {
+    return;
+  }
+  // DetourCrowd has no call for this; its class documentation and memononen (RN #534) advise
+  // removing and adding the agent, which would reset its velocity. Instead this sets what
+  // dtCrowd::addAgent sets up from a position (DetourCrowd.cpp: findNearestPoly with the
+  // crowd's half extents, corridor.reset, boundary.reset, npos) on the live agent, keeping
+  // vel, dvel and nvel, then requests its goal again so that a path is planned from there.
+  const dtNavMeshQuery* query = crowd_->getNavMeshQuery();
+  const float pos[3] = {position.x, position.y, position.z};
+  dtPolyRef ref = 0;
+  float nearest[3];
+  const dtStatus status = query->findNearestPoly(pos, crowd_->getQueryHalfExtents(),
+                                                 crowd_->getFilter(0), &ref, nearest);
+  if (dtStatusFailed(status) || ref == 0) {
+    return;
+  }
+  dtCrowdAgent* agent = crowd_->getEditableAgent(index);
+  agent->corridor.reset(ref, nearest);
+  agent->boundary.reset();
+  agent->partial = false;
+  agent->topologyOptTime = 0.0f;
+  agent->targetReplanTime = 0.0f;
+  agent->nneis = 0;
+  agent->ncorners = 0;
+  dtVcopy(agent->npos, nearest);
+  positions_[static_cast<std::size_t>(id)] = {nearest[0], nearest[1], nearest[2]};
+  if (const auto& goal = goals_[static_cast<std::size_t>(id)];
+      goal && !frozen_[static_cast<std::size_t>(id)]) {
+    request_goal(index, *goal);
+  }
 }
 
 void DetourCrowdBackend::step(float dt) {

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <glm/glm.hpp>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -53,6 +54,9 @@ public:
   void remove_agent(int id) override;
   void set_goal(int id, const glm::vec3& goal) override;
   void stop_agent(int id) override;
+  /// Moves the dtCrowdAgent's position and corridor (what dtCrowd::addAgent sets up for a new
+  /// agent), keeps vel, and asks for a path to the agent's goal again.
+  void move_agent(int id, const glm::vec3& position) override;
 
   void step(float dt) override;
 
@@ -85,6 +89,8 @@ private:
   std::unique_ptr<dtCrowd, CrowdDeleter> crowd_;
   int active_agents_ = 0;
   std::vector<int> crowd_index_; ///< Our id -> dtCrowd agent index, -1 once removed.
+  /// The goal last requested per id; nothing while the agent stands (stop_agent).
+  std::vector<std::optional<glm::vec3>> goals_;
   std::vector<glm::vec3> positions_;
   std::vector<glm::vec2> velocities_;
   std::vector<AvoidanceParams> avoidance_slots_; ///< Slot k of dtCrowd holds entry k.

@@ -19,8 +19,9 @@ std::string crowd_build_version() {
   return std::string("crowd ") + CROWD_VERSION;
 }
 
-void write_checkpoint_file(const std::filesystem::path& file, const ArchiveWriter& body,
-                           const std::string& build_version, std::uint32_t format) {
+std::vector<std::uint8_t> checkpoint_file_bytes(const ArchiveWriter& body,
+                                                const std::string& build_version,
+                                                std::uint32_t format) {
   ArchiveWriter header;
   for (const char c : kMagic)
     header.put(c);
@@ -28,9 +29,15 @@ void write_checkpoint_file(const std::filesystem::path& file, const ArchiveWrite
   header.put(build_version);
   header.put(static_cast<std::uint64_t>(body.bytes().size()));
   header.put(fnv1a64(body.bytes().data(), body.bytes().size()));
-  std::string content(header.bytes().begin(), header.bytes().end());
-  content.append(body.bytes().begin(), body.bytes().end());
-  write_file_atomically(file, content);
+  std::vector<std::uint8_t> content = header.bytes();
+  content.insert(content.end(), body.bytes().begin(), body.bytes().end());
+  return content;
+}
+
+void write_checkpoint_file(const std::filesystem::path& file, const ArchiveWriter& body,
+                           const std::string& build_version, std::uint32_t format) {
+  const std::vector<std::uint8_t> content = checkpoint_file_bytes(body, build_version, format);
+  write_file_atomically(file, std::string(content.begin(), content.end()));
 }
 
 CheckpointBody::CheckpointBody(const std::filesystem::path& file) : file_(file.string()) {
@@ -40,6 +47,15 @@ CheckpointBody::CheckpointBody(const std::filesystem::path& file) : file_(file.s
   bytes_.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   if (in.bad())
     throw CheckpointError(file_ + ": cannot read");
+  check();
+}
+
+CheckpointBody::CheckpointBody(std::vector<std::uint8_t> bytes, std::string file)
+    : file_(std::move(file)), bytes_(std::move(bytes)) {
+  check();
+}
+
+void CheckpointBody::check() {
   if (bytes_.size() < sizeof kMagic || std::memcmp(bytes_.data(), kMagic, sizeof kMagic) != 0)
     throw CheckpointError(file_ + ": not a crowd checkpoint (it does not start with CROWDCKP)");
   ArchiveReader header(bytes_.data() + sizeof kMagic, bytes_.size() - sizeof kMagic, file_,

@@ -19,12 +19,24 @@
 
 namespace crowd {
 
-/// Bumped whenever the body's layout changes.
+/// Bumped whenever the body's layout changes, or what it refers to: corridors and cached
+/// path trees hold polygon refs of the navmesh, which resume rebuilds from the scenario.
+/// 2: the navmesh's erosion and default cell size changed (host/navmesh/clearance.h), so a
+/// scenario's navmesh from a format-1 build has other polygons; and the film exports' state
+/// changed (CharacterMotion in the resampler, the USD writer's held attributes); and each
+/// agent's setup holds its `arrival` and `standoff`, the run options theirs, and the crowd-flow
+/// observers their state.
 inline constexpr std::uint32_t kCheckpointFormat = 2;
 
 /// "crowd <project version>": a checkpoint is resumed only by the build version that wrote
 /// it, since another version may step the same state differently.
 std::string crowd_build_version();
+
+/// The file's bytes: header, then body.
+std::vector<std::uint8_t>
+checkpoint_file_bytes(const ArchiveWriter& body,
+                      const std::string& build_version = crowd_build_version(),
+                      std::uint32_t format = kCheckpointFormat);
 
 /// Writes header and body atomically (host/output/atomic_file.h): a kill while writing
 /// leaves the previous checkpoint under `file`. Throws std::runtime_error on I/O failure.
@@ -39,9 +51,13 @@ public:
   /// is not a checkpoint, was written by another version, or is damaged or truncated (naming
   /// the byte offset).
   explicit CheckpointBody(const std::filesystem::path& file);
+  /// The same checks on a checkpoint's bytes; `file` names them in messages.
+  CheckpointBody(std::vector<std::uint8_t> bytes, std::string file);
   ArchiveReader reader() const;
 
 private:
+  void check();
+
   std::string file_;
   std::vector<std::uint8_t> bytes_;
   std::size_t body_offset_ = 0;

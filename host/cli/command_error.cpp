@@ -21,6 +21,9 @@ int report_command_error(const std::string& scenario) {
   } catch (const CheckpointError& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 2;
+  } catch (const UsageError& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 2;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "error: %s: %s\n", scenario.c_str(), e.what());
     return 1;

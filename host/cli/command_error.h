@@ -2,13 +2,22 @@
 // for run, view and render.
 #pragma once
 
+#include <stdexcept>
 #include <string>
 
 namespace crowd {
 
+/// A command line that cannot be used (options that contradict each other, an output name
+/// with no known format): exit 2, like bad input files.
+class UsageError : public std::invalid_argument {
+public:
+  using std::invalid_argument::invalid_argument;
+};
+
 /// Call inside a catch block. Prints the exception being handled as one line and returns the
 /// exit code: 2 for bad input (a scenario, trajectory or checkpoint file; the message already
-/// names the file and the place in it), 1 for any other failure (prefixed with `scenario`).
+/// names the file and the place in it) and for a UsageError, 1 for any other failure
+/// (prefixed with `scenario`).
 int report_command_error(const std::string& scenario);
 
 } // namespace crowd

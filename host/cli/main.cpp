@@ -1,7 +1,9 @@
 // The `crowd` command-line tool.
 #include "host/cli/bench_command.h"
+#include "host/cli/option_checks.h"
 #include "host/cli/render_command.h"
 #include "host/cli/run_command.h"
+#include "host/cli/verify_command.h"
 #include "host/cli/view_command.h"
 
 #include <CLI/CLI.hpp>
@@ -26,10 +28,10 @@ int main(int argc, char** argv) {
   run_cmd
       ->add_option("--steps", run.steps,
                    "Steps to simulate (overrides the scenario's steps/duration)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(crowd::cli::non_negative_integer());
   run_cmd
       ->add_option("--threads", run.threads, "Worker threads for the cpu backend (0 = all cores)")
-      ->check(CLI::NonNegativeNumber)
+      ->check(crowd::cli::non_negative_integer())
       ->default_val(0);
   run_cmd
       ->add_option("--out", run.out,
@@ -42,35 +44,41 @@ int main(int argc, char** argv) {
       ->add_option("--every", run.every,
                    "Write every K-th step to a per-step .csv (step 0 and "
                    "the last step always)")
-      ->check(CLI::PositiveNumber)
+      ->check(crowd::cli::positive_integer())
       ->default_val(1);
   run_cmd
       ->add_option("--fps", run.fps,
                    "Film frame rate of .usda/.json outputs (default 24), frames interpolated "
                    "between steps; given, .csv outputs become film frames too")
-      ->check(CLI::PositiveNumber);
+      ->check(crowd::cli::positive_number());
+  run_cmd
+      ->add_option("--max-turn-rate", run.max_turn_rate,
+                   "Film exports: the characters' largest turn rate, degrees per second (their "
+                   "facing, not the trajectory)")
+      ->check(crowd::cli::positive_number())
+      ->default_val(run.max_turn_rate);
   run_cmd->add_option("--metrics", run.metrics,
                       "Metrics JSON: arrivals, overlaps, wall contacts, path ratio, timings");
   run_cmd
       ->add_option("--max-neighbors", run.solver.max_neighbors,
                    "Nearest agents each agent avoids (cpu/cuda; DetourCrowd: 6)")
-      ->check(CLI::Range(0, 256))
+      ->check(crowd::cli::integer_in(0, 256))
       ->default_val(run.solver.max_neighbors);
   run_cmd
       ->add_option("--max-wall-segments", run.solver.max_wall_segments,
                    "Nearest wall segments each agent avoids (cpu/cuda; DetourCrowd: 8)")
-      ->check(CLI::Range(0, 256))
+      ->check(crowd::cli::integer_in(0, 256))
       ->default_val(run.solver.max_wall_segments);
   run_cmd
       ->add_option("--collision-iterations", run.solver.collision_iterations,
                    "Passes of collision resolution per step (cpu/cuda; DetourCrowd runs 4)")
-      ->check(CLI::Range(0, 64))
+      ->check(crowd::cli::integer_in(0, 64))
       ->default_val(run.solver.collision_iterations);
   run_cmd
       ->add_option("--stuck-time", run.stuck_seconds,
                    "Seconds an agent may stay within its own diameter of one spot before it is "
                    "counted as stuck and its path replanned (0 = off)")
-      ->check(CLI::NonNegativeNumber)
+      ->check(crowd::cli::non_negative_number())
       ->default_val(run.stuck_seconds);
   run_cmd
       ->add_option("--standoff", run.standoff,
@@ -91,7 +99,7 @@ int main(int argc, char** argv) {
       ->add_option("--checkpoint-every", run.checkpoint_every,
                    "Steps between checkpoints (default " +
                        std::to_string(crowd::kDefaultCheckpointEvery) + ")")
-      ->check(CLI::PositiveNumber);
+      ->check(crowd::cli::positive_integer());
 
   crowd::ResumeOptions resume;
   CLI::App* resume_cmd = app.add_subcommand(
@@ -102,7 +110,7 @@ int main(int argc, char** argv) {
       ->add_option("--threads", resume.threads,
                    "Worker threads for the cpu backend (default: the run's; results do not "
                    "depend on it)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(crowd::cli::non_negative_integer());
   resume_cmd->add_flag("--quiet", resume.quiet, "Do not print the summary");
 
   crowd::BenchCommandOptions bench;
@@ -119,9 +127,12 @@ int main(int argc, char** argv) {
   bench_cmd->add_option("--agents", bench.agents, "Comma-separated agent counts")
       ->delimiter(',')
       ->default_str("1000,4000,16000,64000");
-  bench_cmd->add_option("--steps", bench.steps, "Steps per run")->default_val(bench.steps);
+  bench_cmd->add_option("--steps", bench.steps, "Steps per run")
+      ->check(crowd::cli::positive_integer())
+      ->default_val(bench.steps);
   bench_cmd
       ->add_option("--threads", bench.threads, "Worker threads for the cpu backend (0 = all cores)")
+      ->check(crowd::cli::non_negative_integer())
       ->default_val(0);
   bench_cmd->add_option("--seed", bench.seed, "Seed of the generated scenes")->default_val(1);
   bench_cmd->add_option("--out", bench.out, "JSON file with every figure of every run");
@@ -130,6 +141,34 @@ int main(int argc, char** argv) {
   bench_cmd->add_option("--write-scenes", bench.write_scenes,
                         "Directory to write the generated scenes to (bench_<agents>.json, "
                         "runnable with 'crowd run')");
+
+  crowd::VerifyCommandOptions verify;
+  CLI::App* verify_cmd = app.add_subcommand(
+      "verify", "Run the RiMEA verification tests (docs/verification.md) and print one line per "
+                "test: the measured figure, the criterion, PASS or FAIL");
+  verify_cmd
+      ->add_option("--backend", verify.backend,
+                   "auto (CUDA when a GPU is present, else cpu), cpu, cuda, or detour")
+      ->default_val("auto");
+  verify_cmd
+      ->add_option("--model", verify.model,
+                   "Avoidance model to verify; 'detour' (DetourCrowd's sampling) is the only one "
+                   "so far")
+      ->default_val("detour");
+  verify_cmd->add_option("--out", verify.out, "Report JSON: every test's figures and verdict");
+  verify_cmd
+      ->add_option("--only", verify.only, "Comma-separated test numbers to run (default: all)")
+      ->delimiter(',');
+  verify_cmd->add_flag("--fast", verify.fast,
+                       "Reduced scenarios (fewer agents, fewer densities, shorter runs): every "
+                       "test in well under a minute, verdicts indicative only");
+  verify_cmd
+      ->add_option("--threads", verify.threads,
+                   "Worker threads for the cpu backend (0 = all cores)")
+      ->default_val(0);
+  verify_cmd->add_option("--write-scenarios", verify.write_scenarios,
+                         "Write the tests' scenario files (runnable with 'crowd run') into this "
+                         "directory and run nothing");
 
   // Shared by `view` and `render`: what to draw.
   const auto add_source_options = [](CLI::App* cmd, std::string& scenario, std::string& trajectory,
@@ -143,9 +182,9 @@ int main(int argc, char** argv) {
         ->check(CLI::IsMember({"auto", "cpu", "cuda", "detour"}))
         ->default_val("auto");
     cmd->add_option("--steps", steps, "Live mode: steps to simulate")
-        ->check(CLI::NonNegativeNumber);
+        ->check(crowd::cli::non_negative_integer());
     cmd->add_option("--threads", threads, "Live mode: worker threads of the cpu backend")
-        ->check(CLI::NonNegativeNumber)
+        ->check(crowd::cli::non_negative_integer())
         ->default_val(0);
     cmd->add_option("--colour", colour,
                     "Agent colour: speed (red stuck .. green full speed) or "
@@ -158,7 +197,7 @@ int main(int argc, char** argv) {
         ->default_str("all");
     cmd->add_option("--select", select,
                     "Agent whose debug overlays are drawn (live cpu/cuda backends)")
-        ->check(CLI::NonNegativeNumber);
+        ->check(crowd::cli::non_negative_integer());
   };
 
   crowd::ViewCommandOptions view;
@@ -188,21 +227,28 @@ int main(int argc, char** argv) {
                          "PNG frames, a pattern with one frame number: out/%05d.png");
   render_cmd->add_option("--video", render.video, "Video file (H.264 through ffmpeg): out.mp4");
   render_cmd->add_option("--every", render.every, "Draw every K-th frame (the last always)")
-      ->check(CLI::PositiveNumber)
+      ->check(crowd::cli::positive_integer())
       ->default_val(1);
   render_cmd->add_option("--from", render.from, "Draw no frame before this step")
-      ->check(CLI::NonNegativeNumber)
+      ->check(crowd::cli::non_negative_integer())
       ->default_val(0);
   render_cmd
       ->add_option("--region", render.region,
                    "Show only this ground rectangle: x0 z0 x1 z1 (default: the whole world)")
       ->expected(4);
-  render_cmd->add_option("--fps", render.fps, "Video frames per second")->default_val(25);
-  render_cmd->add_option("--width", render.width, "Frame width in pixels")->default_val(1280);
-  render_cmd->add_option("--height", render.height, "Frame height in pixels")->default_val(720);
+  render_cmd->add_option("--fps", render.fps, "Video frames per second")
+      ->check(crowd::cli::positive_number())
+      ->default_val(25);
+  render_cmd->add_option("--width", render.width, "Frame width in pixels")
+      ->check(crowd::cli::integer_in(16, 16384))
+      ->default_val(1280);
+  render_cmd->add_option("--height", render.height, "Frame height in pixels")
+      ->check(crowd::cli::integer_in(16, 16384))
+      ->default_val(720);
   render_cmd->add_flag("--quiet", render.quiet, "No progress bar or summary");
 
-  CLI11_PARSE(app, argc, argv);
+  if (const int exit_code = crowd::cli::parse_command_line(app, argc, argv); exit_code >= 0)
+    return exit_code;
   if (view_cmd->parsed())
     return crowd::view_command(view);
   if (render_cmd->parsed())
@@ -213,5 +259,7 @@ int main(int argc, char** argv) {
     return crowd::resume_command(resume);
   if (bench_cmd->parsed())
     return crowd::bench_command(bench);
+  if (verify_cmd->parsed())
+    return crowd::verify_command(verify);
   return 0;
 }

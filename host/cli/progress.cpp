@@ -4,11 +4,14 @@
 
 namespace crowd {
 
-ProgressReporter::ProgressReporter(int total_steps, std::FILE* out, double quiet_seconds)
-    : total_(total_steps), out_(out), quiet_seconds_(quiet_seconds),
+ProgressReporter::ProgressReporter(int total_steps, std::FILE* out, double quiet_seconds,
+                                   bool silent)
+    : total_(total_steps), out_(out), quiet_seconds_(quiet_seconds), silent_(silent),
       terminal_(::isatty(::fileno(out)) != 0), start_(Clock::now()), last_print_(start_) {}
 
 void ProgressReporter::update(int steps_done, double last_step_ms) {
+  if (silent_)
+    return;
   const Clock::time_point now = Clock::now();
   const double elapsed = std::chrono::duration<double>(now - start_).count();
   if (elapsed < quiet_seconds_ || std::chrono::duration<double>(now - last_print_).count() < 1.0)

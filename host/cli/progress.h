@@ -9,7 +9,9 @@ namespace crowd {
 
 class ProgressReporter {
 public:
-  ProgressReporter(int total_steps, std::FILE* out = stderr, double quiet_seconds = 2.0);
+  /// `silent`: report nothing at all (--quiet).
+  ProgressReporter(int total_steps, std::FILE* out = stderr, double quiet_seconds = 2.0,
+                   bool silent = false);
   /// Call after each step.
   void update(int steps_done, double last_step_ms);
   /// Ends the progress line, if one was shown.
@@ -24,6 +26,7 @@ private:
   int total_;
   std::FILE* out_;
   double quiet_seconds_;
+  bool silent_;
   bool terminal_;
   bool shown_ = false;
   Clock::time_point start_, last_print_;

@@ -17,6 +17,7 @@
 #include <chrono>
 #include <cstdio>
 #include <exception>
+#include <filesystem>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <vector>
@@ -57,17 +58,41 @@ void warn_new_faults(const Simulation& sim, std::size_t& faults_seen, ProgressRe
 
 void check_options(const RunOptions& options) {
   if (options.every < 1)
-    throw std::invalid_argument("--every must be >= 1");
+    throw UsageError("--every must be >= 1");
   if (options.steps && *options.steps < 0)
-    throw std::invalid_argument("--steps must be >= 0");
+    throw UsageError("--steps must be >= 0");
   if (options.threads < 0)
-    throw std::invalid_argument("--threads must be >= 0");
+    throw UsageError("--threads must be >= 0");
   if (options.fps && !(*options.fps > 0.0 && *options.fps <= 1e6))
-    throw std::invalid_argument("--fps must be a number > 0 and at most 1e6");
+    throw UsageError("--fps must be a number > 0 and at most 1e6");
+  if (!(options.max_turn_rate > 0.0 && options.max_turn_rate <= 1e6))
+    throw UsageError("--max-turn-rate must be a number > 0 and at most 1e6");
   if (options.checkpoint_every && options.checkpoint.empty())
-    throw std::invalid_argument("--checkpoint-every needs --checkpoint FILE");
+    throw UsageError("--checkpoint-every needs --checkpoint FILE");
   if (options.checkpoint_every && *options.checkpoint_every < 1)
-    throw std::invalid_argument("--checkpoint-every must be >= 1");
+    throw UsageError("--checkpoint-every must be >= 1");
+  std::vector<std::filesystem::path> outs;
+  bool step_csv = false;
+  for (const std::string& out : options.out) {
+    const std::filesystem::path path = std::filesystem::weakly_canonical(out);
+    for (const std::filesystem::path& earlier : outs) {
+      if (earlier == path)
+        throw UsageError("--out " + out + " is given twice");
+    }
+    outs.push_back(path);
+    try {
+      step_csv =
+          step_csv || output_format_for(out, options.fps.has_value()) == OutputFormat::StepCsv;
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(std::string("--out ") + e.what());
+    }
+  }
+  if (options.every != 1 && !step_csv)
+    throw UsageError("--every " + std::to_string(options.every) +
+                     " applies to per-step .csv outputs, and there is none" +
+                     (options.fps
+                          ? std::string(" (with --fps, .csv outputs are film frames at that rate)")
+                          : std::string()));
   if (!options.checkpoint.empty() && options.backend == "detour")
     throw CheckpointError(options.checkpoint +
                           ": checkpoints need the cpu or cuda backend: DetourCrowd's internal "
@@ -93,7 +118,7 @@ struct RunOutputs {
   std::vector<std::unique_ptr<FrameSink>> step_sinks;
   std::unique_ptr<FilmResampler> film;
 
-  explicit RunOutputs(const RunOptions& options) {
+  RunOutputs(const RunOptions& options, const Simulation& sim) {
     const double fps = options.fps.value_or(kDefaultFps);
     std::vector<std::unique_ptr<FrameSink>> film_sinks;
     for (const std::string& out : options.out) {
@@ -101,8 +126,13 @@ struct RunOutputs {
       (is_film_format(format) ? film_sinks : step_sinks)
           .push_back(make_output_sink(format, out, fps));
     }
-    if (!film_sinks.empty())
-      film = std::make_unique<FilmResampler>(fps, std::move(film_sinks));
+    if (!film_sinks.empty()) {
+      FilmOptions film_options;
+      film_options.max_turn_rate_degrees = options.max_turn_rate;
+      film_options.facing_hint = [&sim](int id) { return sim.walking_direction(id); };
+      film_options.ground_height = [&sim](const glm::vec3& p) { return sim.ground_height(p); };
+      film = std::make_unique<FilmResampler>(fps, std::move(film_sinks), std::move(film_options));
+    }
   }
   std::vector<FrameSink*> all() const {
     std::vector<FrameSink*> sinks;
@@ -162,8 +192,14 @@ int run_steps(const RunOptions& options, Simulation& sim, RunOutputs& outputs, i
   const auto frame = [&] {
     for (int id = static_cast<int>(types.size()); id < sim.agent_count(); ++id)
       types.push_back(sim.agent_params(id).type);
-    return FrameView{sim.step_index(), sim.time(),   sim.positions(),
-                     sim.velocities(), sim.phases(), types};
+    return FrameView{sim.step_index(),
+                     sim.time(),
+                     sim.positions(),
+                     sim.velocities(),
+                     sim.phases(),
+                     types,
+                     {},
+                     {}};
   };
   const auto deliver_steps = [&] {
     const FrameView view = frame();
@@ -182,7 +218,8 @@ int run_steps(const RunOptions& options, Simulation& sim, RunOutputs& outputs, i
     deliver_steps();
     deliver_film();
   }
-  ProgressReporter progress(total_steps);
+  // --quiet: no progress and no summary; warnings, checkpoint notices and errors still.
+  ProgressReporter progress(total_steps, stderr, 2.0, options.quiet);
   bool stop = signals.received() != 0;
   std::size_t faults_seen = sim.faults().size(); // a resumed run warned of these already
   for (int s = first; s <= total_steps && !stop; ++s) {
@@ -205,6 +242,10 @@ int run_steps(const RunOptions& options, Simulation& sim, RunOutputs& outputs, i
   progress.finish();
   const MetricsSummary summary = sim.metrics();
   const int interrupted_by = signals.received();
+  // Complete: a last checkpoint at the final step, so that resuming it says so instead of
+  // looking for output streams that are finished.
+  if (interrupted_by == 0 && checkpointer.enabled() && sim.step_index() >= total_steps)
+    checkpointer.write(sim, outputs, progress);
   std::vector<std::filesystem::path> kept;
   // Interrupted with a checkpoint to resume from: keep the streams it names.
   const bool resumable =
@@ -266,7 +307,7 @@ int run_command(const RunOptions& options) {
                                          : InputFingerprints::of(input_files(options, scenario));
     Simulation sim(std::move(scenario), simulation_options(options));
     // A checkpoint names the outputs' temporaries: absolute, so resume works from anywhere.
-    RunOutputs outputs(options.checkpoint.empty() ? options : with_absolute_paths(options));
+    RunOutputs outputs(options.checkpoint.empty() ? options : with_absolute_paths(options), sim);
     Checkpointer checkpointer(options, total_steps, inputs);
     return run_steps(options, sim, outputs, total_steps, checkpointer);
   } catch (...) {
@@ -289,8 +330,17 @@ int resume_command(const ResumeOptions& resume) {
     if (scenario.step_count() != record.total_steps)
       in.fail("the run's step count does not match the scenario");
     Simulation sim(std::move(scenario), simulation_options(options));
-    RunOutputs outputs(options);
     sim.restore_checkpoint(in);
+    if (sim.step_index() >= record.total_steps) {
+      std::string outputs;
+      for (const std::string& out : options.out)
+        outputs += (outputs.empty() ? "" : ", ") + out;
+      std::fprintf(stderr, "%s: the run is already complete: all %d steps were run%s\n",
+                   resume.checkpoint.c_str(), record.total_steps,
+                   outputs.empty() ? "" : (" and its outputs written (" + outputs + ")").c_str());
+      return 0;
+    }
+    RunOutputs outputs(options, sim);
     for (FrameSink* sink : outputs.all())
       sink->restore(in);
     if (!in.at_end())

@@ -1,6 +1,7 @@
 // `crowd run`: simulate a scenario and write the outputs of shared/spec/outputs.md.
 #pragma once
 
+#include "host/output/character_motion.h"
 #include "host/sim/solver_options.h"
 
 #include <optional>
@@ -16,8 +17,10 @@ struct RunOptions {
   int threads = 0;          ///< 0 = all cores.
   /// Trajectory and film outputs, format by extension (host/output/output_format.h).
   std::vector<std::string> out;
-  int every = 1;               ///< Write every K-th step to per-step trajectories.
-  std::optional<double> fps;   ///< Film frame rate; given, it also makes .csv outputs film.
+  int every = 1;             ///< Write every K-th step to per-step trajectories.
+  std::optional<double> fps; ///< Film frame rate; given, it also makes .csv outputs film.
+  /// Film characters' largest turn rate, degrees per second (host/output/character_motion.h).
+  double max_turn_rate = CharacterMotion::kDefaultMaxTurnRateDegrees;
   std::string metrics;         ///< Metrics JSON ("" = none).
   bool quiet = false;          ///< No summary.
   double stuck_seconds = 10.0; ///< No progress this long = stuck, replanned (0 = off).

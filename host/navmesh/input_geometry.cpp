@@ -187,6 +187,9 @@ InputGeometry geometry_from_2d_world(const WorldSpec& world) {
   for (const Polygon2D& obstacle : world.obstacles) {
     add_prism(geometry, obstacle);
   }
+  if (world.bounds) {
+    geometry.floor_plan = FloorPlan{world.bounds->min, world.bounds->max, world.obstacles};
+  }
   geometry.update_bounds();
   return geometry;
 }

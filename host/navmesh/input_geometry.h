@@ -3,13 +3,20 @@
 
 #include "host/scenario/scenario.h"
 
-#include <glm/glm.hpp>
-
 #include <cstdint>
 #include <filesystem>
+#include <glm/glm.hpp>
+#include <optional>
 #include <vector>
 
 namespace crowd {
+
+/// The exact 2D description a 2D world's triangles were made from: the floor rectangle and
+/// the obstacle polygons standing on it (x, z).
+struct FloorPlan {
+  glm::vec2 min{0.0f}, max{0.0f};
+  std::vector<Polygon2D> obstacles;
+};
 
 struct InputGeometry {
   std::vector<glm::vec3> vertices;
@@ -18,12 +25,15 @@ struct InputGeometry {
   /// that must never be walked on (the sides and tops of 2D obstacle prisms).
   std::vector<std::uint8_t> walkable;
   glm::vec3 bounds_min{0.0f}, bounds_max{0.0f};
+  /// Set for a 2D world: the navmesh then keeps its clearance from these exact edges instead of
+  /// from the rasterised obstacles, which Recast marks a whole cell at a time.
+  std::optional<FloorPlan> floor_plan;
 
   void update_bounds();
 };
 
 /// The 2D world: the bounds rectangle as a floor at y = 0, each obstacle polygon extruded
-/// to a 2 m prism (its faces marked not walkable).
+/// to a 2 m prism (its faces marked not walkable), and the world's floor plan.
 InputGeometry geometry_from_2d_world(const WorldSpec& world);
 
 /// Reads a Wavefront OBJ file (v and f records; polygons are fan-triangulated; negative

@@ -2,6 +2,14 @@
 // Sample_SoloMesh::handleBuild) and the Detour queries the rest of the project uses.
 #include "host/navmesh/navmesh.h"
 
+#include "host/navmesh/contour_clearance.h"
+#include "host/navmesh/default_cell_size.h"
+#include "host/navmesh/floor_coverage.h"
+#include "host/navmesh/floor_plan_clearance.h"
+#include "host/navmesh/grid_clearance.h"
+#include "host/navmesh/ledge_filter.h"
+#include "host/navmesh/scenario_geometry.h"
+
 #include <DetourNavMesh.h>
 #include <DetourNavMeshBuilder.h>
 #include <DetourNavMeshQuery.h>
@@ -35,18 +43,16 @@ constexpr float kDetailSampleMaxErrorCells = 1.0f;
 
 // Contour simplification tolerance. Recast measures it in cells (simplifyContour compares it
 // with distances of raw contour vertices in cell units, although Recast.h documents world
-// units). A simplified edge may cut a corner of the raw contour by up to this much, toward the
-// obstacle. Measured with a sweep over random worlds (rotated squares, 0.2 m walls at all
-// angles, pillar grids; radii 0.1-1.5 m; cell sizes 0.2, 0.3, 0.5 m) and the erosion below:
-// with 0.5 or 0.75 no edge came nearer an obstacle than the raw contour's guaranteed
-// clearance (corner_clearance_cells); with 1.0 edges cut 0.36 cells into it, and RecastDemo's
-// 1.3 leaves 0.4 m agents only 0.35 m from a pillar. 0.75 rather than 0.5 because it is above
-// the deviation of a 45 degree staircase (1/sqrt(2) cells): diagonal walls become straight
-// edges instead of jagged ones, which would give DetourCrowd-style wall avoidance many tiny
-// segments.
+// units). 0.75 rather than RecastDemo's 1.3 or a smaller value: above the deviation of a 45
+// degree staircase (1/sqrt(2) cells), so diagonal walls become straight edges instead of jagged
+// ones, which would give DetourCrowd-style wall avoidance many tiny segments. Where a simplified
+// edge cuts a corner nearer than the radius to an obstacle, restore_contour_clearance puts the
+// corner back.
 constexpr float kMaxSimplificationError = 0.75f;
 
-// rcErodeWalkableArea stores 2 x radius in an unsigned char next to distances capped at 255.
+// Most cells of erosion: the clearance searches a window of this many cells around every span
+// near a wall, so the cost grows with its square (RecastDemo's limit for walkableRadius, which
+// Recast stores next to distances in an unsigned char, is 255 half cells).
 constexpr int kMaxErosionCells = 127;
 
 // Largest heightfield a single-tile build accepts: Recast needs roughly 40 bytes per cell
@@ -138,66 +144,6 @@ void check_settings(const NavmeshBuildSettings& s) {
           "max_slope must be in [0, 90) degrees");
 }
 
-// The guaranteed distance, in cells, between the walkable area left by
-// rcErodeWalkableArea(radius = k) and an obstacle, wherever the obstacle lies in its cells.
-//
-// Recast's erosion (RecastArea.cpp) gives distance 0 to every unwalkable cell and to every
-// walkable cell with an unwalkable or missing 4-neighbour, propagates a 2-3 chamfer distance
-// (2 per straight step, 3 per diagonal step, i.e. half cells) and keeps the cells at >= 2k.
-// The kept area's contour runs along cell edges and corners, and an obstacle marks every cell
-// it touches, so the clearance that is certain is the distance between a kept cell's square
-// and an unwalkable cell's square. The worst case is an isolated unwalkable cell (a convex
-// obstacle corner that just touches a cell): its four neighbours have distance 0, and a cell
-// diagonal to it passes the chamfer test while its square is nearer than k cells. Example:
-// k = 1 keeps the cell diagonal to the obstacle cell, at distance 0; k = 2 keeps offset
-// (2, 2), at sqrt(2) cells; k = 4 keeps (3, 3), at 2 sqrt(2). Any larger unwalkable set only
-// erodes more, so this is a lower bound; the clearance test sweep measured it as tight.
-float corner_clearance_cells(int k) {
-  auto chamfer = [](int dx, int dy) {
-    dx = std::abs(dx);
-    dy = std::abs(dy);
-    return 2 * std::max(dx, dy) + std::min(dx, dy);
-  };
-  constexpr int zero_cells[5][2] = {{0, 0}, {1, 0}, {-1, 0}, {0, 1}, {0, -1}};
-  float best = std::numeric_limits<float>::max();
-  for (int a = 0; a <= k + 2; ++a) {
-    for (int b = 0; b <= k + 2; ++b) {
-      int distance = std::numeric_limits<int>::max();
-      for (const auto& z : zero_cells) {
-        distance = std::min(distance, chamfer(a - z[0], b - z[1]));
-      }
-      if (distance >= 2 * k) {
-        const float gx = static_cast<float>(std::max(a - 1, 0));
-        const float gy = static_cast<float>(std::max(b - 1, 0));
-        best = std::min(best, std::sqrt(gx * gx + gy * gy));
-      }
-    }
-  }
-  return best;
-}
-
-// Cells of erosion for an agent radius. RecastDemo erodes ceil(radius / cell_size) cells,
-// which keeps the navmesh a full radius from axis-aligned walls but not from obstacle corners
-// and diagonal walls (see corner_clearance_cells: eroding 3 cells guarantees only 2.24). An
-// agent's centre stays on the navmesh, so its disc must not reach into an obstacle: erode the
-// fewest cells whose guaranteed clearance is the whole radius. That is ceil(radius / cs) or
-// one cell more for most radii (0.4 m at cs 0.3: 2 cells, as RecastDemo; 0.5 m: 3 instead of
-// 2), two more for some radii at or just below a multiple of the cell size (0.9 m at cs 0.3:
-// 5 cells instead of 3), and never fewer than 2 cells (1 cell guarantees nothing at a corner).
-// The price is narrower passages for agents small against the cell size; lower cell_size for
-// them (scenario world.navmesh).
-int erosion_cells(float agent_radius, float cell_size) {
-  const float radius_cells = agent_radius / cell_size;
-  if (radius_cells <= 0.0f) {
-    return 0;
-  }
-  int cells = std::max(1, static_cast<int>(std::ceil(radius_cells)));
-  while (cells <= kMaxErosionCells && corner_clearance_cells(cells) < radius_cells) {
-    ++cells;
-  }
-  return cells; // Above kMaxErosionCells: refused by the caller.
-}
-
 std::vector<WallSegment> collect_boundary(const dtNavMesh& nav) {
   std::vector<WallSegment> segments;
   const dtMeshTile* tile = nav.getTile(0);
@@ -238,7 +184,9 @@ struct NavMesh::Impl {
   NavmeshBuildSettings settings;
   glm::vec3 bounds_min{0.0f}, bounds_max{0.0f};
   int polygon_count = 0;
-  float eroded_width = 0.0f; // Erosion in metres (erosion_cells x cell_size).
+  // How far the navmesh's edge may lie from a wall: the radius and less than a cell more with
+  // a floor plan, up to a cell more again from a rasterised mesh (clearance.h).
+  float eroded_width = 0.0f;
   std::vector<WallSegment> boundary;
   dtQueryFilter filter; // Default: every flag included, every area cost 1.
   // nearest_point is const and may be called from several threads; one shared query object
@@ -283,16 +231,18 @@ NavMesh NavMesh::build(const InputGeometry& geometry, const NavmeshBuildSettings
   const float cs = s.cell_size, ch = s.cell_height;
   const int walkable_height = static_cast<int>(std::ceil(s.agent_height / ch));
   const int walkable_climb = static_cast<int>(std::floor(s.max_climb / ch));
-  const int walkable_radius = erosion_cells(s.agent_radius, cs);
+  // Cells a blocker that matters can be away: the clearance's search window.
+  const double erosion_cells = std::ceil(static_cast<double>(s.agent_radius) / cs);
   const int max_edge_len = static_cast<int>(kMaxEdgeLength / cs);
   if (walkable_height < 3) {
     // Recast's filters require walkableHeight >= 3 cells (Recast.h).
     throw NavmeshError("invalid navmesh settings: agent_height must be at least 3 x cell_height");
   }
-  if (walkable_radius > kMaxErosionCells) {
+  if (erosion_cells > kMaxErosionCells) {
     throw NavmeshError("invalid navmesh settings: agent_radius " + metres(s.agent_radius) +
-                       " m needs more than " + std::to_string(kMaxErosionCells) +
-                       " cells of erosion at cell_size " + metres(cs) + "; raise cell_size");
+                           " m needs more than " + std::to_string(kMaxErosionCells) +
+                           " cells of erosion at cell_size " + metres(cs) + "; raise cell_size",
+                       NavmeshError::Setting::CellSize);
   }
 
   const double world_w = static_cast<double>(bmax[0]) - bmin[0];
@@ -304,7 +254,7 @@ NavMesh NavMesh::build(const InputGeometry& geometry, const NavmeshBuildSettings
     out << "world of " << world_w << " x " << world_h << " m at cell_size " << cs << " needs "
         << static_cast<long long>(cells_w * cells_h) << " cells (the limit is " << kMaxGridCells
         << ", and 65534 along each axis); raise cell_size";
-    throw NavmeshError(out.str());
+    throw NavmeshError(out.str(), NavmeshError::Setting::CellSize);
   }
   if ((static_cast<double>(bmax[1]) - bmin[1]) / ch >= RC_SPAN_MAX_HEIGHT) {
     std::ostringstream out;
@@ -332,12 +282,15 @@ NavMesh NavMesh::build(const InputGeometry& geometry, const NavmeshBuildSettings
   BuildContext* ctx = &context;
 
   // 1. Rasterise. Only triangles that may be walked on get the slope test; solid geometry
-  //    (obstacle prisms) stays RC_NULL_AREA whatever its slope.
+  //    (obstacle prisms) stays RC_NULL_AREA whatever its slope. A 2D world's obstacles are not
+  //    rasterised at all: FloorPlanClearance removes the cells they cover or come near, exactly
+  //    (Recast would mark every cell their faces touch, up to a cell past the face).
   auto solid = allocate<HeightfieldPtr>(rcAllocHeightfield(), "the heightfield");
   if (!rcCreateHeightfield(ctx, *solid, width, height, bmin, bmax, cs, ch)) {
     recast_failure(context, "rcCreateHeightfield");
   }
   std::vector<unsigned char> areas(static_cast<std::size_t>(ntris), RC_NULL_AREA);
+  std::vector<int> floor_tris; // The triangles marked walkable, for FloorCoverage.
   {
     std::vector<int> candidate_tris;
     std::vector<int> candidates;
@@ -353,20 +306,33 @@ NavMesh NavMesh::build(const InputGeometry& geometry, const NavmeshBuildSettings
     bool any_walkable = false;
     for (std::size_t k = 0; k < candidates.size(); ++k) {
       areas[static_cast<std::size_t>(candidates[k])] = candidate_areas[k];
-      any_walkable = any_walkable || candidate_areas[k] != RC_NULL_AREA;
+      if (candidate_areas[k] != RC_NULL_AREA) {
+        any_walkable = true;
+        floor_tris.insert(floor_tris.end(), candidate_tris.begin() + 3 * static_cast<long>(k),
+                          candidate_tris.begin() + 3 * static_cast<long>(k) + 3);
+      }
     }
     if (!any_walkable) {
       throw NavmeshError(nothing_walkable_message(s));
     }
   }
-  if (!rcRasterizeTriangles(ctx, verts.data(), nverts, tris.data(), areas.data(), ntris, *solid,
-                            walkable_climb)) {
+  const bool rasterised =
+      geometry.floor_plan
+          ? rcRasterizeTriangles(
+                ctx, verts.data(), nverts, floor_tris.data(),
+                std::vector<unsigned char>(floor_tris.size() / 3, RC_WALKABLE_AREA).data(),
+                static_cast<int>(floor_tris.size() / 3), *solid, walkable_climb)
+          : rcRasterizeTriangles(ctx, verts.data(), nverts, tris.data(), areas.data(), ntris,
+                                 *solid, walkable_climb);
+  if (!rasterised) {
     recast_failure(context, "rcRasterizeTriangles");
   }
 
-  // 2. Filter walkable surfaces (steps, ledges, low ceilings), as in Sample_SoloMesh.
+  // 2. Filter walkable surfaces (steps, ledges, low ceilings), as in Sample_SoloMesh, but
+  //    sparing the cells beside a drop that the floor covers (ledge_filter.h).
   rcFilterLowHangingWalkableObstacles(ctx, walkable_climb, *solid);
-  rcFilterLedgeSpans(ctx, walkable_height, walkable_climb, *solid);
+  filter_ledges(*solid, walkable_height, walkable_climb,
+                FloorCoverage(*solid, verts, floor_tris, static_cast<float>(walkable_climb) * ch));
   rcFilterWalkableLowHeightSpans(ctx, walkable_height, *solid);
 
   // 3. Compact heightfield, erosion by the agent radius, watershed regions.
@@ -375,9 +341,16 @@ NavMesh NavMesh::build(const InputGeometry& geometry, const NavmeshBuildSettings
     recast_failure(context, "rcBuildCompactHeightfield");
   }
   solid.reset();
-  if (walkable_radius > 0 && !rcErodeWalkableArea(ctx, walkable_radius, *chf)) {
-    recast_failure(context, "rcErodeWalkableArea");
+  // Erosion by the agent radius, measured exactly (clearance.h) instead of by Recast's
+  // rcErodeWalkableArea, whose whole cells and chamfer distances cost up to a cell or two more
+  // than the radius along walls and keep less than the radius at corners.
+  std::unique_ptr<Clearance> clearance;
+  if (geometry.floor_plan) {
+    clearance = std::make_unique<FloorPlanClearance>(*geometry.floor_plan, s.agent_radius);
+  } else {
+    clearance = std::make_unique<GridClearance>(*chf, s.agent_radius);
   }
+  clearance->erode(*chf);
   if (!rcBuildDistanceField(ctx, *chf)) {
     recast_failure(context, "rcBuildDistanceField");
   }
@@ -394,6 +367,7 @@ NavMesh NavMesh::build(const InputGeometry& geometry, const NavmeshBuildSettings
   if (cset->nconts == 0) {
     throw NavmeshError(nothing_walkable_message(s));
   }
+  restore_contour_clearance(*cset, *clearance, s.agent_radius);
   auto pmesh = allocate<PolyMeshPtr>(rcAllocPolyMesh(), "the polygon mesh");
   if (!rcBuildPolyMesh(ctx, *cset, kVertsPerPoly, *pmesh)) {
     recast_failure(context, "rcBuildPolyMesh");
@@ -406,6 +380,7 @@ NavMesh NavMesh::build(const InputGeometry& geometry, const NavmeshBuildSettings
                              kDetailSampleMaxErrorCells * ch, *dmesh)) {
     recast_failure(context, "rcBuildPolyMeshDetail");
   }
+  clearance.reset();
   chf.reset();
   cset.reset();
 
@@ -462,7 +437,7 @@ NavMesh NavMesh::build(const InputGeometry& geometry, const NavmeshBuildSettings
   impl->bounds_min = geometry.bounds_min;
   impl->bounds_max = geometry.bounds_max;
   impl->polygon_count = pmesh->npolys;
-  impl->eroded_width = static_cast<float>(walkable_radius) * cs;
+  impl->eroded_width = s.agent_radius + (geometry.floor_plan ? 1.0f : 2.0f) * cs;
   impl->boundary = collect_boundary(*nav);
   impl->nav = std::move(nav);
   NavMesh mesh(std::move(impl));
@@ -472,18 +447,13 @@ NavMesh NavMesh::build(const InputGeometry& geometry, const NavmeshBuildSettings
 
 NavMesh NavMesh::build(const Scenario& scenario) {
   const WorldSpec& world = scenario.world;
-  InputGeometry geometry;
-  if (world.is_mesh()) {
-    geometry = load_obj(world.mesh, scenario.file.string(), "world.mesh");
-  } else if (world.bounds) {
-    geometry = geometry_from_2d_world(world);
-  } else {
-    throw ScenarioError(scenario.file.string(), "world", "needs either bounds or mesh");
-  }
+  const InputGeometry geometry = scenario_geometry(scenario);
   NavmeshBuildSettings settings;
-  settings.cell_size = world.navmesh.cell_size;
-  settings.cell_height = world.navmesh.cell_height;
   settings.agent_radius = world.navmesh.agent_radius.value_or(scenario.max_agent_radius());
+  settings.cell_size = world.navmesh.cell_size.value_or(
+      default_cell_size(settings.agent_radius, {geometry.bounds_max.x - geometry.bounds_min.x,
+                                                geometry.bounds_max.z - geometry.bounds_min.z}));
+  settings.cell_height = world.navmesh.cell_height;
   settings.agent_height = world.navmesh.agent_height;
   settings.max_climb = world.navmesh.max_climb;
   settings.max_slope = world.navmesh.max_slope;
@@ -491,8 +461,12 @@ NavMesh NavMesh::build(const Scenario& scenario) {
     return build(geometry, settings);
   } catch (const NavmeshError& e) {
     // A world Recast cannot make a navmesh of (no walkable area, a grid too large for its
-    // cell size) is a problem of the scenario file: name the file and where it says so.
-    throw ScenarioError(scenario.file.string(), "world", e.what());
+    // cell size) is a problem of the scenario file: name the file and where it says so, the
+    // cell size where the scenario gives one and it is what does not fit.
+    const bool cell_size =
+        e.setting() == NavmeshError::Setting::CellSize && world.navmesh.cell_size;
+    throw ScenarioError(scenario.file.string(), cell_size ? "world.navmesh.cell_size" : "world",
+                        e.what());
   }
 }
 
@@ -519,9 +493,9 @@ const dtQueryFilter& NavMesh::filter() const {
 
 glm::vec3 NavMesh::placement_extents() const {
   // DetourCrowd's m_ext is (2, 1.5, 2) x maxAgentRadius (DetourCrowd.cpp, dtCrowd::init), and
-  // it assumes the navmesh edge is about a radius from the walls. Here the erosion can be up
-  // to two cells more than the radius (erosion_cells), so the horizontal extent is at least
-  // the eroded width plus a cell, and at least 1 m: otherwise a point against a wall, or a
+  // it assumes the navmesh edge is about a radius from the walls. Here the edge can lie up to
+  // two cells beyond the radius (eroded_width), so the horizontal extent is at least the
+  // eroded width plus a cell, and at least 1 m: otherwise a point against a wall, or a
   // goal just inside an obstacle, of a small agent would find no polygon at all. 1.5 m
   // vertically (at least) absorbs the navmesh's height offset over the geometry (up to a cell
   // height, plus the detail mesh's error) and lets a 2D point at y = 0 find a ramp's foot.

@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 class dtNavMesh;
@@ -21,7 +22,15 @@ namespace crowd {
 /// The navmesh could not be built (empty world, nothing walkable, Recast failure).
 class NavmeshError : public std::runtime_error {
 public:
-  using std::runtime_error::runtime_error;
+  /// The setting the problem is about, where one is: a scenario that gives it explicitly gets
+  /// the error at its JSON path.
+  enum class Setting { None, CellSize };
+  explicit NavmeshError(const std::string& what, Setting setting = Setting::None)
+      : std::runtime_error(what), setting_(setting) {}
+  Setting setting() const { return setting_; }
+
+private:
+  Setting setting_;
 };
 
 /// One boundary edge of the navmesh (an edge of a polygon with no neighbour across it),
@@ -53,8 +62,10 @@ public:
   /// Builds the navmesh with Recast (single tile) from triangles. Throws NavmeshError.
   static NavMesh build(const InputGeometry& geometry, const NavmeshBuildSettings& settings);
   /// Builds from a scenario world: the 2D floor and obstacle prisms, or the OBJ mesh.
-  /// Default agent_radius is `max_agent_radius`. Throws ScenarioError (a bad mesh file, or a
-  /// world that gives no navmesh: the NavmeshError's message at JSON path "world").
+  /// Default agent_radius is `max_agent_radius`, default cell_size default_cell_size() of it
+  /// and the world's extent. Throws ScenarioError (a bad mesh file, or a world that gives no
+  /// navmesh: the NavmeshError's message at JSON path "world", or "world.navmesh.cell_size"
+  /// when the scenario sets the cell size and the grid is too large for it).
   static NavMesh build(const Scenario& scenario);
 
   NavMesh(NavMesh&&) noexcept;

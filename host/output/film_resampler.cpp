@@ -14,11 +14,20 @@ constexpr double kSameInstant = 1e-9;
 
 } // namespace
 
-FilmResampler::FilmResampler(double fps, std::vector<std::unique_ptr<FrameSink>> film_sinks)
-    : fps_(fps), sinks_(std::move(film_sinks)) {
+namespace {
+
+double checked_fps(double fps) {
   if (!(fps > 0.0) || !std::isfinite(fps))
     throw std::invalid_argument("--fps must be a number > 0");
+  return fps;
 }
+
+} // namespace
+
+FilmResampler::FilmResampler(double fps, std::vector<std::unique_ptr<FrameSink>> film_sinks,
+                             FilmOptions options)
+    : fps_(checked_fps(fps)), sinks_(std::move(film_sinks)), options_(std::move(options)),
+      motion_(1.0 / fps_, options_.max_turn_rate_degrees) {}
 
 void FilmResampler::emit(int frame, double time, const FrameView& after, bool on_step, double a) {
   const std::size_t count = after.positions.size();
@@ -41,6 +50,9 @@ void FilmResampler::emit(int frame, double time, const FrameView& after, bool on
     const bool shown = is_present(before_phases_[i]) && is_present(p_after);
     phases_[i] = shown ? p_after : AgentPhase::Removed;
   }
+  if (options_.ground_height)
+    for (glm::vec3& p : positions_)
+      p.y = options_.ground_height(p);
   FrameView view;
   view.number = frame;
   view.time = time;
@@ -48,6 +60,9 @@ void FilmResampler::emit(int frame, double time, const FrameView& after, bool on
   view.velocities = velocities_;
   view.phases = phases_;
   view.types = after.types;
+  motion_.update(velocities_, phases_, options_.facing_hint);
+  view.headings = motion_.headings();
+  view.turn_rates = motion_.turn_rates();
   for (const auto& sink : sinks_)
     sink->write_frame(view);
 }
@@ -86,6 +101,7 @@ void FilmResampler::finish() {
 void FilmResampler::save(ArchiveWriter& out) {
   out.fields(have_step_, before_time_, before_positions_, before_velocities_, before_phases_,
              next_frame_);
+  motion_.save(out);
   for (const auto& sink : sinks_)
     sink->save(out);
 }
@@ -95,6 +111,7 @@ void FilmResampler::restore(ArchiveReader& in) {
   in.expect(before_velocities_.size(), before_positions_.size(), "the film's velocities");
   in.expect(before_phases_.size(), before_positions_.size(), "the film's phases");
   in.get(next_frame_);
+  motion_.restore(in);
   for (const auto& sink : sinks_)
     sink->restore(in);
 }

@@ -1,12 +1,25 @@
 // Simulation steps -> film frames at a fixed frame rate.
 #pragma once
 
+#include "host/output/character_motion.h"
 #include "host/output/frame_sink.h"
 
+#include <functional>
 #include <memory>
 #include <vector>
 
 namespace crowd {
+
+/// What the film frames carry besides the resampled trajectory.
+struct FilmOptions {
+  /// The characters' largest turn rate (CharacterMotion), degrees per second.
+  double max_turn_rate_degrees = CharacterMotion::kDefaultMaxTurnRateDegrees;
+  /// Where an agent shown first while standing faces (its first corner); empty: +z.
+  FacingHint facing_hint;
+  /// The ground's height under a position: the frames' y (characters stand on the real
+  /// ground, not on the navmesh above it); empty: the trajectory's y.
+  std::function<float(const glm::vec3&)> ground_height;
+};
 
 /// Takes every simulation step (in order, the first at the start of the run) and hands the
 /// film sinks frame k at time k / fps, for every k whose time the steps have reached.
@@ -15,10 +28,13 @@ namespace crowd {
 /// 1e-9 s) takes that step as it is. An agent shows in a frame only when it is present and
 /// not Removed at both bracketing steps, so it appears at the first frame at or after the
 /// step that spawned it and disappears from the first frame after the step that removed it;
-/// otherwise its phase in the frame is Removed (not shown).
+/// otherwise its phase in the frame is Removed (not shown). Each frame also carries the
+/// characters' headings and turn rates (CharacterMotion), the same for every film sink, and
+/// stands them on the ground (FilmOptions::ground_height).
 class FilmResampler : public FrameSink {
 public:
-  FilmResampler(double fps, std::vector<std::unique_ptr<FrameSink>> film_sinks);
+  FilmResampler(double fps, std::vector<std::unique_ptr<FrameSink>> film_sinks,
+                FilmOptions options = {});
 
   void write_frame(const FrameView& step) override;
   void finish() override;
@@ -34,6 +50,8 @@ private:
 
   double fps_;
   std::vector<std::unique_ptr<FrameSink>> sinks_;
+  FilmOptions options_;
+  CharacterMotion motion_;
   bool have_step_ = false;
   double before_time_ = 0.0;
   std::vector<glm::vec3> before_positions_;

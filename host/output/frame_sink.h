@@ -23,6 +23,10 @@ struct FrameView {
   /// Removed = not shown (removed, or, in a film frame, not spawned yet).
   std::span<const AgentPhase> phases;
   std::span<const std::string> types; ///< Type label per agent (AgentParams::type).
+  // Film frames only (empty in per-step frames): the characters' facing
+  // (host/output/character_motion.h).
+  std::span<const float> headings;   ///< Radians about +y, 0 facing +z.
+  std::span<const float> turn_rates; ///< Radians per second about +y.
 };
 
 class FrameSink {

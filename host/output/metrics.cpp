@@ -22,6 +22,10 @@
 //   in which the agent arrived (its first arrival); path ratio = walked / shortest navmesh path
 //   (findNearestPoly of start and goal, findPath, findStraightPath, xz length), through the
 //   agent's waypoints in order when it has some (the sum of the legs).
+// * Periodic worlds (scenario extension world.periodic): the bounds' edges across the periodic
+//   axis are no walls, the obstacles' copies one period away are (as in the navmesh), two
+//   agents on either side of the seam overlap as their nearest images do, and a step's
+//   displacement is measured to the nearest image (a wrap is no walk of a period).
 // * Arrival time: from the agent's entry (0, or when a start delay or an emitter let it in)
 //   to the end of the step in which it arrived; only agents that have entered are counted in
 //   `agents` and `unreachable`.
@@ -41,6 +45,7 @@
 #include "host/checkpoint/archive.h"
 #include "host/navmesh/navmesh.h"
 #include "host/output/step_time_stats.h"
+#include "host/scenario/periodic_world.h"
 
 #include <DetourNavMesh.h>
 #include <DetourNavMeshQuery.h>
@@ -267,6 +272,7 @@ struct MetricsCollector::Impl {
   std::vector<Agent> agents;
   std::vector<std::string> type_names; ///< In order of first appearance.
 
+  std::optional<PeriodicFrame> periodic; ///< Scenario extension world.periodic.
   // Walls of 2D worlds.
   bool has_bounds = false;
   glm::dvec2 bounds_min{0.0}, bounds_max{0.0};
@@ -294,6 +300,7 @@ struct MetricsCollector::Impl {
     float x, y, z, radius;
     int agent;
     std::int32_t cx, cz;
+    bool ghost; ///< A periodic image of an agent near the low end, placed past the high end.
   };
   std::vector<Slot> unsorted, slots;
   std::vector<std::uint32_t> bucket_of;
@@ -551,7 +558,15 @@ MetricsCollector::MetricsCollector(const Scenario& scenario, const NavMesh& navm
       m.bounds_min = scenario.world.bounds->min;
       m.bounds_max = scenario.world.bounds->max;
     }
-    for (const Polygon2D& polygon : scenario.world.obstacles) {
+    m.periodic = periodic_frame(scenario);
+    std::vector<Polygon2D> polygons = scenario.world.obstacles;
+    if (m.periodic) {
+      // No wall across the periodic axis: its edges move out of reach.
+      m.bounds_min[m.periodic->axis] = -std::numeric_limits<double>::max();
+      m.bounds_max[m.periodic->axis] = std::numeric_limits<double>::max();
+      polygons = obstacles_with_images(scenario.world, *m.periodic, m.periodic->runway);
+    }
+    for (const Polygon2D& polygon : polygons) {
       if (polygon.size() < 3) {
         continue;
       }
@@ -591,15 +606,31 @@ void MetricsCollector::observe_step(std::span<const glm::vec3> positions,
     }
     Impl::Agent& a = m.agents[i];
     const glm::vec3& p = positions[i];
-    const double dx = static_cast<double>(p.x) - a.last.x;
-    const double dz = static_cast<double>(p.z) - a.last.z;
+    double dx = static_cast<double>(p.x) - a.last.x;
+    double dz = static_cast<double>(p.z) - a.last.z;
+    if (m.periodic) {
+      double& along = m.periodic->axis == 0 ? dx : dz;
+      along = m.periodic->nearest_image(static_cast<float>(along));
+    }
     a.walked += std::sqrt(dx * dx + dz * dz);
     a.last = p;
     if (a.arrival_time && !a.walked_at_arrival && now + 0.25 * m.dt >= *a.arrival_time) {
       a.walked_at_arrival = a.walked;
     }
     m.unsorted.push_back({p.x, p.y, p.z, a.radius, static_cast<int>(i), cell_coord(p.x, inv_cell),
-                          cell_coord(p.z, inv_cell)});
+                          cell_coord(p.z, inv_cell), false});
+    if (m.periodic) {
+      // An agent within reach of the low end also stands one period up, where the agents
+      // near the high end can touch it (the pair loop skips ghost-ghost pairs, so each pair is
+      // counted once).
+      glm::vec3 image = p;
+      float& along = m.periodic->axis == 0 ? image.x : image.z;
+      if (along < m.periodic->lo + 2.0f * m.max_radius) {
+        along += m.periodic->period();
+        m.unsorted.push_back({image.x, image.y, image.z, a.radius, static_cast<int>(i),
+                              cell_coord(image.x, inv_cell), cell_coord(image.z, inv_cell), true});
+      }
+    }
   }
   const std::size_t count = m.unsorted.size();
   if (count == 0 || !(m.max_radius > 0.0f)) {
@@ -656,7 +687,8 @@ void MetricsCollector::observe_step(std::span<const glm::vec3> positions,
                      std::max(static_cast<std::size_t>(cm.bucket_start[buckets[q]]), k + 1);
                  s < end; ++s) {
               const Impl::Slot& b = cm.slots[s];
-              if (std::abs(static_cast<double>(a.y) - b.y) > cm.agent_height) {
+              if ((a.ghost && b.ghost) ||
+                  std::abs(static_cast<double>(a.y) - b.y) > cm.agent_height) {
                 continue;
               }
               const double sum = ra + b.radius;
@@ -674,6 +706,9 @@ void MetricsCollector::observe_step(std::span<const glm::vec3> positions,
             }
           }
 
+          if (a.ghost) {
+            continue; // Its agent's walls were measured where it stands.
+          }
           const double wall = cm.wall_penetration({a.x, a.y, a.z}, a.radius);
           if (wall > 0.0) {
             t.max_wall = std::max(t.max_wall, wall);
@@ -723,13 +758,13 @@ void MetricsCollector::record_arrival(int agent, double time, bool by_contact) {
 void MetricsCollector::record_step_time(double ms, const StageTimes& stages) {
   Impl& m = *impl_;
   m.step_ms.add(ms);
-  for (const auto& [stage, stage_ms] : stages.entries()) {
+  for (const auto& entry : stages.entries()) {
     auto it = std::find_if(m.stage_totals.begin(), m.stage_totals.end(),
-                           [&](const auto& e) { return e.first == stage; });
+                           [&](const auto& e) { return e.first == entry.first; });
     if (it == m.stage_totals.end()) {
-      m.stage_totals.emplace_back(stage, stage_ms);
+      m.stage_totals.push_back(entry);
     } else {
-      it->second += stage_ms;
+      it->second += entry.second;
     }
   }
 }
@@ -915,6 +950,16 @@ void MetricsCollector::restore(ArchiveReader& in) {
       in.fail("an agent's type index is out of range");
   in.fields(m.max_radius, m.observed_steps, m.overlap_events, m.wall_events, m.max_overlap,
             m.max_wall);
+  // The largest radius sizes the wall grid's cells: it must be its agents' (a damaged value
+  // would ask for a grid of any size).
+  float largest = 0.0f;
+  for (const Impl::Agent& a : m.agents) {
+    if (!(a.radius > 0.0f && a.radius <= 1e3f))
+      in.fail("an agent's radius is not a number in (0, 1000]");
+    largest = std::max(largest, a.radius);
+  }
+  if (m.max_radius != largest)
+    in.fail("the largest agent radius does not match the agents'");
   m.update_wall_grid();
   m.step_ms.restore(in);
   in.get_records(m.stage_totals, kStageTotalFields);

@@ -20,12 +20,18 @@ OutputFormat output_format_for(const std::filesystem::path& path, bool fps_given
     return OutputFormat::UsdShot;
   if (extension == ".json")
     return OutputFormat::TrackJson;
+  if (extension == ".csv")
+    return fps_given ? OutputFormat::FilmCsv : OutputFormat::StepCsv;
   if (extension == ".usd" || extension == ".usdc" || extension == ".usdz")
     throw std::invalid_argument(path.string() +
                                 ": crowd writes USD as text; name the file .usda (usdcat "
                                 "converts it to " +
                                 extension + ")");
-  return fps_given ? OutputFormat::FilmCsv : OutputFormat::StepCsv;
+  throw std::invalid_argument(
+      path.string() + ": " +
+      (extension.empty() ? std::string("no extension") : "unknown extension " + extension) +
+      "; the output format is chosen by it: .csv (trajectories, or film frames with --fps), "
+      ".usda (USD PointInstancer shot), .json (per-agent film tracks)");
 }
 
 bool is_film_format(OutputFormat format) {

@@ -15,9 +15,10 @@ enum class OutputFormat {
   TrackJson, ///< Film frames at --fps as per-agent tracks.
 };
 
-/// `.usda` -> UsdShot, `.json` -> TrackJson; any other name -> StepCsv, or FilmCsv when
-/// `fps_given` (--fps on the command line), so that `--out traj.csv` without --fps keeps the
-/// meaning of outputs.md. Throws std::invalid_argument for `.usd`, `.usdc` and `.usdz`
+/// `.usda` -> UsdShot, `.json` -> TrackJson, `.csv` -> StepCsv, or FilmCsv when `fps_given`
+/// (--fps on the command line), so that `--out traj.csv` without --fps keeps the meaning of
+/// outputs.md; the extension's case does not matter. Throws std::invalid_argument for any
+/// other name, naming the formats there are, with a hint for `.usd`, `.usdc` and `.usdz`
 /// (binary or packaged USD, which need the USD library: write `.usda`).
 OutputFormat output_format_for(const std::filesystem::path& path, bool fps_given);
 

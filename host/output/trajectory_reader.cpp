@@ -45,6 +45,10 @@ Trajectory read_trajectory(const std::filesystem::path& file, int agents) {
   std::ifstream in(file, std::ios::binary);
   if (!in)
     throw TrajectoryError(file, 0, "cannot open the trajectory file");
+  return read_trajectory(in, file, agents);
+}
+
+Trajectory read_trajectory(std::istream& in, const std::filesystem::path& file, int agents) {
   Trajectory trajectory;
   trajectory.agents = agents;
   std::string line_text;

@@ -8,6 +8,7 @@
 
 #include <filesystem>
 #include <glm/glm.hpp>
+#include <istream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -41,6 +42,8 @@ struct Trajectory {
 /// decreasing step, a frame whose agents are not in increasing order or repeat one, an agent
 /// id outside [0, agents).
 Trajectory read_trajectory(const std::filesystem::path& file, int agents);
+/// The same from a stream; `file` names it in messages.
+Trajectory read_trajectory(std::istream& in, const std::filesystem::path& file, int agents);
 
 /// Checks that the trajectory belongs to this scenario: frame 0 is the initial state with
 /// every agent where the scenario places it; each frame's time is step x dt; an agent missing

@@ -18,11 +18,32 @@
 namespace crowd {
 namespace {
 
-constexpr std::array<const char*, 6> kAttributeDeclarations = {
-    "point3f[] positions", "quath[] orientations", "vector3f[] velocities",
-    "int64[] ids",         "int[] protoIndices",   "int64[] invisibleIds"};
-constexpr std::array<const char*, 6> kAttributeFileSuffixes = {
-    ".positions", ".orientations", ".velocities", ".ids", ".protoIndices", ".invisibleIds"};
+constexpr std::array<const char*, 8> kAttributeDeclarations = {
+    "point3f[] positions",          "quath[] orientations", "vector3f[] velocities",
+    "vector3f[] angularVelocities", "float3[] extent",      "int64[] ids",
+    "int[] protoIndices",           "int64[] invisibleIds"};
+constexpr std::array<const char*, 8> kAttributeFileSuffixes = {
+    ".positions", ".orientations", ".velocities",   ".angularVelocities",
+    ".extent",    ".ids",          ".protoIndices", ".invisibleIds"};
+
+// The stand-in prototype: a capsule of radius 0.25 m with a 1.2 m spine, feet at the origin
+// (1.2 + 2 x 0.25 = 1.7 m tall, centred at 0.85 m). Its bounds about the instance's position
+// are the same whatever the heading (it is round about +y).
+constexpr float kCapsuleRadius = 0.25f;
+constexpr float kCapsuleTop = 1.7f;
+
+constexpr float kDegreesPerRadian = 57.29577951308232f;
+
+/// "(x, y, z)", each in its shortest round-trip form.
+void append_tuple(std::string& out, const glm::vec3& v) {
+  out += '(';
+  append_float(out, v.x);
+  out += ", ";
+  append_float(out, v.y);
+  out += ", ";
+  append_float(out, v.z);
+  out += ')';
+}
 
 void append_double(std::string& out, double value) {
   char buf[32];
@@ -72,7 +93,8 @@ void copy_file_into(const std::filesystem::path& from, StreamingFile& to) {
 } // namespace
 
 UsdShotWriter::UsdShotWriter(std::filesystem::path path, double fps)
-    : path_(std::move(path)), fps_(fps), headings_(1.0 / fps), buffers_(kAttributeCount) {
+    : path_(std::move(path)), fps_(fps), buffers_(kAttributeCount),
+      last_held_(kAttributeCount - kFirstHeld), held_samples_(kAttributeCount - kFirstHeld, 0) {
   for (const char* suffix : kAttributeFileSuffixes) {
     std::filesystem::path part = path_;
     part += suffix;
@@ -94,37 +116,27 @@ void UsdShotWriter::write_frame(const FrameView& frame) {
   if (last_frame_ < 0)
     first_frame_ = frame.number;
   last_frame_ = frame.number;
-  headings_.update(frame.velocities, frame.phases);
-  const std::span<const float> heading = headings_.headings();
 
-  for (std::string& line : buffers_) {
-    line.clear();
-    line += "            ";
-    append_int(line, frame.number);
-    line += ": [";
-  }
+  for (std::string& array : buffers_)
+    array = "[";
   bool first_invisible = true;
+  glm::vec3 lo{0.0f}, hi{0.0f};
+  bool any_shown = false;
   const std::size_t count = frame.positions.size();
   for (std::size_t i = 0; i < count; ++i) {
     const char* sep = i == 0 ? "" : ", ";
     const glm::vec3 p = frame.positions[i];
     const glm::vec2 v = i < frame.velocities.size() ? frame.velocities[i] : glm::vec2(0.0f);
-    std::string& pos = buffers_[kPositions];
-    pos += sep;
-    pos += '(';
-    append_float(pos, p.x);
-    pos += ", ";
-    append_float(pos, p.y);
-    pos += ", ";
-    append_float(pos, p.z);
-    pos += ')';
+    buffers_[kPositions] += sep;
+    append_tuple(buffers_[kPositions], p);
     // A rotation by h about +y: (cos h/2, 0, sin h/2, 0).
+    const float h = i < frame.headings.size() ? frame.headings[i] : 0.0f;
     std::string& rot = buffers_[kOrientations];
     rot += sep;
     rot += '(';
-    append_float(rot, std::cos(0.5f * heading[i]));
+    append_float(rot, std::cos(0.5f * h));
     rot += ", 0, ";
-    append_float(rot, std::sin(0.5f * heading[i]));
+    append_float(rot, std::sin(0.5f * h));
     rot += ", 0)";
     std::string& vel = buffers_[kVelocities];
     vel += sep;
@@ -133,6 +145,12 @@ void UsdShotWriter::write_frame(const FrameView& frame) {
     vel += ", 0, ";
     append_float(vel, v.y);
     vel += ')';
+    std::string& spin = buffers_[kAngularVelocities];
+    spin += sep;
+    spin += "(0, ";
+    append_float(spin,
+                 (i < frame.turn_rates.size() ? frame.turn_rates[i] : 0.0f) * kDegreesPerRadian);
+    spin += ", 0)";
     buffers_[kIds] += sep;
     append_int(buffers_[kIds], static_cast<long long>(i));
     buffers_[kProtoIndices] += sep;
@@ -143,11 +161,36 @@ void UsdShotWriter::write_frame(const FrameView& frame) {
         buffers_[kInvisible] += ", ";
       first_invisible = false;
       append_int(buffers_[kInvisible], static_cast<long long>(i));
+      continue;
     }
+    const glm::vec3 low = p + glm::vec3(-kCapsuleRadius, 0.0f, -kCapsuleRadius);
+    const glm::vec3 high = p + glm::vec3(kCapsuleRadius, kCapsuleTop, kCapsuleRadius);
+    lo = any_shown ? glm::min(lo, low) : low;
+    hi = any_shown ? glm::max(hi, high) : high;
+    any_shown = true;
   }
+  std::string& extent = buffers_[kExtent];
+  append_tuple(extent, lo);
+  extent += ", ";
+  append_tuple(extent, hi);
+  std::string line;
   for (int a = 0; a < kAttributeCount; ++a) {
-    buffers_[static_cast<std::size_t>(a)] += "],\n";
-    samples_[static_cast<std::size_t>(a)]->append(buffers_[static_cast<std::size_t>(a)]);
+    const auto index = static_cast<std::size_t>(a);
+    buffers_[index] += ']';
+    if (a >= kFirstHeld) {
+      // Held between samples: a new sample only where the value changes.
+      std::string& last = last_held_[index - kFirstHeld];
+      if (held_samples_[index - kFirstHeld] > 0 && buffers_[index] == last)
+        continue;
+      last = buffers_[index];
+      ++held_samples_[index - kFirstHeld];
+    }
+    line = "            ";
+    append_int(line, frame.number);
+    line += ": ";
+    line += buffers_[index];
+    line += ",\n";
+    samples_[index]->append(line);
   }
 }
 
@@ -169,6 +212,12 @@ void UsdShotWriter::finish() {
   out.append(head);
   for (int a = 0; a < kAttributeCount; ++a) {
     const auto index = static_cast<std::size_t>(a);
+    if (a >= kFirstHeld && held_samples_[index - kFirstHeld] == 1) {
+      // The same all shot long: a plain value.
+      out.append(std::string("        ") + kAttributeDeclarations[index] + " = " +
+                 last_held_[index - kFirstHeld] + "\n");
+      continue;
+    }
     out.append(std::string("        ") + kAttributeDeclarations[index] + ".timeSamples = {\n");
     copy_file_into(samples_[index]->temporary_path(), out);
     out.append("        }\n");
@@ -186,7 +235,7 @@ void UsdShotWriter::finish() {
   std::string tail = "        rel prototypes = [\n";
   for (const std::string& name : names)
     tail += "            </Crowd/Agents/Prototypes/" + name + ">,\n";
-  tail += "        ]\n\n        def Scope \"Prototypes\"\n        {\n";
+  tail += "        ]\n\n        over \"Prototypes\"\n        {\n";
   for (std::size_t p = 0; p < names.size(); ++p) {
     tail += "            def Xform \"" + names[p] +
             "\" (\n                customData = {\n"
@@ -196,6 +245,7 @@ void UsdShotWriter::finish() {
     // Feet at the origin: 1.2 m spine + two 0.25 m caps = 1.7 m, centred at 0.85 m.
     tail += "                def Capsule \"body\"\n                {\n"
             "                    uniform token axis = \"Y\"\n"
+            "                    float3[] extent = [(-0.25, -0.85, -0.25), (0.25, 0.85, 0.25)]\n"
             "                    double height = 1.2\n"
             "                    double radius = 0.25\n"
             "                    double3 xformOp:translate = (0, 0.85, 0)\n"
@@ -214,22 +264,25 @@ void UsdShotWriter::finish() {
 void UsdShotWriter::save(ArchiveWriter& out) {
   for (const auto& sample : samples_)
     sample->save(out);
-  headings_.save(out);
   out.put(prototype_types_);
   out.put(first_frame_);
   out.put(last_frame_);
+  out.fields(last_held_, held_samples_);
 }
 
 void UsdShotWriter::restore(ArchiveReader& in) {
   for (const auto& sample : samples_)
     sample->restore(in, /*committed_is_stream=*/false);
-  headings_.restore(in);
   in.get(prototype_types_);
   prototype_of_type_.clear();
   for (std::size_t p = 0; p < prototype_types_.size(); ++p)
     prototype_of_type_.emplace(prototype_types_[p], static_cast<int>(p));
   in.get(first_frame_);
   in.get(last_frame_);
+  in.fields(last_held_, held_samples_);
+  in.expect(last_held_.size(), static_cast<std::uint64_t>(kAttributeCount - kFirstHeld),
+            "the shot's held attributes");
+  in.expect(held_samples_.size(), last_held_.size(), "the shot's held sample counts");
 }
 
 std::vector<std::filesystem::path> UsdShotWriter::keep_streams_after_finish() {

@@ -2,7 +2,6 @@
 #pragma once
 
 #include "host/output/frame_sink.h"
-#include "host/output/heading_smoother.h"
 #include "host/output/streaming_file.h"
 
 #include <filesystem>
@@ -15,13 +14,21 @@ namespace crowd {
 
 /// Writes /Crowd/Agents, a UsdGeomPointInstancer (openusd.org, "UsdGeomPointInstancer")
 /// whose positions (point3f[]), orientations (quath[], (real, i, j, k): a rotation about +y
-/// by the HeadingSmoother's heading), velocities (vector3f[], m/s), ids (int64[], the agent
-/// index), protoIndices (int[]) and invisibleIds (int64[], agents not shown in the frame) are
-/// time-sampled at time code = film frame. One prototype per agent type label, in order of
-/// first appearance: /Crowd/Agents/Prototypes/<label>, an Xform holding a 1.7 m capsule
-/// standing on the ground (a stand-in for the artist's character). Stage metadata: start and
-/// end time code, timeCodesPerSecond = framesPerSecond = fps, upAxis "Y", metersPerUnit 1,
-/// defaultPrim "Crowd".
+/// by the frame's heading, host/output/character_motion.h), velocities (vector3f[], m/s),
+/// angularVelocities (vector3f[], degrees per second about each axis, as the PointInstancer
+/// schema asks for animated orientations: (0, turn rate, 0)), ids (int64[], the agent index),
+/// protoIndices (int[]) and invisibleIds (int64[], agents not shown in the frame) are
+/// time-sampled at time code = film frame, and extent (float3[], the instances' bounds: every
+/// shown agent's prototype bounds at its position) too. ids, protoIndices and invisibleIds
+/// hold their value between samples (integer arrays are not interpolated), so they get a
+/// sample only at the frames where they change, and a plain value when they never do. One prototype
+/// per agent type label, in order of first appearance: /Crowd/Agents/Prototypes/<label>, an Xform
+/// holding a 1.7 m capsule standing on the ground (a stand-in for the artist's character) with its
+/// extent. The Prototypes scope is an `over`, so that traversals and imaging see the prototypes
+/// only through the instancer, not as geometry of their own standing at the origin (LearnOpenUSD,
+/// "Authoring Point Instancing": prototypes hidden by an over or class parent). Stage metadata:
+/// start and end time code, timeCodesPerSecond = framesPerSecond = fps, upAxis "Y", metersPerUnit
+/// 1, defaultPrim "Crowd".
 ///
 /// usda lists all samples of one attribute together, so each attribute's samples stream to
 /// their own temporary file, frame by frame; finish() writes the layer by concatenating them:
@@ -38,19 +45,32 @@ public:
   std::vector<std::filesystem::path> keep_streams_after_finish() override;
 
 private:
-  enum Attribute { kPositions, kOrientations, kVelocities, kIds, kProtoIndices, kInvisible };
-  static constexpr int kAttributeCount = 6;
+  enum Attribute {
+    kPositions,
+    kOrientations,
+    kVelocities,
+    kAngularVelocities,
+    kExtent,
+    kIds,
+    kProtoIndices,
+    kInvisible
+  };
+  static constexpr int kAttributeCount = 8;
+  /// The first attribute whose value is held between samples (written only when it changes).
+  static constexpr int kFirstHeld = kIds;
 
   int prototype_index(const std::string& type);
 
   std::filesystem::path path_;
   double fps_;
   std::vector<std::unique_ptr<StreamingFile>> samples_;
-  HeadingSmoother headings_;
   std::map<std::string, int> prototype_of_type_;
   std::vector<std::string> prototype_types_; ///< In index order.
   int first_frame_ = 0, last_frame_ = -1;
-  std::vector<std::string> buffers_; ///< One line per attribute, reused.
+  std::vector<std::string> buffers_; ///< One array per attribute, reused.
+  /// Held attributes: the array last written and how many samples were written.
+  std::vector<std::string> last_held_;
+  std::vector<long long> held_samples_;
   bool keep_streams_ = false;
 };
 

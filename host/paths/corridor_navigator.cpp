@@ -437,6 +437,27 @@ void CorridorNavigator::clear_target(int index) {
   a.target_ref = 0;
 }
 
+bool CorridorNavigator::move_agent(AgentArrays& arrays, int index, const glm::vec3& position) {
+  NavAgent& a = impl_->agents.at(static_cast<std::size_t>(index));
+  const glm::vec3 ext = impl_->navmesh.placement_extents();
+  dtPolyRef ref = 0;
+  float nearest[3];
+  impl_->arena.execute([&] {
+    impl_->query().findNearestPoly(&position.x, &ext.x, &impl_->navmesh.filter(), &ref, nearest);
+  });
+  if (!ref)
+    return false;
+  // As add_agent: the corridor is the polygon under the agent until its path comes.
+  a.corridor.reset(ref, nearest);
+  arrays.position[static_cast<std::size_t>(index)] = {nearest[0], nearest[1], nearest[2]};
+  if (a.state != TargetState::None && a.target_ref != 0) {
+    a.replan_time = 0.0f;
+    a.topology_time = 0.0f;
+    impl_->enqueue(index);
+  }
+  return true;
+}
+
 void CorridorNavigator::plan(AgentArrays& arrays, float dt, StageTimes& times) {
   Impl& m = *impl_;
   m.arena.execute([&] {

@@ -50,6 +50,10 @@ public:
   void set_target(int index, const glm::vec3& goal);
   /// No goal any more: the agent stands.
   void clear_target(int index);
+  /// Puts agent `index` at the navmesh point nearest `position` (written to arrays.position):
+  /// its corridor starts there, and an agent with a goal queues a new path search to it.
+  /// Returns false, leaving the agent where it was, when no navmesh is near.
+  bool move_agent(AgentArrays& arrays, int index, const glm::vec3& position);
 
   /// Before the kernels: validity checks, budgeted path searches, topology optimisation,
   /// corners and the preferred velocity and desired speed of every agent.

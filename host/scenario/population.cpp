@@ -35,6 +35,7 @@
 
 #include "host/navmesh/navmesh.h"
 #include "host/scenario/json_path.h"
+#include "host/scenario/periodic_world.h"
 #include "host/scenario/polygon2d.h"
 
 #include <algorithm>
@@ -205,8 +206,8 @@ class Placer {
 public:
   Placer(const Scenario& scenario, const NavMesh& navmesh)
       : scenario_(scenario), navmesh_(navmesh), file_(scenario.file.string()), rng_(scenario.seed),
-        grid_(2.0f * std::max(scenario.max_agent_radius(), 0.05f),
-              navmesh.settings().agent_height) {
+        grid_(2.0f * std::max(scenario.max_agent_radius(), 0.05f), navmesh.settings().agent_height),
+        periodic_(periodic_frame(scenario)) {
     for (const Polygon2D& polygon : scenario.world.obstacles) {
       Box box{polygon.front(), polygon.front()};
       for (const glm::vec2 v : polygon) {
@@ -288,7 +289,13 @@ private:
 
   /// A goal keeps its requested x/z (the run reports an unreachable goal rather than moving
   /// it); a 2D goal takes its height from the walkable surface, or 0 without one.
-  glm::vec3 goal_at(const glm::vec3& requested, bool has_height) const {
+  /// In a periodic world a goal on or past a periodic end goes into the runway beyond that
+  /// end (host/scenario/periodic_world.h): the agent walks that way for ever.
+  glm::vec3 goal_at(glm::vec3 requested, bool has_height) const {
+    if (periodic_) {
+      float& along = periodic_->axis == 0 ? requested.x : requested.z;
+      along = periodic_->goal_coordinate(along);
+    }
     if (has_height) {
       return requested;
     }
@@ -534,6 +541,7 @@ private:
   std::string file_;
   std::mt19937_64 rng_;
   DiscGrid grid_;
+  std::optional<PeriodicFrame> periodic_;
   std::vector<Box> obstacle_boxes_;
   std::vector<AgentSetup> agents_;
 };

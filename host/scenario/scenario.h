@@ -31,7 +31,8 @@ private:
 
 /// Recast build settings (scenario `world.navmesh`). Units: metres and degrees.
 struct NavmeshSettings {
-  float cell_size = 0.3f;
+  /// Unset: chosen from the agent radius and the world's size (navmesh/default_cell_size.h).
+  std::optional<float> cell_size;
   float cell_height = 0.2f;
   std::optional<float> agent_radius; ///< Unset: the largest agent radius of the scenario.
   float agent_height = 2.0f;
@@ -41,6 +42,10 @@ struct NavmeshSettings {
 
 /// A simple polygon on the ground plane, points as (x, z).
 using Polygon2D = std::vector<glm::vec2>;
+
+/// Scenario extension `world.periodic` (docs/scenario-extensions.md): the axis along which a
+/// 2D world repeats, its bounds being one period.
+enum class PeriodicAxis : std::uint8_t { None, X, Z };
 
 struct WorldSpec {
   // Exactly one of the two descriptions is set.
@@ -52,6 +57,9 @@ struct WorldSpec {
   std::vector<Polygon2D> obstacles; ///< ... with these 2 m prisms standing on it.
   std::filesystem::path mesh;       ///< Mesh world: absolute path of the OBJ file.
   NavmeshSettings navmesh;
+  /// 2D worlds only: agents leaving the bounds at one end of this axis re-enter at the other
+  /// (host/scenario/periodic_world.h).
+  PeriodicAxis periodic = PeriodicAxis::None;
 
   bool is_mesh() const { return !mesh.empty(); }
 };

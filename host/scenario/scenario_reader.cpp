@@ -97,7 +97,7 @@ constexpr std::string_view kTopKeys[] = {"name",     "seed",     "dt",    "durat
                                          "world",    "defaults", "types", "agents",   "groups",
                                          "emitters", "source",   "notes", "expect"};
 constexpr std::string_view kAnnotationKeys[] = {"source", "notes", "expect"};
-constexpr std::string_view kWorldKeys[] = {"bounds", "obstacles", "mesh", "navmesh"};
+constexpr std::string_view kWorldKeys[] = {"bounds", "obstacles", "mesh", "navmesh", "periodic"};
 constexpr std::string_view kNavmeshKeys[] = {"cell_size",    "cell_height", "agent_radius",
                                              "agent_height", "max_climb",   "max_slope"};
 constexpr std::string_view kParamKeys[] = {
@@ -652,7 +652,24 @@ private:
     if (value.contains("navmesh")) {
       world.navmesh = read_navmesh(value["navmesh"], json_path::member(path, "navmesh"));
     }
+    if (value.contains("periodic")) {
+      world.periodic =
+          periodic_axis(value["periodic"], json_path::member(path, "periodic"), has_mesh);
+    }
     return world;
+  }
+
+  /// Scenario extension `world.periodic` (docs/scenario-extensions.md): "x" or "z", 2D worlds
+  /// only (the bounds are the period; a mesh has none).
+  PeriodicAxis periodic_axis(const json& value, const std::string& path, bool mesh_world) const {
+    const std::string axis = string_value(value, path, "\"x\" or \"z\"");
+    if (axis != "x" && axis != "z") {
+      fail(path, "must be \"x\" or \"z\", got " + show(value));
+    }
+    if (mesh_world) {
+      fail(path, "is only allowed with \"bounds\" (a 2D world): the bounds are the period");
+    }
+    return axis == "x" ? PeriodicAxis::X : PeriodicAxis::Z;
   }
 
   Polygon2D polygon(const json& value, const std::string& path) const {
@@ -699,7 +716,10 @@ private:
         out = number(value[std::string(key)], json_path::member(path, key), range);
       }
     };
-    field("cell_size", kPositive, settings.cell_size);
+    if (value.contains("cell_size")) {
+      settings.cell_size =
+          number(value["cell_size"], json_path::member(path, "cell_size"), kPositive);
+    }
     field("cell_height", kPositive, settings.cell_height);
     if (value.contains("agent_radius")) {
       settings.agent_radius =

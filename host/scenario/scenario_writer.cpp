@@ -117,10 +117,13 @@ ordered_json world(const WorldSpec& spec) {
       }
       out["obstacles"] = std::move(obstacles);
     }
+    if (spec.periodic != PeriodicAxis::None)
+      out["periodic"] = spec.periodic == PeriodicAxis::X ? "x" : "z";
   }
   const NavmeshSettings& n = spec.navmesh;
   ordered_json navmesh;
-  navmesh["cell_size"] = number(n.cell_size);
+  if (n.cell_size)
+    navmesh["cell_size"] = number(*n.cell_size);
   navmesh["cell_height"] = number(n.cell_height);
   if (n.agent_radius)
     navmesh["agent_radius"] = number(*n.agent_radius);
@@ -153,8 +156,41 @@ ordered_json group_json(const GroupSpec& group, const AgentParams& defaults) {
     out["goal"] = "antipodal";
     break;
   }
+  if (group.base.type != AgentParams{}.type)
+    out["type"] = group.base.type;
   write_params(out, group.base, defaults, &group);
   return out;
+}
+
+/// Scenario extension `types` (docs/scenario-extensions.md) as far as the parsed scenario
+/// keeps it: each type used by an explicit agent with the distributions that agent draws
+/// from (its constants are written on the agent itself), and each type used by a group or an
+/// emitter, empty (their distributions and constants are written on them). Reading the file
+/// back gives the same agents.
+ordered_json types_json(const Scenario& scenario) {
+  ordered_json types = ordered_json::object();
+  const std::string untyped = AgentParams{}.type;
+  for (const ExplicitAgentSpec& agent : scenario.agents) {
+    if (agent.params.type == untyped || types.contains(agent.params.type))
+      continue;
+    ordered_json type = ordered_json::object();
+    const auto put = [&](const char* key, const std::optional<Distribution>& d) {
+      if (d)
+        type[key] = {{"uniform", {number(d->lo), number(d->hi)}}};
+    };
+    put("radius", agent.drawn.radius);
+    put("max_speed", agent.drawn.max_speed);
+    put("max_accel", agent.drawn.max_accel);
+    put("separation_weight", agent.drawn.separation_weight);
+    put("collision_query_range", agent.drawn.collision_query_range);
+    put("arrival_radius", agent.drawn.arrival_radius);
+    types[agent.params.type] = std::move(type);
+  }
+  for (const std::vector<GroupSpec>* list : {&scenario.groups, &scenario.emitters})
+    for (const GroupSpec& group : *list)
+      if (group.base.type != untyped && !types.contains(group.base.type))
+        types[group.base.type] = ordered_json::object();
+  return types;
 }
 
 /// Depth of nested arrays: 0 for a scalar, 1 for [1, 2], 2 for [[1, 2], [3, 4]].
@@ -225,8 +261,15 @@ void print(const ordered_json& value, int indent, std::string& out) {
 } // namespace
 
 std::string write_scenario_json(const Scenario& scenario) {
+  return write_scenario_json(scenario, {});
+}
+
+std::string write_scenario_json(const Scenario& scenario,
+                                const std::vector<std::pair<std::string, std::string>>& notes) {
   ordered_json root;
   root["name"] = scenario.name;
+  for (const auto& [key, text] : notes)
+    root[key] = text;
   root["seed"] = scenario.seed;
   root["dt"] = number(scenario.dt);
   if (scenario.steps) {
@@ -238,12 +281,16 @@ std::string write_scenario_json(const Scenario& scenario) {
   ordered_json defaults = ordered_json::object();
   write_params(defaults, scenario.defaults, std::nullopt, nullptr);
   root["defaults"] = std::move(defaults);
+  if (ordered_json types = types_json(scenario); !types.empty())
+    root["types"] = std::move(types);
   if (!scenario.agents.empty()) {
     ordered_json agents = ordered_json::array();
     for (const ExplicitAgentSpec& agent : scenario.agents) {
       ordered_json entry;
       entry["position"] = point(agent.position);
       entry["goal"] = point(agent.goal);
+      if (agent.params.type != AgentParams{}.type)
+        entry["type"] = agent.params.type;
       write_params(entry, agent.params, scenario.defaults, nullptr);
       agents.push_back(std::move(entry));
     }

@@ -5,6 +5,8 @@
 #include "host/scenario/scenario.h"
 
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace crowd {
 
@@ -14,7 +16,14 @@ namespace crowd {
 /// with the parameters that differ from `defaults` (a group's distributions as
 /// {"uniform": [a, b]}). An avoidance preset is written by name when its parameters are the
 /// preset's, otherwise as an object. Numbers are written as the shortest decimal that reads
-/// back to the same float. Arrays of numbers and points stay on one line.
+/// back to the same float. Arrays of numbers and points stay on one line. Of the scenario
+/// extensions (docs/scenario-extensions.md) it writes `world.periodic` and `types` with the
+/// agents' and groups' `type`; not waypoints, start delays or emitters.
 std::string write_scenario_json(const Scenario& scenario);
+
+/// The same, with annotations after "name": ("source", text), ("notes", text) or ("expect",
+/// text), the keys the format reads and ignores.
+std::string write_scenario_json(const Scenario& scenario,
+                                const std::vector<std::pair<std::string, std::string>>& notes);
 
 } // namespace crowd

@@ -35,14 +35,9 @@ std::vector<std::vector<glm::vec3>> corridor_outlines(const NavMesh& navmesh,
 /// The CPU block interface (host/sim/cpu_block.h) scoring every sample in full, as the GPU
 /// does, and making the reference's choice among them (LevelSamples::taken_at), which is
 /// CpuBlock's answer; each admissible sample is recorded with its full penalty and level.
-class SampleRecordingBlock {
+class SampleRecordingBlock : public CpuBlock {
 public:
   explicit SampleRecordingBlock(std::vector<VelocitySample>& samples) : samples_(samples) {}
-
-  template <class F> void for_each_thread(int n, F&& f) {
-    for (int t = 0; t < n; ++t)
-      f(t);
-  }
 
   template <class Samples> ArgMin argmin(int n, const Samples& samples) {
     ArgMin best;

@@ -260,12 +260,38 @@ void AgentSchedule::save(ArchiveWriter& out) const {
              velocities_);
 }
 
-void AgentSchedule::restore(ArchiveReader& in) {
+void AgentSchedule::restore(ArchiveReader& in, std::span<const AgentSetup> setups,
+                            std::size_t backend_agents) {
   in.get_records(routes_, kRouteFields);
   in.get(phases_);
   in.expect(phases_.size(), routes_.size(), "the number of agent phases");
   in.fields(waiting_to_enter_, agent_of_backend_, entered_, in_entry_order_, positions_,
             velocities_);
+  in.expect(routes_.size(), setups.size(), "the number of scheduled agents");
+  in.expect(agent_of_backend_.size(), backend_agents, "the number of agents in the backend");
+  if (entered_ < 0 || static_cast<std::size_t>(entered_) != agent_of_backend_.size())
+    in.fail("the count of agents entered does not match the backend's");
+  for (std::size_t b = 0; b < agent_of_backend_.size(); ++b) {
+    const int id = agent_of_backend_[b];
+    if (id < 0 || static_cast<std::size_t>(id) >= routes_.size() ||
+        routes_[static_cast<std::size_t>(id)].backend_id != static_cast<int>(b))
+      in.fail("the agent ids of the backend's agents do not match their routes");
+  }
+  for (std::size_t i = 0; i < routes_.size(); ++i) {
+    const Route& route = routes_[i];
+    if (route.backend_id < -1 || route.backend_id >= static_cast<int>(backend_agents))
+      in.fail("agent " + std::to_string(i) + " has no agent in the backend");
+    if (route.next_waypoint > setups[i].waypoints.size())
+      in.fail("agent " + std::to_string(i) + " heads for a waypoint it does not have");
+    if (static_cast<std::uint8_t>(phases_[i]) > static_cast<std::uint8_t>(AgentPhase::Waiting))
+      in.fail("agent " + std::to_string(i) + " has no such phase");
+  }
+  for (const int id : waiting_to_enter_)
+    if (id < 0 || static_cast<std::size_t>(id) >= routes_.size())
+      in.fail("an agent waiting to enter does not exist");
+  if ((!positions_.empty() && positions_.size() != routes_.size()) ||
+      velocities_.size() != positions_.size())
+    in.fail("the positions shown do not match the agents");
 }
 
 } // namespace crowd

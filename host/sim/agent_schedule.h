@@ -56,6 +56,12 @@ public:
   /// Sends a walking agent's current target (its next waypoint or its goal) to the backend
   /// again, which plans a new path from where it stands (stuck agents).
   void replan(int id, const AgentSetup& setup, CrowdBackend& backend);
+  /// Where the agent is heading now: its next waypoint, or its goal.
+  glm::vec3 current_target(int id, const AgentSetup& setup) const {
+    return target(setup, routes_.at(static_cast<std::size_t>(id)));
+  }
+  /// The backend's id of agent `id`, -1 while it has not entered.
+  int backend_of(int id) const { return routes_.at(static_cast<std::size_t>(id)).backend_id; }
   /// The agent id of the agent the backend knows as `backend_id`.
   int agent_of_backend(int backend_id) const {
     return agent_of_backend_.at(static_cast<std::size_t>(backend_id));
@@ -70,7 +76,10 @@ public:
 
   /// Checkpoints (host/checkpoint/archive.h): routes, phases, entries to come, the id maps.
   void save(ArchiveWriter& out) const;
-  void restore(ArchiveReader& in);
+  /// Restores, then checks that the state fits `setups` and a backend of `backend_agents`
+  /// agents (ids in range, the two id maps each other's inverse, waypoints that exist), so
+  /// that a damaged checkpoint is refused here rather than read out of bounds on the next step.
+  void restore(ArchiveReader& in, std::span<const AgentSetup> setups, std::size_t backend_agents);
 
 private:
   struct Route {

@@ -49,6 +49,11 @@ public:
   virtual void set_goal(int id, const glm::vec3& goal) = 0;
   /// The agent stops where it is and stays as a standing obstacle (can still be pushed).
   virtual void stop_agent(int id) = 0;
+  /// Puts the agent at `position` (snapped onto the navmesh) between two steps, keeping its
+  /// velocity and its goal; a walking agent's path is planned again from there. Periodic
+  /// worlds move agents across the seam this way (host/sim/periodic_wrap.h). A removed
+  /// agent is left alone.
+  virtual void move_agent(int id, const glm::vec3& position) = 0;
 
   /// Advances every agent by dt seconds.
   virtual void step(float dt) = 0;

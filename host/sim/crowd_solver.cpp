@@ -100,6 +100,14 @@ void CrowdSolver::stop_agent(int id) {
   navigator_->clear_target(id);
 }
 
+void CrowdSolver::move_agent(int id, const glm::vec3& position) {
+  if (arrays_.mode.at(static_cast<std::size_t>(id)) == kAgentInactive)
+    return;
+  // Velocity and every kernel input stay; the position reaches the device with the next
+  // step's inputs (StepInputs::Changed uploads positions).
+  navigator_->move_agent(arrays_, id, position);
+}
+
 void CrowdSolver::step(float dt) {
   stages_.clear();
   health_ = {};

@@ -27,6 +27,7 @@ public:
   void remove_agent(int id) override;
   void set_goal(int id, const glm::vec3& goal) override;
   void stop_agent(int id) override;
+  void move_agent(int id, const glm::vec3& position) override;
   void step(float dt) override;
   std::span<const glm::vec3> positions() const override { return arrays_.position; }
   std::span<const glm::vec2> velocities() const override { return arrays_.velocity; }

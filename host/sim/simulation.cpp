@@ -3,13 +3,17 @@
 #include "cuda/kernels/fault_guard.h"
 #include "host/backends/detour_backend.h"
 #include "host/checkpoint/archive.h"
+#include "host/navmesh/ground_surface.h"
+#include "host/navmesh/scenario_geometry.h"
 #include "host/output/deadlock_monitor.h"
 #include "host/output/lane_order.h"
+#include "host/paths/walking_direction.h"
 #include "host/scenario/agent_params_check.h"
 #include "host/scenario/agent_setup_archive.h"
 #include "host/sim/agent_schedule.h"
 #include "host/sim/crowd_solver.h"
 #include "host/sim/executor.h"
+#include "host/sim/periodic_wrap.h"
 #include "host/sim/stuck_detector.h"
 
 #include <charconv>
@@ -116,6 +120,7 @@ struct Simulation::Impl {
   std::vector<std::uint8_t> frozen;
   std::vector<FaultRecord> faults;
   StuckDetector stuck;
+  PeriodicWrap periodic;             ///< Scenario extension world.periodic; inert otherwise.
   std::vector<std::uint8_t> walking; // scratch of handle_stuck
   DeadlockMonitor deadlocks;
   LaneOrder lanes;
@@ -125,13 +130,17 @@ struct Simulation::Impl {
   double max_navmesh_correction = 0.0;
   int step_index = 0;
   double last_step_ms = 0.0;
+  /// For observers' path queries (walking_direction), made on first use.
+  mutable NavQueryPtr observer_query;
+  /// The scenario's ground, for observers (ground_height), indexed on first use.
+  mutable std::unique_ptr<GroundSurface> ground;
 
   Impl(Scenario s, const SimulationOptions& options)
       : scenario(std::move(s)), navmesh(NavMesh::build(scenario)),
         setups(with_overrides(populate(scenario, navmesh), options)),
         scenario_agents(setups.size()), schedule(navmesh.settings().agent_height),
-        stuck(options.stuck_seconds), deadlocks(navmesh.settings().agent_height),
-        lanes(navmesh.settings().agent_height) {
+        stuck(options.stuck_seconds), periodic(scenario),
+        deadlocks(navmesh.settings().agent_height), lanes(navmesh.settings().agent_height) {
     // DetourCrowd cannot grow after init: room for the scene plus some agents added through
     // the API, within what its 16-bit grid allows (a larger scene is refused with the reason).
     const int scene = static_cast<int>(setups.size());
@@ -267,6 +276,9 @@ void Simulation::step() {
   ++m.step_index;
   const double now = time();
   m.record_health(m.backend->last_step_health(), now);
+  // Before arrivals are tested and anything observes the step: every output sees wrapped
+  // positions only.
+  m.periodic.apply(m.schedule, *m.backend);
   m.schedule.after_step(m.setups, *m.backend, *m.metrics, now);
   m.handle_stuck(now);
   m.last_step_ms =
@@ -317,6 +329,21 @@ std::span<const glm::vec2> Simulation::velocities() const {
 std::span<const AgentPhase> Simulation::phases() const {
   return impl_->schedule.phases();
 }
+std::optional<glm::vec2> Simulation::walking_direction(int id) const {
+  impl_->check_id(id);
+  if (!impl_->observer_query)
+    impl_->observer_query = impl_->navmesh.make_query(512);
+  const auto k = static_cast<std::size_t>(id);
+  return crowd::walking_direction(impl_->navmesh, *impl_->observer_query, positions()[k],
+                                  impl_->schedule.current_target(id, impl_->setups[k]));
+}
+
+float Simulation::ground_height(const glm::vec3& point) const {
+  if (!impl_->ground)
+    impl_->ground = std::make_unique<GroundSurface>(scenario_geometry(impl_->scenario));
+  return impl_->ground->height_under(point);
+}
+
 const Scenario& Simulation::scenario() const {
   return impl_->scenario;
 }
@@ -390,8 +417,7 @@ void Simulation::restore_checkpoint(ArchiveReader& in) {
     setup = restore_agent_setup(in);
   m.setups = std::move(setups);
   m.backend->restore(in);
-  m.schedule.restore(in);
-  in.expect(m.schedule.phases().size(), m.setups.size(), "the number of scheduled agents");
+  m.schedule.restore(in, m.setups, m.backend->positions().size());
   m.metrics->restore(in);
   m.stuck.restore(in);
   m.deadlocks.restore(in);

@@ -105,6 +105,17 @@ public:
   std::span<const glm::vec2> velocities() const;
   std::span<const AgentPhase> phases() const;
 
+  /// The ground direction (x, z) the agent is about to walk: toward the first corner of a
+  /// path from where it stands to its next waypoint or goal (an A* search of at most 64
+  /// polygons; for observers, such as the film export's first facing, not per step). Nothing
+  /// when there is no way to go. Throws ApiError for an unknown id.
+  std::optional<glm::vec2> walking_direction(int id) const;
+
+  /// The height of the scenario's own ground under `point` (host/navmesh/ground_surface.h):
+  /// where film exports stand characters, rather than on the navmesh above it. The ground is
+  /// indexed on first use.
+  float ground_height(const glm::vec3& point) const;
+
   const Scenario& scenario() const;
   const NavMesh& navmesh() const;
   std::string backend_name() const;

@@ -108,8 +108,8 @@ TEST(CrowdBench, BadOptionsGiveOneMessageAndANonZeroExit) {
       {"--backends auto", "unknown backend 'auto'"},
       {"--agents 100,0", "--agents: every count must be >= 1, got 0"},
       {"--agents -5", "--agents"},
-      {"--steps 0", "--steps must be >= 1, got 0"},
-      {"--threads -1", "--threads must be >= 0"},
+      {"--steps 0", "--steps: must be a whole number in [1, 2147483647], got '0'"},
+      {"--threads -1", "--threads: must be a whole number in [0, 2147483647], got '-1'"},
   };
   for (const auto& c : cases) {
     const auto result = run_cli(std::string("bench ") + c.arguments);

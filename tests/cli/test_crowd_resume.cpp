@@ -27,8 +27,6 @@ std::vector<std::string> run_arguments(const TempDir& dir) {
           "1",
           "--steps",
           "60",
-          "--every",
-          "6",
           "--fps",
           "12",
           "--out",
@@ -64,7 +62,7 @@ nlohmann::json comparable_metrics(const std::filesystem::path& file) {
 
 /// Starts the run and waits for its first checkpoint line (step 20); then, when
 /// `past_checkpoint`, until the trajectory has grown beyond what the checkpoint recorded
-/// (step 24, --every 6), so that resume must cut it back. Sends `signal_number` and returns
+/// (film frames at 12 fps), so that resume must cut it back. Sends `signal_number` and returns
 /// the wait status.
 int run_until_checkpoint_then(int signal_number, const TempDir& dir, bool past_checkpoint) {
   const auto log = dir / "log.txt";
@@ -143,7 +141,26 @@ TEST_F(CrowdResume, AfterSigintOutputsAreByteIdenticalToTheUninterruptedRun) {
   expect_same_outputs(dir);
 }
 
-/// A small run that completes, leaving its checkpoint of step 20.
+TEST_F(CrowdResume, AKilledRunWhoseFilmStreamIsGoneIsRefused) {
+  TempDir dir;
+  const int status = run_until_checkpoint_then(SIGKILL, dir, false);
+  ASSERT_TRUE(WIFSIGNALED(status))
+      << "the run ended before the kill: " << read_file(dir / "log.txt");
+  // The shot's per-attribute streams, deleted (as a clean-up script might).
+  for (const auto& e : std::filesystem::directory_iterator(dir.path()))
+    if (e.path().filename().string().rfind(".s.usda.", 0) == 0)
+      std::filesystem::remove(e.path());
+  const CliResult r = run_cli("resume " + (dir / "c.ckpt").string());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_EQ(r.output.rfind("error: " + (dir / "c.ckpt").string() + ": ", 0), 0u) << r.output;
+  EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << r.output;
+  EXPECT_NE(r.output.find("cannot resume film export " + (dir / "s.usda").string()),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("is missing"), std::string::npos) << r.output;
+}
+
+/// A small run that completes, leaving its checkpoint of the last step.
 class CrowdResumeRefusal : public ::testing::Test {
 protected:
   void SetUp() override {
@@ -170,10 +187,11 @@ protected:
   std::filesystem::path ckpt_ = dir_ / "c.ckpt";
 };
 
-TEST_F(CrowdResumeRefusal, CompletedRunsCheckpointResumesFromTheCommittedCsv) {
+TEST_F(CrowdResumeRefusal, ACompleteRunIsNotResumedAgain) {
   const std::string whole = read_file(dir_ / "t.csv");
   const CliResult r = run_cli("resume " + ckpt_.string() + " --quiet");
   ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("the run is already complete"), std::string::npos) << r.output;
   EXPECT_TRUE(read_file(dir_ / "t.csv") == whole);
 }
 
@@ -213,17 +231,21 @@ TEST_F(CrowdResumeRefusal, ScenarioEditedAfterTheCheckpoint) {
             std::string::npos);
 }
 
-TEST_F(CrowdResumeRefusal, MissingStreamOfAFilmShot) {
-  // A shot assembled from per-attribute streams: once the run completed, they are gone.
+TEST_F(CrowdResumeRefusal, ACompleteFilmShotIsNotResumedAgain) {
+  // Once the run completed, its shot was assembled and its streams are gone: resume says the
+  // run is complete instead of looking for them.
   const CliResult run = run_cli("run " + scenario_.string() + " --backend cpu --steps 30 --out " +
                                 (dir_ / "s.usda").string() + " --checkpoint " + ckpt_.string() +
                                 " --checkpoint-every 10 --quiet");
   ASSERT_EQ(run.exit_code, 0) << run.output;
-  const std::string message = refusal();
-  EXPECT_NE(message.find("cannot resume film export " + (dir_ / "s.usda").string()),
-            std::string::npos)
-      << message;
-  EXPECT_NE(message.find("is missing"), std::string::npos) << message;
+  const std::string shot = read_file(dir_ / "s.usda");
+  const CliResult r = run_cli("resume " + ckpt_.string());
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(r.output, ckpt_.string() +
+                          ": the run is already complete: all 30 steps were run "
+                          "and its outputs written (" +
+                          (dir_ / "s.usda").string() + ")\n");
+  EXPECT_TRUE(read_file(dir_ / "s.usda") == shot);
 }
 
 TEST(CrowdRunCheckpoint, DetourBackendIsRefusedAtTheStart) {

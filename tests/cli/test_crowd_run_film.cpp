@@ -113,28 +113,43 @@ TEST_F(CrowdRunFilm, UsdShotMatchesTheResampledTrajectory) {
   const auto& positions = layer.attributes.at("/Crowd/Agents.positions").by_code;
   const auto& orientations = layer.attributes.at("/Crowd/Agents.orientations").by_code;
   const auto& velocities = layer.attributes.at("/Crowd/Agents.velocities").by_code;
-  const auto& ids = layer.attributes.at("/Crowd/Agents.ids").by_code;
-  const auto& proto = layer.attributes.at("/Crowd/Agents.protoIndices").by_code;
-  const auto& invisible = layer.attributes.at("/Crowd/Agents.invisibleIds").by_code;
+  // ids, protoIndices and invisibleIds hold their value between the samples written where
+  // they change (a plain value when they never do), as USD resolves them.
+  const UsdaSamples& ids = layer.attributes.at("/Crowd/Agents.ids");
+  const UsdaSamples& proto = layer.attributes.at("/Crowd/Agents.protoIndices");
+  const UsdaSamples& invisible = layer.attributes.at("/Crowd/Agents.invisibleIds");
+  EXPECT_TRUE(ids.by_code.empty() && ids.has_value) << "every agent is there all shot long";
+  EXPECT_TRUE(proto.by_code.empty() && proto.has_value) << "one type all shot long";
+  EXPECT_LT(invisible.by_code.size(), static_cast<std::size_t>(kLastFrame / 2))
+      << "a sample only where the set changes";
+  const auto& extent = layer.attributes.at("/Crowd/Agents.extent").by_code;
   ASSERT_EQ(positions.size(), static_cast<std::size_t>(kLastFrame) + 1);
   int invisible_samples = 0, heading_checks = 0;
   for (int k = 0; k <= kLastFrame; ++k) {
     ASSERT_EQ(positions.at(k).size(), 3u * kAgents);
     ASSERT_EQ(orientations.at(k).size(), 4u * kAgents);
     ASSERT_EQ(velocities.at(k).size(), 3u * kAgents);
-    ASSERT_EQ(ids.at(k).size(), static_cast<std::size_t>(kAgents));
-    ASSERT_EQ(proto.at(k), std::vector<double>(kAgents, 0.0));
+    ASSERT_EQ(ids.held_at(k).size(), static_cast<std::size_t>(kAgents));
+    ASSERT_EQ(proto.held_at(k), std::vector<double>(kAgents, 0.0));
+    // The extent: (min, max) of every shown agent's capsule, 0.25 m round, 1.7 m tall.
+    ASSERT_EQ(extent.at(k).size(), 6u);
+    double lo_x = 1e30, hi_x = -1e30, lo_y = 1e30, hi_y = -1e30;
     std::vector<double> expected_invisible;
     for (int i = 0; i < kAgents; ++i) {
       const auto u = static_cast<std::size_t>(i);
-      EXPECT_EQ(ids.at(k)[u], i);
+      EXPECT_EQ(ids.held_at(k)[u], i);
       const std::optional<Sample> e = expected_sample(*steps_, k, i);
       if (!e) {
         expected_invisible.push_back(i);
         continue;
       }
       EXPECT_NEAR(positions.at(k)[3 * u], e->x, 1e-4) << "frame " << k << " agent " << i;
-      EXPECT_NEAR(positions.at(k)[3 * u + 1], e->y, 1e-4);
+      // Standing on the 2D world's floor at 0 (the trajectory's y is the navmesh's, above it).
+      EXPECT_EQ(positions.at(k)[3 * u + 1], 0.0);
+      lo_x = std::min(lo_x, positions.at(k)[3 * u]);
+      hi_x = std::max(hi_x, positions.at(k)[3 * u]);
+      lo_y = std::min(lo_y, positions.at(k)[3 * u + 1]);
+      hi_y = std::max(hi_y, positions.at(k)[3 * u + 1]);
       EXPECT_NEAR(positions.at(k)[3 * u + 2], e->z, 1e-4);
       EXPECT_NEAR(velocities.at(k)[3 * u], e->vx, 1e-4);
       EXPECT_EQ(velocities.at(k)[3 * u + 1], 0.0);
@@ -161,7 +176,13 @@ TEST_F(CrowdRunFilm, UsdShotMatchesTheResampledTrajectory) {
         ++heading_checks;
       }
     }
-    EXPECT_EQ(invisible.at(k), expected_invisible) << "frame " << k;
+    EXPECT_EQ(invisible.held_at(k), expected_invisible) << "frame " << k;
+    if (expected_invisible.size() < static_cast<std::size_t>(kAgents)) {
+      EXPECT_NEAR(extent.at(k)[0], lo_x - 0.25, 1e-4) << "frame " << k;
+      EXPECT_NEAR(extent.at(k)[3], hi_x + 0.25, 1e-4) << "frame " << k;
+      EXPECT_NEAR(extent.at(k)[1], lo_y, 1e-4) << "frame " << k;
+      EXPECT_NEAR(extent.at(k)[4], hi_y + 1.7, 1e-4) << "frame " << k;
+    }
     invisible_samples += static_cast<int>(expected_invisible.size());
   }
   EXPECT_GT(invisible_samples, 100);
@@ -195,6 +216,7 @@ TEST_F(CrowdRunFilm, FilmCsvMatchesTheResampledTrajectory) {
       ASSERT_EQ(got != frames[k].end(), e.has_value()) << "frame " << k << " agent " << i;
       if (e) {
         EXPECT_NEAR(got->second.x, e->x, 1e-4);
+        EXPECT_EQ(got->second.y, 0.0f); // the floor, not the navmesh
         EXPECT_NEAR(got->second.z, e->z, 1e-4);
         EXPECT_NEAR(got->second.vx, e->vx, 1e-4);
       }
@@ -220,7 +242,7 @@ TEST_F(CrowdRunFilm, JsonTracksMatchTheResampledTrajectory) {
       if (e) {
         const auto j = static_cast<std::size_t>(k - first);
         EXPECT_NEAR(track["x"][j].get<double>(), e->x, 1e-4);
-        EXPECT_NEAR(track["y"][j].get<double>(), e->y, 1e-4);
+        EXPECT_EQ(track["y"][j].get<double>(), 0.0); // the floor, not the navmesh
         EXPECT_NEAR(track["z"][j].get<double>(), e->z, 1e-4);
         EXPECT_NEAR(track["vx"][j].get<double>(), e->vx, 1e-4);
         EXPECT_NEAR(track["vz"][j].get<double>(), e->vz, 1e-4);

@@ -36,7 +36,8 @@ TEST_P(ExampleScenario, CpuBackendMovesTheCrowdAtLeastAsWellAsDetourCrowd) {
 INSTANTIATE_TEST_SUITE_P(Samples, ExampleScenario,
                          ::testing::Values("circle.json", "crossing.json", "corridor.json",
                                            "bottleneck.json", "pillars.json", "plaza_mesh.json",
-                                           "film_shot.json", "shared_goal.json",
+                                           "film_shot.json", "corridor_2m.json", "l_corner.json",
+                                           "two_door_room.json", "shared_goal.json",
                                            "head_on_groups.json", "cross_flows.json",
                                            "circle_swap.json", "counterflow_hallway.json"),
                          [](const auto& test_param) {

@@ -2,10 +2,14 @@
 // (start delays, emitters) are in the trajectories only from the frame they enter, under
 // their scenario ids, and the bytes do not depend on the thread count.
 #include "tests/cli/cli_runner.h"
+#include "tests/support/usda_test_reader.h"
 
+#include <cmath>
 #include <gtest/gtest.h>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <numbers>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -98,6 +102,109 @@ TEST(FilmShotRun, TrajectoryBytesAreIdenticalWithOneAndTwoThreads) {
   const std::string a = read_file(one);
   ASSERT_GT(a.size(), 1000u);
   EXPECT_TRUE(a == read_file(two)) << "trajectories differ between --threads 1 and --threads 2";
+}
+
+/// Heading (radians about +y, 0 facing +z) of each agent at each time code of a shot: the
+/// orientations (real, 0, sin h/2, 0) read back.
+std::map<long long, std::vector<double>> headings_of(const UsdaLayer& layer) {
+  std::map<long long, std::vector<double>> headings;
+  for (const auto& [code, q] : layer.attributes.at("/Crowd/Agents.orientations").by_code)
+    for (std::size_t i = 0; i + 3 < q.size(); i += 4)
+      headings[code].push_back(2.0 * std::atan2(q[i + 2], q[i]));
+  return headings;
+}
+
+/// The film shot's characters turn at most the turn-rate limit per frame (the shot used to
+/// pop: 19 one-frame turns over 45 degrees, agent 0 turning 172.5 degrees in one frame as it
+/// leaves the kiosk), and every agent starts facing the way it goes rather than +z.
+TEST(FilmShotRun, CharactersTurnNoFasterThanTheLimitAndStartFacingTheirWay) {
+  for (const double limit_degrees : {180.0, 90.0}) {
+    TempDir dir;
+    const auto shot = dir / "shot.usda";
+    const CliResult r = run_cli("run " + sample("film_shot.json") +
+                                " --backend cpu --fps 24 --quiet --max-turn-rate " +
+                                std::to_string(limit_degrees) + " --out " + shot.string());
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const UsdaLayer layer = read_usda(shot.string());
+    ASSERT_EQ(layer.error, "");
+    const auto headings = headings_of(layer);
+    const auto& positions = layer.attributes.at("/Crowd/Agents.positions").by_code;
+    const UsdaSamples& invisible = layer.attributes.at("/Crowd/Agents.invisibleIds");
+    const auto& spin = layer.attributes.at("/Crowd/Agents.angularVelocities").by_code;
+    const auto shown = [&](long long code, std::size_t i) {
+      const std::vector<double> hidden = invisible.held_at(code);
+      return std::find(hidden.begin(), hidden.end(), static_cast<double>(i)) == hidden.end();
+    };
+    // quath is half precision in USD's own reader: allow its rounding on top of the limit.
+    const double limit = limit_degrees * std::numbers::pi / 180.0 / 24.0 + 2e-3;
+    double largest = 0.0;
+    std::set<std::size_t> started;
+    int facing_checks = 0;
+    for (auto it = headings.begin(); it != headings.end(); ++it) {
+      const auto& [code, now] = *it;
+      for (std::size_t i = 0; i < now.size(); ++i) {
+        if (!shown(code, i))
+          continue;
+        const auto before = headings.find(code - 1);
+        if (before != headings.end() && i < before->second.size() && shown(code - 1, i)) {
+          const double turn = std::remainder(now[i] - before->second[i], 2.0 * std::numbers::pi);
+          largest = std::max(largest, std::abs(turn));
+          // angularVelocities: the same turn, in degrees per second about +y.
+          EXPECT_NEAR(spin.at(code)[3 * i + 1], turn * 24.0 * 180.0 / std::numbers::pi, 0.05)
+              << "agent " << i << " frame " << code;
+        }
+        if (!started.insert(i).second)
+          continue;
+        // Its first frame: where it is 1.5 s later, if it has gone a metre by then.
+        const auto later = positions.find(code + 36);
+        if (later == positions.end() || 3 * i + 2 >= later->second.size())
+          continue;
+        const double dx = later->second[3 * i] - positions.at(code)[3 * i];
+        const double dz = later->second[3 * i + 2] - positions.at(code)[3 * i + 2];
+        if (dx * dx + dz * dz < 1.0)
+          continue;
+        const double way = std::atan2(dx, dz);
+        EXPECT_LT(std::abs(std::remainder(now[i] - way, 2.0 * std::numbers::pi)), 1.0)
+            << "agent " << i << " starts at frame " << code << " facing away from its way";
+        ++facing_checks;
+      }
+    }
+    EXPECT_LE(largest, limit) << limit_degrees << " degrees per second";
+    EXPECT_GT(largest, 0.5 * limit) << "some character turns at the limit";
+    EXPECT_GE(facing_checks, 20);
+  }
+}
+
+/// Film exports stand characters on the scenario's ground, not on the navmesh above it: on
+/// plaza_mesh.json the floor is at 0 and the platform at 1.5 m, where the navmesh's heights are
+/// 0.2 and 1.6 (the trajectory keeps those).
+TEST(FilmExports, CharactersStandOnTheGroundNotOnTheNavmesh) {
+  TempDir dir;
+  const CliResult r =
+      run_cli("run " + sample("plaza_mesh.json") +
+              " --backend cpu --steps 100 --quiet --fps 24 --out " + (dir / "film.csv").string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::istringstream in(read_file(dir / "film.csv"));
+  std::string line;
+  std::getline(in, line);
+  ASSERT_EQ(line, "frame,time,agent,type,x,y,z,vx,vz");
+  int on_floor = 0, on_platform = 0, floating = 0, rows = 0;
+  while (std::getline(in, line)) {
+    std::vector<std::string> cells;
+    std::istringstream fields(line);
+    for (std::string cell; std::getline(fields, cell, ',');)
+      cells.push_back(cell);
+    ASSERT_EQ(cells.size(), 9u) << line;
+    const double y = std::stod(cells[5]);
+    ++rows;
+    on_floor += y == 0.0 ? 1 : 0;
+    on_platform += std::abs(y - 1.5) < 1e-6 ? 1 : 0;
+    floating += (std::abs(y - 0.2) < 0.05 || std::abs(y - 1.6) < 0.05) ? 1 : 0;
+  }
+  EXPECT_GT(rows, 10000);
+  EXPECT_GT(on_floor, rows / 4);
+  EXPECT_GT(on_platform, rows / 10);
+  EXPECT_EQ(floating, 0) << "rows at the navmesh's heights, not the ground's";
 }
 
 } // namespace

@@ -10,8 +10,8 @@
 #include <unistd.h>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  static const std::filesystem::path path =
-      std::filesystem::temp_directory_path() / ("crowd-fuzz-" + std::to_string(::getpid()) + ".obj");
+  static const std::filesystem::path path = std::filesystem::temp_directory_path() /
+                                            ("crowd-fuzz-" + std::to_string(::getpid()) + ".obj");
   if (std::FILE* file = std::fopen(path.c_str(), "wb")) {
     std::fwrite(data, 1, size, file);
     std::fclose(file);

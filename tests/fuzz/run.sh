@@ -36,6 +36,32 @@ run() { # target, seed corpus files...
     -artifact_prefix="tests/fuzz/regressions/$target/" "$corpus" 2>&1 | tail -n 2
   return "${PIPESTATUS[0]}"
 }
+# Our own files that commands read back: trajectories (crowd render) and checkpoints (crowd
+# resume), seeded from tests/fuzz/seeds/<target>/ (tests/fuzz/make_seeds.sh writes them).
+# These readers need most of the library: build it once with clang and the sanitizers
+# (-fsanitize=fuzzer-no-link: instrumented for the fuzzer, linked into its targets).
+lib="$out/lib"
+# The null check stays recoverable in the library so that .ci/ubsan-suppressions.txt can skip
+# Thrust's known report (the file says why), as in .ci/sanitize; anything else still halts.
+sanitize="-O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all"
+sanitize+=" -fsanitize-recover=null"
+cmake -S . -B "$lib" -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_COMPILER="$cxx" \
+  -DCMAKE_CXX_FLAGS="$sanitize" -DCROWD_ENABLE_CUDA=OFF -DCROWD_BUILD_TESTS=OFF \
+  -DCROWD_BUILD_BENCH=OFF >/dev/null
+cmake --build "$lib" -j "$(nproc)" --target crowdsim >/dev/null
+thrust="$(sed -n 's/^CROWD_THRUST_INCLUDE_DIR:PATH=//p' "$lib/CMakeCache.txt")"
+library_flags=(-isystem "$thrust" -DTHRUST_DEVICE_SYSTEM=THRUST_DEVICE_SYSTEM_CPP
+               -DCROWD_SOURCE_DIR="\"$PWD\"")
+library_libs=("$lib/libcrowdsim.a" -lDetourCrowd -lDetour -lRecast -ltbb -lcairo -lpthread)
+"$cxx" "${flags[@]}" "${library_flags[@]}" tests/fuzz/fuzz_trajectory_reader.cpp \
+  "${library_libs[@]}" -o "$out/fuzz_trajectory_reader"
+"$cxx" "${flags[@]}" "${library_flags[@]}" tests/fuzz/fuzz_checkpoint_reader.cpp \
+  host/cli/run_checkpoint.cpp "${library_libs[@]}" -o "$out/fuzz_checkpoint_reader"
+mkdir -p tests/fuzz/regressions/fuzz_trajectory_reader tests/fuzz/regressions/fuzz_checkpoint_reader
+
+export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:suppressions=$PWD/.ci/ubsan-suppressions.txt"
 run fuzz_scenario_reader samples/scenarios/*.json
 run fuzz_obj_loader samples/scenarios/meshes/*.obj
+run fuzz_trajectory_reader tests/fuzz/seeds/fuzz_trajectory_reader/*
+run fuzz_checkpoint_reader tests/fuzz/seeds/fuzz_checkpoint_reader/*
 echo "fuzz: no crash"

@@ -20,6 +20,21 @@ struct UsdaSamples {
   /// Time code -> the array at that code; tuples flattened (point3f: 3 numbers per element,
   /// quath: 4), integers as numbers.
   std::map<long long, std::vector<double>> by_code;
+  /// The plain value (`TYPE[] name = [...]`), for an attribute that is not time-sampled.
+  std::vector<double> value;
+  bool has_value = false;
+
+  /// The value at time `code` as USD resolves a held (not interpolated) attribute: the plain
+  /// value when there are no samples, else the last sample at or before `code` (the first
+  /// before the first sample). Empty when neither exists.
+  std::vector<double> held_at(long long code) const {
+    if (by_code.empty())
+      return value;
+    auto it = by_code.upper_bound(code);
+    if (it != by_code.begin())
+      --it;
+    return it->second;
+  }
 };
 
 struct UsdaLayer {
@@ -28,6 +43,7 @@ struct UsdaLayer {
   std::map<std::string, std::string> metadata;   ///< Layer metadata, values as written.
   std::vector<std::string> prims;                ///< "/Crowd", "/Crowd/Agents", ... in order.
   std::vector<std::string> prim_types;           ///< Same order: "Xform", "PointInstancer", ...
+  std::vector<std::string> prim_specifiers;      ///< Same order: "def" or "over".
   std::map<std::string, UsdaSamples> attributes; ///< By "/Prim/path.name".
   std::map<std::string, std::vector<std::string>> relationships; ///< By "/Prim/path.name".
 };
@@ -98,7 +114,7 @@ inline bool parse_array(const std::string& text, std::size_t tuple_size, std::ve
 }
 
 inline std::size_t tuple_size_of(const std::string& type) {
-  if (type == "point3f[]" || type == "vector3f[]")
+  if (type == "point3f[]" || type == "vector3f[]" || type == "float3[]")
     return 3;
   if (type == "quath[]")
     return 4;
@@ -178,13 +194,16 @@ inline UsdaLayer read_usda(const std::string& path) {
       layer.metadata[t.substr(0, eq)] = t.substr(eq + 3);
       continue;
     }
-    if (t.rfind("def ", 0) == 0) {
+    const bool over = t.rfind("over ", 0) == 0;
+    if (t.rfind("def ", 0) == 0 || over) {
       const auto q1 = t.find('"'), q2 = t.rfind('"');
       if (q1 == std::string::npos || q2 <= q1)
         return fail("bad def");
       pending_name = t.substr(q1 + 1, q2 - q1 - 1);
       layer.prims.push_back(prim_path + "/" + pending_name);
-      layer.prim_types.push_back(trim(t.substr(4, q1 - 4)));
+      const std::size_t keyword = over ? 5 : 4;
+      layer.prim_types.push_back(trim(t.substr(keyword, q1 - keyword)));
+      layer.prim_specifiers.push_back(over ? "over" : "def");
       pending_def = true;
       if (t.back() == '(')
         metadata_depth = 1;
@@ -221,9 +240,23 @@ inline UsdaLayer read_usda(const std::string& path) {
       in_rel = true;
       continue;
     }
-    // Other authored properties (the prototype's capsule): `type name = value`.
-    if (t.find(" = ") == std::string::npos)
+    // Other authored properties: `type name = value`; arrays are kept as plain values.
+    const auto eq = t.find(" = ");
+    if (eq == std::string::npos)
       return fail("not understood");
+    const auto space = t.rfind(' ', eq - 1);
+    const std::string type = space == std::string::npos ? "" : trim(t.substr(0, space));
+    const std::string value_type = type.rfind("uniform ", 0) == 0 ? type.substr(8) : type;
+    const bool numeric_array = value_type == "float3[]" || value_type == "point3f[]" ||
+                               value_type == "vector3f[]" || value_type == "quath[]" ||
+                               value_type == "int[]" || value_type == "int64[]";
+    if (numeric_array) {
+      UsdaSamples& plain = layer.attributes[prim_path + "." + t.substr(space + 1, eq - space - 1)];
+      plain.type = value_type;
+      if (!parse_array(trim(t.substr(eq + 3)), tuple_size_of(plain.type), plain.value))
+        return fail("bad array");
+      plain.has_value = true;
+    }
   }
   if (!scope.empty() || in_samples || in_rel || in_metadata)
     return fail("file ends inside a block");

@@ -229,12 +229,13 @@ TEST(NavMesh, PathGoesAroundTheObstacle) {
 TEST(NavMesh, PlacementExtentsAndQueries) {
   NavMesh small = build_2d(walled_world(), 0.3f);
   EXPECT_EQ(small.placement_extents(), glm::vec3(1.0f, 1.5f, 1.0f));
-  // Large cells: the 1 m erosion (2 cells, the least that keeps corners clear) plus a cell.
+  // Large cells: the navmesh edge may lie up to a cell beyond the radius (0.2 + 0.5 m), and
+  // the extents reach a cell past that.
   NavmeshBuildSettings coarse;
   coarse.cell_size = 0.5f;
   coarse.agent_radius = 0.2f;
   const NavMesh coarse_mesh = NavMesh::build(geometry_from_2d_world(walled_world()), coarse);
-  EXPECT_EQ(coarse_mesh.placement_extents(), glm::vec3(1.5f, 1.5f, 1.5f));
+  EXPECT_EQ(coarse_mesh.placement_extents(), glm::vec3(1.2f, 1.5f, 1.2f));
   const NavMesh large = build_2d(walled_world(), 1.0f);
   EXPECT_EQ(large.placement_extents(), glm::vec3(2.0f, 1.5f, 2.0f));
   NavQueryPtr query = small.make_query(128);
@@ -284,10 +285,10 @@ std::vector<ClearanceCase> clearance_worlds() {
     }
     cases.push_back({"pillar grid", world_2d({0, 0}, {20.5f, 16.5f}, pillars)});
   }
-  // Near the worst case of Recast's erosion: convex corners on cell corners, where the cell
-  // diagonal to the corner is kept although it is nearer than the erosion radius (see
-  // corner_clearance_cells in navmesh.cpp). Cell size 0.3 m, grid origin 0, corners facing
-  // in two diagonal directions.
+  // Convex corners on cell corners, the worst case of Recast's chamfer erosion (it keeps the
+  // cell diagonal to the corner although that is nearer than the radius), and where contour
+  // simplification cuts the arc round the corner. Cell size 0.3 m, grid origin 0, corners
+  // facing in two diagonal directions.
   std::vector<Polygon2D> corner_pillars;
   const float cs = NavmeshBuildSettings{}.cell_size;
   for (int i = 0; i < 4; ++i) {
@@ -302,10 +303,10 @@ std::vector<ClearanceCase> clearance_worlds() {
 }
 
 TEST(NavMeshClearance, DiscsStayClearOfObstaclesAndBounds) {
-  // The erosion is a whole number of cells (0.3 m), so the tight radii are those just below
-  // what a number of cells guarantees at a corner: 0.42 m (2 cells guarantee 0.424 m), 0.67 m
-  // (3 cells, 0.671 m), 0.9 m (5 cells; 4 would guarantee only 0.849 m). The others are
-  // RecastDemo-like sizes and exact cell multiples.
+  // Radii at 0.3 m cells: RecastDemo-like sizes, exact cell multiples (0.3, 0.6, 0.9 m, where
+  // cells at exactly the radius are kept), and the radii just below what whole cells of
+  // Recast's own erosion guaranteed at a corner (0.42, 0.67 m), which the erosion before
+  // FloorPlanClearance had to round up to.
   float worst_ratio = std::numeric_limits<float>::max();
   for (const float radius : {0.25f, 0.3f, 0.31f, 0.4f, 0.42f, 0.5f, 0.6f, 0.67f, 0.75f, 0.9f}) {
     float worst = std::numeric_limits<float>::max();
@@ -321,6 +322,68 @@ TEST(NavMeshClearance, DiscsStayClearOfObstaclesAndBounds) {
               << worst / radius << " x radius)\n";
   }
   RecordProperty("min_clearance_ratio", std::to_string(worst_ratio));
+}
+
+// A mesh world has no floor plan: the clearance is measured from the cells where the floor
+// ends (GridClearance), whole cells that hold the wall, so the navmesh keeps at least the
+// radius from the real wall, less the contour check's sampling (a sixteenth of a cell).
+TEST(NavMeshClearance, MeshWallsKeepTheRadius) {
+  for (const float cell : {0.0f, 0.3f}) { // 0: the default, half the radius.
+    for (const float radius : {0.25f, 0.4f, 0.5f, 0.9f}) {
+      float worst = std::numeric_limits<float>::max();
+      for (const ClearanceCase& c : clearance_worlds()) {
+        SCOPED_TRACE(std::string(c.name) + ", radius " + std::to_string(radius) + ", cell " +
+                     std::to_string(cell));
+        // The same world as a mesh: the floor, and each obstacle a 2 m block (sides and top).
+        InputGeometry g;
+        const glm::vec2 lo = c.world.bounds->min, hi = c.world.bounds->max;
+        g.vertices = {{lo.x, 0, lo.y}, {lo.x, 0, hi.y}, {hi.x, 0, hi.y}, {hi.x, 0, lo.y}};
+        g.triangles = {{0, 1, 2}, {0, 2, 3}};
+        for (const Polygon2D& obstacle : c.world.obstacles) {
+          const int base = static_cast<int>(g.vertices.size());
+          const int n = static_cast<int>(obstacle.size());
+          for (const glm::vec2 p : obstacle) {
+            g.vertices.emplace_back(p.x, 0.0f, p.y);
+          }
+          for (const glm::vec2 p : obstacle) {
+            g.vertices.emplace_back(p.x, 2.0f, p.y);
+          }
+          for (int i = 0; i < n; ++i) {
+            const int j = (i + 1) % n;
+            g.triangles.emplace_back(base + i, base + n + j, base + j);
+            g.triangles.emplace_back(base + i, base + n + i, base + n + j);
+          }
+          for (int i = 1; i + 1 < n; ++i) {
+            g.triangles.emplace_back(base + n, base + n + i, base + n + i + 1);
+          }
+        }
+        g.walkable.assign(g.triangles.size(), 1);
+        g.update_bounds();
+        NavmeshBuildSettings settings;
+        settings.agent_radius = radius;
+        settings.cell_size = cell > 0.0f ? cell : radius / 2.0f;
+        const NavMesh mesh = NavMesh::build(g, settings);
+        // The floor's navmesh only (the blocks' tops are walkable islands 2 m up).
+        float clearance = std::numeric_limits<float>::max();
+        for (const WallSegment& s : mesh.boundary_segments()) {
+          if (s.p.y > 1.0f) {
+            continue;
+          }
+          for (const glm::vec2 p : {xz(s.p), xz(s.q)}) {
+            clearance = std::min({clearance, p.x - lo.x, hi.x - p.x, p.y - lo.y, hi.y - p.y});
+          }
+          for (const Polygon2D& obstacle : c.world.obstacles) {
+            clearance = std::min(clearance, segment_polygon_distance(xz(s.p), xz(s.q), obstacle));
+          }
+        }
+        EXPECT_GE(clearance, radius - settings.cell_size / 16.0f - 1e-3f);
+        worst = std::min(worst, clearance);
+      }
+      std::cout << "[ clearance ] mesh, radius " << radius << " m, cell "
+                << (cell > 0.0f ? cell : radius / 2.0f) << " m: minimum clearance " << worst
+                << " m (" << worst / radius << " x radius)\n";
+    }
+  }
 }
 
 // --- Boundary segments -----------------------------------------------------------------------

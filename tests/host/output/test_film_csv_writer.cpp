@@ -18,8 +18,8 @@ TEST(FilmCsvWriter, ExactBytesOfTinyFrames) {
     const std::vector<AgentPhase> phases = {AgentPhase::Walking, AgentPhase::Arrived,
                                             AgentPhase::Removed};
     const std::vector<std::string> types = {"agent", "with, comma \"q\"", "gone"};
-    writer.write_frame(FrameView{0, 0.0, positions, velocities, phases, types});
-    writer.write_frame(FrameView{1, 1.0 / 24.0, positions, velocities, phases, types});
+    writer.write_frame(FrameView{0, 0.0, positions, velocities, phases, types, {}, {}});
+    writer.write_frame(FrameView{1, 1.0 / 24.0, positions, velocities, phases, types, {}, {}});
     writer.finish();
   }
   EXPECT_EQ(testing::read_file(dir / "shot.csv"),

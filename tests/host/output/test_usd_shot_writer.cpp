@@ -1,5 +1,6 @@
 // The USD shot, read back with the tests' usda reader: metadata, every attribute at every
 // time code, prototypes per type, invisible agents.
+#include "host/output/character_motion.h"
 #include "host/output/usd_shot_writer.h"
 #include "tests/cli/cli_runner.h"
 #include "tests/support/usda_test_reader.h"
@@ -27,6 +28,7 @@ TEST(UsdShotWriter, WritesAPointInstancerTimeSampledPerFrame) {
   const int frames = 30;
   {
     UsdShotWriter writer(path, 24.0);
+    CharacterMotion motion(1.0 / 24.0); // the headings the film resampler hands its sinks
     std::vector<std::string> types = {"adult", "child", "adult"};
     for (int f = 0; f < frames; ++f) {
       const float t = static_cast<float>(f) / 24.0f;
@@ -44,7 +46,9 @@ TEST(UsdShotWriter, WritesAPointInstancerTimeSampledPerFrame) {
         phases.push_back(AgentPhase::Walking);
         frame_types.push_back("adult");
       }
-      writer.write_frame(FrameView{f, f / 24.0, positions, velocities, phases, frame_types});
+      motion.update(velocities, phases);
+      writer.write_frame(FrameView{f, f / 24.0, positions, velocities, phases, frame_types,
+                                   motion.headings(), motion.turn_rates()});
     }
     EXPECT_FALSE(std::filesystem::exists(path)) << "nothing under the name before finish";
     writer.finish();
@@ -82,14 +86,36 @@ TEST(UsdShotWriter, WritesAPointInstancerTimeSampledPerFrame) {
   const auto& ids = layer.attributes.at(attr("ids"));
   const auto& proto = layer.attributes.at(attr("protoIndices"));
   const auto& invisible = layer.attributes.at(attr("invisibleIds"));
+  const auto& spin = layer.attributes.at(attr("angularVelocities"));
+  EXPECT_EQ(spin.type, "vector3f[]");
   EXPECT_EQ(positions.type, "point3f[]");
   EXPECT_EQ(orientations.type, "quath[]");
   EXPECT_EQ(velocities.type, "vector3f[]");
   EXPECT_EQ(ids.type, "int64[]");
   EXPECT_EQ(proto.type, "int[]");
   EXPECT_EQ(invisible.type, "int64[]");
-  for (const auto* samples : {&positions, &orientations, &velocities, &ids, &proto, &invisible})
+  const auto& extent = layer.attributes.at(attr("extent"));
+  EXPECT_EQ(extent.type, "float3[]");
+  for (const auto* samples : {&positions, &orientations, &velocities, &spin, &extent})
     EXPECT_EQ(samples->by_code.size(), static_cast<std::size_t>(frames));
+  // Held attributes get a sample where they change only: ids and protoIndices at frames 0
+  // and 10 (an agent spawns), invisibleIds at 0 and 20 (one is removed).
+  const auto codes = [](const testing::UsdaSamples& samples) {
+    std::vector<long long> keys;
+    for (const auto& [code, value] : samples.by_code)
+      keys.push_back(code);
+    return keys;
+  };
+  EXPECT_EQ(codes(ids), (std::vector<long long>{0, 10}));
+  EXPECT_EQ(codes(proto), (std::vector<long long>{0, 10}));
+  EXPECT_EQ(codes(invisible), (std::vector<long long>{0, 20}));
+  // Prototypes sit under an `over`: seen through the instancer only. Their capsule has its
+  // extent.
+  const auto scope = std::find(layer.prims.begin(), layer.prims.end(), "/Crowd/Agents/Prototypes");
+  ASSERT_NE(scope, layer.prims.end());
+  EXPECT_EQ(layer.prim_specifiers[static_cast<std::size_t>(scope - layer.prims.begin())], "over");
+  EXPECT_EQ(layer.attributes.at("/Crowd/Agents/Prototypes/adult/body.extent").value,
+            (std::vector<double>{-0.25, -0.85, -0.25, 0.25, 0.85, 0.25}));
 
   const double s = std::sqrt(0.5);
   for (int f = 0; f < frames; ++f) {
@@ -119,10 +145,29 @@ TEST(UsdShotWriter, WritesAPointInstancerTimeSampledPerFrame) {
       expected_ids.push_back(static_cast<double>(i));
     if (n == 4)
       expected_proto.push_back(0);
-    EXPECT_EQ(ids.by_code.at(f), expected_ids);
-    EXPECT_EQ(proto.by_code.at(f), expected_proto);
-    EXPECT_EQ(invisible.by_code.at(f), f >= 20 ? std::vector<double>{2} : std::vector<double>{})
+    EXPECT_EQ(ids.held_at(f), expected_ids);
+    EXPECT_EQ(proto.held_at(f), expected_proto);
+    EXPECT_EQ(invisible.held_at(f), f >= 20 ? std::vector<double>{2} : std::vector<double>{})
         << "frame " << f;
+    // The instances' bounds: the shown agents' positions, widened by the capsule (0.25 m
+    // round, 1.7 m tall), computed in floats as the writer does.
+    std::vector<glm::vec3> shown = {{1.5f * t, 0.2f, 0.0f}, {5.0f, 0.2f, -t}};
+    if (f < 20)
+      shown.push_back({-3.0f, 0.2f, 2.0f});
+    if (f >= 10)
+      shown.push_back({0.0f, 0.2f, 7.0f});
+    glm::vec3 lo = shown[0] + glm::vec3(-0.25f, 0.0f, -0.25f);
+    glm::vec3 hi = shown[0] + glm::vec3(0.25f, 1.7f, 0.25f);
+    for (const glm::vec3& agent : shown) {
+      lo = glm::min(lo, agent + glm::vec3(-0.25f, 0.0f, -0.25f));
+      hi = glm::max(hi, agent + glm::vec3(0.25f, 1.7f, 0.25f));
+    }
+    std::vector<double> got(extent.by_code.at(f).begin(), extent.by_code.at(f).end());
+    for (double& v : got)
+      v = static_cast<float>(v);
+    EXPECT_EQ(got, (std::vector<double>{lo.x, lo.y, lo.z, hi.x, hi.y, hi.z})) << "frame " << f;
+    // Nobody turns: every angular velocity is zero.
+    EXPECT_EQ(spin.by_code.at(f), std::vector<double>(3 * n, 0.0)) << "frame " << f;
   }
 }
 
@@ -135,7 +180,7 @@ TEST(UsdShotWriter, TypeLabelsBecomeValidUniquePrimNames) {
     const std::vector<glm::vec2> velocities(3, glm::vec2(0.0f));
     const std::vector<AgentPhase> phases(3, AgentPhase::Walking);
     const std::vector<std::string> types = {"old man", "old_man", "2\"wheels"};
-    writer.write_frame(FrameView{0, 0.0, positions, velocities, phases, types});
+    writer.write_frame(FrameView{0, 0.0, positions, velocities, phases, types, {}, {}});
     writer.finish();
   }
   const testing::UsdaLayer layer = read_usda(path.string());
@@ -156,7 +201,7 @@ TEST(UsdShotWriter, AbandonedShotLeavesNothing) {
     const std::vector<glm::vec2> velocities(1, glm::vec2(0.0f));
     const std::vector<AgentPhase> phases(1, AgentPhase::Walking);
     const std::vector<std::string> types(1, "agent");
-    writer.write_frame(FrameView{0, 0.0, positions, velocities, phases, types});
+    writer.write_frame(FrameView{0, 0.0, positions, velocities, phases, types, {}, {}});
   }
   EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
 }

@@ -68,7 +68,15 @@ TEST(PathSharing, TwoAgentsWithTheSameStartAndGoalPolygonsShareOneSearch) {
   EXPECT_EQ(nav.path_searches(), 1u);
   const auto a = nav.corridor(0), b = nav.corridor(1);
   EXPECT_GT(a.size(), 3u);
-  EXPECT_TRUE(std::equal(a.begin(), a.end(), b.begin(), b.end()));
+  EXPECT_EQ(a.back(), b.back()) << "the test wants one goal polygon";
+  // Both follow the one tree's path from their polygon, its start mended for where each one
+  // stands (the topology optimisation in follow_tree), so the two corridors may leave the
+  // start polygon by different portals; as long as each other within the tolerance the tree
+  // keeps against A* (TreePathsAreConnectedAndAsShortAsDetoursAStar).
+  const float la = corridor_length(f.navmesh, a, {0.0f, 0.0f, 0.0f}, {27.0f, 0.0f, 27.0f});
+  const float lb = corridor_length(f.navmesh, b, {0.4f, 0.0f, 0.0f}, {27.2f, 0.0f, 27.0f});
+  EXPECT_LE(la, lb * 1.1f + 0.5f);
+  EXPECT_LE(lb, la * 1.1f + 0.5f);
 }
 
 TEST(PathSharing, AgentsAnywhereHeadingIntoOnePolygonShareOneTree) {

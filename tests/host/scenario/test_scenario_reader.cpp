@@ -83,7 +83,7 @@ TEST(ScenarioReader, MinimalFileGetsTheSpecDefaults) {
   EXPECT_EQ(s.world.bounds->min, glm::vec2(0, 0));
   EXPECT_EQ(s.world.bounds->max, glm::vec2(10, 10));
   EXPECT_FALSE(s.world.is_mesh());
-  EXPECT_FLOAT_EQ(s.world.navmesh.cell_size, 0.3f);
+  EXPECT_FALSE(s.world.navmesh.cell_size.has_value()); // chosen at build from the agent radius
   EXPECT_FLOAT_EQ(s.world.navmesh.cell_height, 0.2f);
   EXPECT_FALSE(s.world.navmesh.agent_radius.has_value());
   EXPECT_FLOAT_EQ(s.world.navmesh.agent_height, 2.0f);
@@ -282,7 +282,7 @@ TEST(ScenarioReader, MeshPathIsResolvedAgainstTheScenarioDirectory) {
   EXPECT_FALSE(s.world.bounds.has_value());
   EXPECT_TRUE(s.world.mesh.is_absolute());
   EXPECT_EQ(s.world.mesh, fs::absolute(dir.path() / "meshes/floor.obj").lexically_normal());
-  EXPECT_FLOAT_EQ(s.world.navmesh.cell_size, 0.2f);
+  EXPECT_EQ(s.world.navmesh.cell_size, 0.2f);
   EXPECT_FLOAT_EQ(s.world.navmesh.max_slope, 30.0f);
   EXPECT_EQ(s.name, "level");
   EXPECT_EQ(s.file, file);

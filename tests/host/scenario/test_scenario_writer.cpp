@@ -164,5 +164,49 @@ TEST(ScenarioWriter, CustomValuesSurvive) {
   EXPECT_EQ(json["duration"], 12.5);
 }
 
+TEST(ScenarioWriter, TypesAndAnnotationsSurvive) {
+  const std::string text = R"({
+    "name": "typed", "world": {"bounds": [[0, 0], [20, 10]]},
+    "types": {"slow": {"max_speed": {"uniform": [0.5, 0.8]}, "radius": 0.3},
+              "walker": {"radius": 0.25}},
+    "agents": [{"position": [1, 1], "goal": [18, 8], "type": "slow"},
+               {"position": [3, 1], "goal": [18, 8], "type": "slow", "max_accel": 4}],
+    "groups": [{"count": 3, "spawn": {"rect": [[1, 4], [9, 9]]}, "goal": {"point": [17, 9]},
+                "type": "walker"}]
+  })";
+  const Scenario original = parse_scenario(text, "typed.json");
+  const std::string written =
+      write_scenario_json(original, {{"source", "a guideline"}, {"notes", "how"}});
+  const Scenario read = parse_scenario(written, "typed.json");
+  expect_same_scenario(original, read);
+  for (std::size_t i = 0; i < original.agents.size(); ++i) {
+    EXPECT_EQ(read.agents[i].params.type, "slow");
+    ASSERT_TRUE(read.agents[i].drawn.max_speed);
+    EXPECT_EQ(read.agents[i].drawn.max_speed->lo, 0.5f);
+    EXPECT_EQ(read.agents[i].drawn.max_speed->hi, 0.8f);
+    EXPECT_EQ(read.agents[i].params.radius, 0.3f);
+  }
+  EXPECT_EQ(read.agents[1].params.max_accel, 4.0f);
+  EXPECT_EQ(read.groups[0].base.type, "walker");
+  EXPECT_EQ(read.groups[0].base.radius, 0.25f);
+  const auto json = nlohmann::ordered_json::parse(written);
+  EXPECT_EQ(json.begin().key(), "name");
+  EXPECT_EQ(json["source"], "a guideline");
+  EXPECT_EQ(json["notes"], "how");
+  EXPECT_EQ(json["types"]["slow"]["max_speed"]["uniform"][0], 0.5);
+  EXPECT_TRUE(json["types"]["walker"].empty());
+}
+
+// A scenario that leaves the cell size to the default is written without one, so that the
+// file read back gets the default rule too (not the value it chose for these agents).
+TEST(ScenarioWriter, UnsetCellSizeIsNotWritten) {
+  const Scenario original =
+      parse_scenario(R"({"world": {"bounds": [[0, 0], [20, 10]]}})", "plain.json");
+  ASSERT_FALSE(original.world.navmesh.cell_size);
+  const auto json = nlohmann::json::parse(write_scenario_json(original));
+  EXPECT_FALSE(json["world"]["navmesh"].contains("cell_size"));
+  EXPECT_TRUE(json["world"]["navmesh"].contains("cell_height"));
+}
+
 } // namespace
 } // namespace crowd
