@@ -131,6 +131,12 @@ struct RunOutputs {
       film_options.max_turn_rate_degrees = options.max_turn_rate;
       film_options.facing_hint = [&sim](int id) { return sim.walking_direction(id); };
       film_options.ground_height = [&sim](const glm::vec3& p) { return sim.ground_height(p); };
+      film_options.clips = [&sim](int id) -> const LocomotionClips& {
+        static const LocomotionClips kDefaults;
+        const auto& characters = sim.scenario().characters;
+        const auto it = characters.find(sim.agent_params(id).type);
+        return it == characters.end() ? kDefaults : it->second;
+      };
       film = std::make_unique<FilmResampler>(fps, std::move(film_sinks), std::move(film_options));
     }
   }
@@ -192,14 +198,14 @@ int run_steps(const RunOptions& options, Simulation& sim, RunOutputs& outputs, i
   const auto frame = [&] {
     for (int id = static_cast<int>(types.size()); id < sim.agent_count(); ++id)
       types.push_back(sim.agent_params(id).type);
-    return FrameView{sim.step_index(),
-                     sim.time(),
-                     sim.positions(),
-                     sim.velocities(),
-                     sim.phases(),
-                     types,
-                     {},
-                     {}};
+    FrameView view;
+    view.number = sim.step_index();
+    view.time = sim.time();
+    view.positions = sim.positions();
+    view.velocities = sim.velocities();
+    view.phases = sim.phases();
+    view.types = types;
+    return view;
   };
   const auto deliver_steps = [&] {
     const FrameView view = frame();

@@ -8,7 +8,9 @@
 namespace crowd {
 namespace {
 
-constexpr char kHeader[] = "frame,time,agent,type,x,y,z,vx,vz\n";
+constexpr char kHeader[] =
+    "frame,time,agent,type,x,y,z,vx,vz,heading,gait,cycle_phase,playback_rate\n";
+constexpr float kDegreesPerRadian = 57.29577951308232f;
 
 void append_csv_field(std::string& out, const std::string& text) {
   if (text.find_first_of(",\"\r\n") == std::string::npos) {
@@ -47,7 +49,16 @@ void FilmCsvWriter::write_frame(const FrameView& frame) {
     out += ',';
     append_csv_field(out, i < frame.types.size() ? frame.types[i] : std::string("agent"));
     for (const float value :
-         {frame.positions[i].x, frame.positions[i].y, frame.positions[i].z, v.x, v.y}) {
+         {frame.positions[i].x, frame.positions[i].y, frame.positions[i].z, v.x, v.y,
+          (i < frame.headings.size() ? frame.headings[i] : 0.0f) * kDegreesPerRadian}) {
+      out += ',';
+      append_float(out, value);
+    }
+    out += ',';
+    out +=
+        kGaitNames[static_cast<std::size_t>(i < frame.gaits.size() ? frame.gaits[i] : Gait::Idle)];
+    for (const float value : {i < frame.cycle_phases.size() ? frame.cycle_phases[i] : 0.0f,
+                              i < frame.playback_rates.size() ? frame.playback_rates[i] : 1.0f}) {
       out += ',';
       append_float(out, value);
     }

@@ -1,4 +1,5 @@
-// Film frames as CSV: `frame,time,agent,type,x,y,z,vx,vz`, one row per shown agent.
+// Film frames as CSV: `frame,time,agent,type,x,y,z,vx,vz,heading,gait,cycle_phase,
+// playback_rate`, one row per shown agent (heading in degrees, gait by name).
 #pragma once
 
 #include "host/output/frame_sink.h"

@@ -63,6 +63,10 @@ void FilmResampler::emit(int frame, double time, const FrameView& after, bool on
   motion_.update(velocities_, phases_, options_.facing_hint);
   view.headings = motion_.headings();
   view.turn_rates = motion_.turn_rates();
+  locomotion_.update(positions_, velocities_, phases_, motion_.turn_rates(), options_.clips);
+  view.gaits = locomotion_.gaits();
+  view.cycle_phases = locomotion_.cycle_phases();
+  view.playback_rates = locomotion_.playback_rates();
   for (const auto& sink : sinks_)
     sink->write_frame(view);
 }
@@ -102,6 +106,7 @@ void FilmResampler::save(ArchiveWriter& out) {
   out.fields(have_step_, before_time_, before_positions_, before_velocities_, before_phases_,
              next_frame_);
   motion_.save(out);
+  locomotion_.save(out);
   for (const auto& sink : sinks_)
     sink->save(out);
 }
@@ -112,6 +117,7 @@ void FilmResampler::restore(ArchiveReader& in) {
   in.expect(before_phases_.size(), before_positions_.size(), "the film's phases");
   in.get(next_frame_);
   motion_.restore(in);
+  locomotion_.restore(in);
   for (const auto& sink : sinks_)
     sink->restore(in);
 }

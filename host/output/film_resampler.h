@@ -3,6 +3,7 @@
 
 #include "host/output/character_motion.h"
 #include "host/output/frame_sink.h"
+#include "host/output/locomotion.h"
 
 #include <functional>
 #include <memory>
@@ -19,6 +20,8 @@ struct FilmOptions {
   /// The ground's height under a position: the frames' y (characters stand on the real
   /// ground, not on the navmesh above it); empty: the trajectory's y.
   std::function<float(const glm::vec3&)> ground_height;
+  /// The locomotion clips of each agent (Locomotion); empty: the defaults for everyone.
+  Locomotion::ClipsOf clips;
 };
 
 /// Takes every simulation step (in order, the first at the start of the run) and hands the
@@ -29,8 +32,8 @@ struct FilmOptions {
 /// not Removed at both bracketing steps, so it appears at the first frame at or after the
 /// step that spawned it and disappears from the first frame after the step that removed it;
 /// otherwise its phase in the frame is Removed (not shown). Each frame also carries the
-/// characters' headings and turn rates (CharacterMotion), the same for every film sink, and
-/// stands them on the ground (FilmOptions::ground_height).
+/// characters' headings and turn rates (CharacterMotion) and their locomotion (Locomotion), the
+/// same for every film sink, and stands them on the ground (FilmOptions::ground_height).
 class FilmResampler : public FrameSink {
 public:
   FilmResampler(double fps, std::vector<std::unique_ptr<FrameSink>> film_sinks,
@@ -52,6 +55,7 @@ private:
   std::vector<std::unique_ptr<FrameSink>> sinks_;
   FilmOptions options_;
   CharacterMotion motion_;
+  Locomotion locomotion_;
   bool have_step_ = false;
   double before_time_ = 0.0;
   std::vector<glm::vec3> before_positions_;

@@ -2,6 +2,7 @@
 // `crowd run` drives the per-step CSV and the film exports the same way.
 #pragma once
 
+#include "host/output/locomotion.h"
 #include "host/output/metrics.h"
 
 #include <filesystem>
@@ -27,6 +28,10 @@ struct FrameView {
   // (host/output/character_motion.h).
   std::span<const float> headings;   ///< Radians about +y, 0 facing +z.
   std::span<const float> turn_rates; ///< Radians per second about +y.
+  // ... and their locomotion (host/output/locomotion.h).
+  std::span<const Gait> gaits;
+  std::span<const float> cycle_phases;   ///< [0, 1)
+  std::span<const float> playback_rates; ///< Speed over the gait clip's authored speed.
 };
 
 class FrameSink {

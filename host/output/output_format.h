@@ -10,7 +10,7 @@ namespace crowd {
 
 enum class OutputFormat {
   StepCsv,   ///< outputs.md trajectory, one frame per written step (--every).
-  FilmCsv,   ///< Film frames at --fps: frame,time,agent,type,x,y,z,vx,vz.
+  FilmCsv,   ///< Film frames at --fps: frame,time,agent,type,x,y,z,vx,vz + locomotion.
   UsdShot,   ///< Film frames at --fps as a USD ASCII layer.
   TrackJson, ///< Film frames at --fps as per-agent tracks.
 };

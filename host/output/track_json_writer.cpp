@@ -67,7 +67,18 @@ void TrackJsonWriter::write_frame(const FrameView& frame) {
     const glm::vec3 p = frame.positions[i];
     const glm::vec2 v = i < frame.velocities.size() ? frame.velocities[i] : glm::vec2(0.0f);
     const bool shown = i >= frame.phases.size() || is_present(frame.phases[i]);
-    frame_buffer_[i] = Record{p.x, p.y, p.z, v.x, v.y, shown ? 1u : 0u};
+    constexpr float kDegreesPerRadian = 57.29577951308232f;
+    frame_buffer_[i] =
+        Record{p.x,
+               p.y,
+               p.z,
+               v.x,
+               v.y,
+               (i < frame.headings.size() ? frame.headings[i] : 0.0f) * kDegreesPerRadian,
+               i < frame.cycle_phases.size() ? frame.cycle_phases[i] : 0.0f,
+               i < frame.playback_rates.size() ? frame.playback_rates[i] : 1.0f,
+               i < frame.gaits.size() ? static_cast<std::uint32_t>(frame.gaits[i]) : 0u,
+               shown ? 1u : 0u};
   }
   for (std::size_t i = types_.size(); i < count; ++i)
     types_.push_back(i < frame.types.size() ? frame.types[i] : std::string("agent"));
@@ -87,7 +98,10 @@ void TrackJsonWriter::finish() {
   text.append(buf, std::to_chars(buf, buf + sizeof buf, fps_).ptr);
   text += ", \"frames\": ";
   append_int(text, static_cast<long long>(frames));
-  text += ", \"agents\": [";
+  text += ", \"gaits\": [";
+  for (std::size_t g = 0; g < kGaitNames.size(); ++g)
+    text += std::string(g == 0 ? "\"" : ", \"") + kGaitNames[g] + "\"";
+  text += "], \"agents\": [";
   out.append(text);
 
   ReadOnlyFile records(records_->temporary_path());
@@ -97,7 +111,7 @@ void TrackJsonWriter::finish() {
   for (std::size_t first = 0; first < agents; first += block) {
     const std::size_t last = std::min(agents, first + block);
     const std::size_t width = last - first;
-    samples.assign(width * frames, Record{0, 0, 0, 0, 0, 0u});
+    samples.assign(width * frames, Record{0, 0, 0, 0, 0, 0, 0, 1, 0u, 0u});
     std::vector<Record> row(width);
     std::uint64_t frame_offset = 0;
     for (std::size_t f = 0; f < frames; ++f) {
@@ -146,6 +160,19 @@ void TrackJsonWriter::finish() {
       field("z", &Record::z);
       field("vx", &Record::vx);
       field("vz", &Record::vz);
+      field("heading", &Record::heading);
+      text += ", \"gait\": [";
+      for (std::size_t f = begin; f < end; ++f) {
+        if (f != begin)
+          text += ", ";
+        if (track[f].shown != 0u)
+          append_int(text, static_cast<long long>(track[f].gait));
+        else
+          text += "null";
+      }
+      text += ']';
+      field("cycle_phase", &Record::cycle_phase);
+      field("playback_rate", &Record::playback_rate);
       text += '}';
       out.append(text);
     }

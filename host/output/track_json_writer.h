@@ -13,14 +13,17 @@
 namespace crowd {
 
 /// Writes
-///   {"fps": F, "frames": N, "agents": [
+///   {"fps": F, "frames": N, "gaits": ["idle", "walk", "run", "turn", "wait"], "agents": [
 ///     {"id": 0, "type": "agent", "first_frame": f, "x": [...], "y": [...], "z": [...],
-///      "vx": [...], "vz": [...]},
+///      "vx": [...], "vz": [...], "heading": [...], "gait": [...], "cycle_phase": [...],
+///      "playback_rate": [...]},
 ///   ...]}
 /// where element j of an agent's arrays is its state in film frame first_frame + j, from the
 /// first to the last frame it is shown in (null in a frame between them where it is not
 /// shown; first_frame null and empty arrays for an agent never shown). Frame numbers count
-/// from 0 at time 0, frame k at k / F seconds.
+/// from 0 at time 0, frame k at k / F seconds. heading is in degrees about +y (0 facing +z),
+/// gait the index of its name in "gaits", cycle_phase and playback_rate as
+/// host/output/locomotion.h defines them.
 ///
 /// Tracks are the transpose of frames, so frames stream to a binary temporary file of
 /// fixed-size records; finish() reads it back a block of agents at a time (at most
@@ -42,6 +45,10 @@ public:
 private:
   struct Record {
     float x, y, z, vx, vz;
+    float heading;       ///< Degrees about +y, 0 facing +z.
+    float cycle_phase;   ///< [0, 1)
+    float playback_rate; ///< Speed over the gait clip's authored speed.
+    std::uint32_t gait;  ///< Gait's number.
     std::uint32_t shown;
   };
 

@@ -18,13 +18,38 @@
 namespace crowd {
 namespace {
 
-constexpr std::array<const char*, 8> kAttributeDeclarations = {
-    "point3f[] positions",          "quath[] orientations", "vector3f[] velocities",
-    "vector3f[] angularVelocities", "float3[] extent",      "int64[] ids",
-    "int[] protoIndices",           "int64[] invisibleIds"};
-constexpr std::array<const char*, 8> kAttributeFileSuffixes = {
-    ".positions", ".orientations", ".velocities",   ".angularVelocities",
-    ".extent",    ".ids",          ".protoIndices", ".invisibleIds"};
+constexpr std::array<const char*, 11> kAttributeDeclarations = {
+    "point3f[] positions",
+    "quath[] orientations",
+    "vector3f[] velocities",
+    "vector3f[] angularVelocities",
+    "float3[] extent",
+    "int[] primvars:crowd:gait",
+    "float[] primvars:crowd:cyclePhase",
+    "float[] primvars:crowd:playbackRate",
+    "int64[] ids",
+    "int[] protoIndices",
+    "int64[] invisibleIds"};
+constexpr std::array<const char*, 11> kAttributeFileSuffixes = {
+    ".positions",  ".orientations", ".velocities", ".angularVelocities", ".extent",      ".gait",
+    ".cyclePhase", ".playbackRate", ".ids",        ".protoIndices",      ".invisibleIds"};
+/// Metadata written before an attribute's samples ("" for none): the primvars are per instance.
+constexpr std::array<const char*, 11> kAttributeMetadata = {
+    "",
+    "",
+    "",
+    "",
+    "",
+    "doc = \"Locomotion gait of each instance: 0 idle, 1 walk, 2 run, 3 turn in place, 4 wait\"\n"
+    "            interpolation = \"vertex\"",
+    "doc = \"Where each instance is in its gait clip's cycle, [0, 1), from the distance walked\"\n"
+    "            interpolation = \"vertex\"",
+    "doc = \"Speed of each instance over its gait clip's authored speed (1 for idle, turn, "
+    "wait)\"\n"
+    "            interpolation = \"vertex\"",
+    "",
+    "",
+    ""};
 
 // The stand-in prototype: a capsule of radius 0.25 m with a 1.2 m spine, feet at the origin
 // (1.2 + 2 x 0.25 = 1.7 m tall, centred at 0.85 m). Its bounds about the instance's position
@@ -151,6 +176,15 @@ void UsdShotWriter::write_frame(const FrameView& frame) {
     append_float(spin,
                  (i < frame.turn_rates.size() ? frame.turn_rates[i] : 0.0f) * kDegreesPerRadian);
     spin += ", 0)";
+    buffers_[kGait] += sep;
+    append_int(buffers_[kGait],
+               i < frame.gaits.size() ? static_cast<long long>(frame.gaits[i]) : 0LL);
+    buffers_[kCyclePhase] += sep;
+    append_float(buffers_[kCyclePhase],
+                 i < frame.cycle_phases.size() ? frame.cycle_phases[i] : 0.0f);
+    buffers_[kPlaybackRate] += sep;
+    append_float(buffers_[kPlaybackRate],
+                 i < frame.playback_rates.size() ? frame.playback_rates[i] : 1.0f);
     buffers_[kIds] += sep;
     append_int(buffers_[kIds], static_cast<long long>(i));
     buffers_[kProtoIndices] += sep;
@@ -218,6 +252,9 @@ void UsdShotWriter::finish() {
                  last_held_[index - kFirstHeld] + "\n");
       continue;
     }
+    if (kAttributeMetadata[index][0] != '\0')
+      out.append(std::string("        ") + kAttributeDeclarations[index] + " (\n            " +
+                 kAttributeMetadata[index] + "\n        )\n");
     out.append(std::string("        ") + kAttributeDeclarations[index] + ".timeSamples = {\n");
     copy_file_into(samples_[index]->temporary_path(), out);
     out.append("        }\n");

@@ -19,16 +19,19 @@ namespace crowd {
 /// schema asks for animated orientations: (0, turn rate, 0)), ids (int64[], the agent index),
 /// protoIndices (int[]) and invisibleIds (int64[], agents not shown in the frame) are
 /// time-sampled at time code = film frame, and extent (float3[], the instances' bounds: every
-/// shown agent's prototype bounds at its position) too. ids, protoIndices and invisibleIds
-/// hold their value between samples (integer arrays are not interpolated), so they get a
-/// sample only at the frames where they change, and a plain value when they never do. One prototype
-/// per agent type label, in order of first appearance: /Crowd/Agents/Prototypes/<label>, an Xform
-/// holding a 1.7 m capsule standing on the ground (a stand-in for the artist's character) with its
-/// extent. The Prototypes scope is an `over`, so that traversals and imaging see the prototypes
-/// only through the instancer, not as geometry of their own standing at the origin (LearnOpenUSD,
-/// "Authoring Point Instancing": prototypes hidden by an over or class parent). Stage metadata:
-/// start and end time code, timeCodesPerSecond = framesPerSecond = fps, upAxis "Y", metersPerUnit
-/// 1, defaultPrim "Crowd".
+/// shown agent's prototype bounds at its position) too, and the locomotion of each instance
+/// (host/output/locomotion.h) as per-instance primvars (interpolation "vertex"):
+/// primvars:crowd:gait (int[], 0 idle, 1 walk, 2 run, 3 turn in place, 4 wait),
+/// primvars:crowd:cyclePhase (float[], [0, 1)) and primvars:crowd:playbackRate (float[]). ids,
+/// protoIndices and invisibleIds hold their value between samples (integer arrays are not
+/// interpolated), so they get a sample only at the frames where they change, and a plain value when
+/// they never do. One prototype per agent type label, in order of first appearance:
+/// /Crowd/Agents/Prototypes/<label>, an Xform holding a 1.7 m capsule standing on the ground (a
+/// stand-in for the artist's character) with its extent. The Prototypes scope is an `over`, so that
+/// traversals and imaging see the prototypes only through the instancer, not as geometry of their
+/// own standing at the origin (LearnOpenUSD, "Authoring Point Instancing": prototypes hidden by an
+/// over or class parent). Stage metadata: start and end time code, timeCodesPerSecond =
+/// framesPerSecond = fps, upAxis "Y", metersPerUnit 1, defaultPrim "Crowd".
 ///
 /// usda lists all samples of one attribute together, so each attribute's samples stream to
 /// their own temporary file, frame by frame; finish() writes the layer by concatenating them:
@@ -51,11 +54,14 @@ private:
     kVelocities,
     kAngularVelocities,
     kExtent,
+    kGait,
+    kCyclePhase,
+    kPlaybackRate,
     kIds,
     kProtoIndices,
     kInvisible
   };
-  static constexpr int kAttributeCount = 8;
+  static constexpr int kAttributeCount = 11;
   /// The first attribute whose value is held between samples (written only when it changes).
   static constexpr int kFirstHeld = kIds;
 

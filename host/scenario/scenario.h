@@ -4,10 +4,12 @@
 #pragma once
 
 #include "cuda/common/avoidance_params.h"
+#include "host/scenario/character_clips.h"
 
 #include <cstdint>
 #include <filesystem>
 #include <glm/glm.hpp>
+#include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -185,6 +187,9 @@ struct Scenario {
   std::vector<ExplicitAgentSpec> agents;
   std::vector<GroupSpec> groups;
   std::vector<GroupSpec> emitters; ///< Each with `emission` set; count = agents it emits.
+  /// Scenario extension `characters`: the locomotion clips of each agent type label ("agent"
+  /// for agents without a type) for film exports. A label not here gets the defaults.
+  std::map<std::string, LocomotionClips> characters;
 
   /// Steps to run: `steps` if given, otherwise ceil(duration / dt).
   int step_count() const;

@@ -95,7 +95,7 @@ constexpr std::int64_t kMaxAgents = 10'000'000;
 
 constexpr std::string_view kTopKeys[] = {"name",     "seed",     "dt",    "duration", "steps",
                                          "world",    "defaults", "types", "agents",   "groups",
-                                         "emitters", "source",   "notes", "expect"};
+                                         "emitters", "source",   "notes", "expect",   "characters"};
 constexpr std::string_view kAnnotationKeys[] = {"source", "notes", "expect"};
 constexpr std::string_view kWorldKeys[] = {"bounds", "obstacles", "mesh", "navmesh", "periodic"};
 constexpr std::string_view kNavmeshKeys[] = {"cell_size",    "cell_height", "agent_radius",
@@ -106,6 +106,8 @@ constexpr std::string_view kParamKeys[] = {
     "arrival_radius", "on_arrival",        "arrival",
     "standoff"};
 constexpr std::string_view kUniformKeys[] = {"uniform"};
+constexpr std::string_view kCharacterKeys[] = {"walk_speed", "walk_cycle", "run_speed", "run_cycle",
+                                               "run_from",   "idle_below", "turn_from"};
 constexpr std::string_view kAgentKeys[] = {"position", "goal", "type", "waypoints", "start_delay"};
 constexpr std::string_view kGroupKeys[] = {"count", "spawn",     "goal",
                                            "type",  "waypoints", "start_delay"};
@@ -122,6 +124,12 @@ constexpr std::string_view kAvoidanceKeys[] = {"vel_bias",      "weight_des_vel"
 
 bool contains(KeyList keys, std::string_view key) {
   return std::find(keys.begin(), keys.end(), key) != keys.end();
+}
+
+/// A float as read from the file: its shortest round-trip form ("0.15", not 0.15000000596...).
+std::string format_float(float value) {
+  char buffer[32];
+  return std::string(buffer, std::to_chars(buffer, buffer + sizeof buffer, value).ptr);
 }
 
 std::string format_number(double value) {
@@ -425,6 +433,9 @@ public:
     if (total_agents > kMaxAgents) {
       fail("agents", "has " + std::to_string(total_agents) + " agents, more than the limit of " +
                          std::to_string(kMaxAgents));
+    }
+    if (root.contains("characters")) {
+      scenario.characters = read_characters(root["characters"], types);
     }
     return scenario;
   }
@@ -987,7 +998,52 @@ private:
     return emitter;
   }
 
-  // ---- scenario extensions: types, waypoints, start delays --------------------------------
+  // ---- scenario extensions: types, characters, waypoints, start delays -------------------
+
+  /// `characters`: {"type name": {clip parameters}, ...}, the locomotion clips film exports
+  /// match each type's agents to. A name must be one of `types` or "agent" (agents without a
+  /// type); every value is a positive number, and the change to running must come above the
+  /// idle speed (else no agent would ever walk).
+  std::map<std::string, LocomotionClips> read_characters(const json& value,
+                                                         const TypeTable& types) const {
+    expect_object(value, "characters", "locomotion clips by agent type name");
+    std::map<std::string, LocomotionClips> characters;
+    for (const auto& item : value.items()) {
+      const std::string path = json_path::member("characters", item.key());
+      const bool known = item.key() == "agent" ||
+                         std::any_of(types.begin(), types.end(),
+                                     [&](const auto& type) { return type.first == item.key(); });
+      if (!known) {
+        std::string names = "\"agent\"";
+        for (const auto& type : types) {
+          names += ", \"" + type.first + "\"";
+        }
+        fail(path, "names no agent type; the names are " + names);
+      }
+      expect_object(item.value(), path, "the clips of this type's locomotion");
+      check_keys(item.value(), path, kCharacterKeys);
+      LocomotionClips clips;
+      const auto read = [&](const char* key, float& field) {
+        if (item.value().contains(key)) {
+          field = number(item.value()[key], json_path::member(path, key), kPositive);
+        }
+      };
+      read("walk_speed", clips.walk_speed);
+      read("walk_cycle", clips.walk_cycle);
+      read("run_speed", clips.run_speed);
+      read("run_cycle", clips.run_cycle);
+      read("run_from", clips.run_from);
+      read("idle_below", clips.idle_below);
+      read("turn_from", clips.turn_from);
+      if (clips.run_from <= clips.idle_below) {
+        fail(json_path::member(path, "run_from"), "must be above idle_below (" +
+                                                      format_float(clips.idle_below) + "), got " +
+                                                      format_float(clips.run_from));
+      }
+      characters.emplace(item.key(), clips);
+    }
+    return characters;
+  }
 
   /// `types`: {"name": {agent parameters}, ...}. Each is validated here, where its errors
   /// are reported (types.name.radius), whether or not an agent uses it.

@@ -5,6 +5,7 @@
 #include "tests/support/usda_test_reader.h"
 
 #include <cmath>
+#include <fstream>
 #include <gtest/gtest.h>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -193,14 +194,14 @@ TEST_F(CrowdRunFilm, FilmCsvMatchesTheResampledTrajectory) {
   std::istringstream in(read_file(*dir_ / "film.csv"));
   std::string line;
   std::getline(in, line);
-  EXPECT_EQ(line, "frame,time,agent,type,x,y,z,vx,vz");
+  EXPECT_EQ(line, "frame,time,agent,type,x,y,z,vx,vz,heading,gait,cycle_phase,playback_rate");
   std::map<int, std::map<int, Sample>> frames;
   while (std::getline(in, line)) {
     std::vector<std::string> f;
     std::istringstream fields(line);
     for (std::string v; std::getline(fields, v, ',');)
       f.push_back(v);
-    ASSERT_EQ(f.size(), 9u) << line;
+    ASSERT_EQ(f.size(), 13u) << line;
     EXPECT_EQ(f[3], "agent");
     const int k = std::stoi(f[0]);
     // Times are written within float precision (number_format.h).
@@ -262,6 +263,45 @@ TEST(CrowdRunFilmOptions, CsvWithoutFpsStaysThePerStepTrajectory) {
   ASSERT_EQ(layer.error, "");
   EXPECT_EQ(layer.metadata.at("framesPerSecond"), "24");
   EXPECT_EQ(layer.metadata.at("endTimeCode"), "7"); // 0.3 s x 24 = 7.2
+}
+
+TEST(CrowdRunFilmOptions, ScenarioCharactersSetTheLocomotionButNotTheMotion) {
+  TempDir dir;
+  nlohmann::json scene = nlohmann::json::parse(read_file(sample("circle.json")));
+  const auto film_rows = [&](const std::string& name) {
+    std::ofstream(dir / (name + ".json")) << scene.dump();
+    const CliResult r = run_cli("run " + (dir / (name + ".json")).string() +
+                                " --backend cpu --threads 1 --quiet --steps 40 --fps 24 --out " +
+                                (dir / (name + ".csv")).string());
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    std::vector<std::vector<std::string>> rows;
+    std::istringstream in(read_file(dir / (name + ".csv")));
+    std::string line;
+    std::getline(in, line);
+    while (std::getline(in, line)) {
+      std::vector<std::string> f;
+      std::istringstream fields(line);
+      for (std::string v; std::getline(fields, v, ',');)
+        f.push_back(v);
+      rows.push_back(f);
+    }
+    return rows;
+  };
+  const auto plain = film_rows("plain");
+  // A slow, short-stepping walk clip: half the authored speed, half the cycle.
+  scene["characters"] = {{"agent", {{"walk_speed", 0.7}, {"walk_cycle", 0.75}}}};
+  const auto slow = film_rows("slow");
+  ASSERT_EQ(plain.size(), slow.size());
+  int walking = 0;
+  for (std::size_t r = 0; r < plain.size(); ++r) {
+    for (int column : {0, 2, 4, 5, 6, 7, 8, 9}) // frame, agent, position, velocity, heading
+      ASSERT_EQ(plain[r][column], slow[r][column]) << "row " << r;
+    if (plain[r][10] != "walk" || slow[r][10] != "walk")
+      continue;
+    ++walking;
+    EXPECT_NEAR(std::stod(slow[r][12]), 2.0 * std::stod(plain[r][12]), 1e-5) << "row " << r;
+  }
+  EXPECT_GT(walking, 100);
 }
 
 TEST(CrowdRunFilmOptions, BinaryUsdAndABadFrameRateAreRefused) {

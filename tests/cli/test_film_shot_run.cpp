@@ -187,14 +187,14 @@ TEST(FilmExports, CharactersStandOnTheGroundNotOnTheNavmesh) {
   std::istringstream in(read_file(dir / "film.csv"));
   std::string line;
   std::getline(in, line);
-  ASSERT_EQ(line, "frame,time,agent,type,x,y,z,vx,vz");
+  ASSERT_EQ(line, "frame,time,agent,type,x,y,z,vx,vz,heading,gait,cycle_phase,playback_rate");
   int on_floor = 0, on_platform = 0, floating = 0, rows = 0;
   while (std::getline(in, line)) {
     std::vector<std::string> cells;
     std::istringstream fields(line);
     for (std::string cell; std::getline(fields, cell, ',');)
       cells.push_back(cell);
-    ASSERT_EQ(cells.size(), 9u) << line;
+    ASSERT_EQ(cells.size(), 13u) << line;
     const double y = std::stod(cells[5]);
     ++rows;
     on_floor += y == 0.0 ? 1 : 0;

@@ -23,6 +23,8 @@ struct UsdaSamples {
   /// The plain value (`TYPE[] name = [...]`), for an attribute that is not time-sampled.
   std::vector<double> value;
   bool has_value = false;
+  /// Attribute metadata (`TYPE name (\n key = value\n )`), values as written.
+  std::map<std::string, std::string> metadata;
 
   /// The value at time `code` as USD resolves a held (not interpolated) attribute: the plain
   /// value when there are no samples, else the last sample at or before `code` (the first
@@ -141,6 +143,7 @@ inline UsdaLayer read_usda(const std::string& path) {
   bool in_metadata = false, pending_def = false, in_samples = false, in_rel = false;
   int metadata_depth = 0;
   std::string current_attribute, current_rel, pending_name;
+  std::string metadata_attribute; // the attribute whose metadata block is being read
   while (std::getline(in, line)) {
     ++number;
     const std::string t = trim(line);
@@ -209,9 +212,27 @@ inline UsdaLayer read_usda(const std::string& path) {
         metadata_depth = 1;
       continue;
     }
-    if (metadata_depth > 0) { // prim metadata: skipped
-      if (t == ")")
+    if (metadata_depth > 0) { // prim metadata: skipped; attribute metadata: kept
+      if (t == ")") {
         metadata_depth = 0;
+        metadata_attribute.clear();
+      } else if (!metadata_attribute.empty()) {
+        const auto eq = t.find(" = ");
+        if (eq == std::string::npos)
+          return fail("bad attribute metadata");
+        layer.attributes[metadata_attribute].metadata[t.substr(0, eq)] = t.substr(eq + 3);
+      }
+      continue;
+    }
+    // An attribute's declaration opening its metadata: `TYPE name (`.
+    if (t.size() > 2 && t.substr(t.size() - 2) == " (" && t.find(" = ") == std::string::npos) {
+      const std::string declaration = t.substr(0, t.size() - 2);
+      const auto space = declaration.rfind(' ');
+      if (space == std::string::npos)
+        return fail("bad attribute declaration");
+      metadata_attribute = prim_path + "." + declaration.substr(space + 1);
+      layer.attributes[metadata_attribute].type = declaration.substr(0, space);
+      metadata_depth = 1;
       continue;
     }
     if (t == "{") {
@@ -228,10 +249,9 @@ inline UsdaLayer read_usda(const std::string& path) {
     const auto ts = t.find(".timeSamples = {");
     if (ts != std::string::npos) {
       const auto space = t.rfind(' ', ts);
-      UsdaSamples samples;
-      samples.type = t.substr(0, space);
       current_attribute = prim_path + "." + t.substr(space + 1, ts - space - 1);
-      layer.attributes[current_attribute] = samples;
+      layer.attributes[current_attribute].type = t.substr(0, space);
+      layer.attributes[current_attribute].by_code.clear();
       in_samples = true;
       continue;
     }

@@ -28,7 +28,8 @@ void write_frames(FrameSink& sink) {
       velocities.push_back({static_cast<float>(i), 0.5f * static_cast<float>(f)});
       phases.push_back((i == 1 && f >= 7) || i == 4 ? AgentPhase::Removed : AgentPhase::Walking);
     }
-    sink.write_frame(FrameView{f, f / 10.0, positions, velocities, phases, types, {}, {}});
+    sink.write_frame(
+        FrameView{f, f / 10.0, positions, velocities, phases, types, {}, {}, {}, {}, {}});
   }
   sink.finish();
 }

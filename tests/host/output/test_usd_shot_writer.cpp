@@ -47,8 +47,17 @@ TEST(UsdShotWriter, WritesAPointInstancerTimeSampledPerFrame) {
         frame_types.push_back("adult");
       }
       motion.update(velocities, phases);
-      writer.write_frame(FrameView{f, f / 24.0, positions, velocities, phases, frame_types,
-                                   motion.headings(), motion.turn_rates()});
+      writer.write_frame(FrameView{f,
+                                   f / 24.0,
+                                   positions,
+                                   velocities,
+                                   phases,
+                                   frame_types,
+                                   motion.headings(),
+                                   motion.turn_rates(),
+                                   {},
+                                   {},
+                                   {}});
     }
     EXPECT_FALSE(std::filesystem::exists(path)) << "nothing under the name before finish";
     writer.finish();
@@ -180,7 +189,7 @@ TEST(UsdShotWriter, TypeLabelsBecomeValidUniquePrimNames) {
     const std::vector<glm::vec2> velocities(3, glm::vec2(0.0f));
     const std::vector<AgentPhase> phases(3, AgentPhase::Walking);
     const std::vector<std::string> types = {"old man", "old_man", "2\"wheels"};
-    writer.write_frame(FrameView{0, 0.0, positions, velocities, phases, types, {}, {}});
+    writer.write_frame(FrameView{0, 0.0, positions, velocities, phases, types, {}, {}, {}, {}, {}});
     writer.finish();
   }
   const testing::UsdaLayer layer = read_usda(path.string());
@@ -201,7 +210,7 @@ TEST(UsdShotWriter, AbandonedShotLeavesNothing) {
     const std::vector<glm::vec2> velocities(1, glm::vec2(0.0f));
     const std::vector<AgentPhase> phases(1, AgentPhase::Walking);
     const std::vector<std::string> types(1, "agent");
-    writer.write_frame(FrameView{0, 0.0, positions, velocities, phases, types, {}, {}});
+    writer.write_frame(FrameView{0, 0.0, positions, velocities, phases, types, {}, {}, {}, {}, {}});
   }
   EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
 }

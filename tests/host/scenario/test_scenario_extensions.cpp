@@ -245,6 +245,25 @@ TEST(ScenarioFlow, ArrivalAndStandoffDefaultToContactAndKeepRightAndLayerLikeOth
   EXPECT_EQ(s.groups[0].base.standoff, StandoffRule::Off);
 }
 
+// ---- characters -------------------------------------------------------------------------
+
+TEST(ScenarioCharacters, ClipsAreReadPerTypeAndUnsetOnesKeepTheirDefaults) {
+  const Scenario s = parse_scenario(scene(std::string(kTypes) + R"(,
+    "characters": {"elderly": {"walk_speed": 0.8, "walk_cycle": 1.0, "run_from": 5},
+                   "agent": {"turn_from": 90}})"),
+                                    "film.json");
+  ASSERT_EQ(s.characters.size(), 2u);
+  const LocomotionClips defaults;
+  const LocomotionClips& elderly = s.characters.at("elderly");
+  EXPECT_FLOAT_EQ(elderly.walk_speed, 0.8f);
+  EXPECT_FLOAT_EQ(elderly.walk_cycle, 1.0f);
+  EXPECT_FLOAT_EQ(elderly.run_from, 5.0f);
+  EXPECT_FLOAT_EQ(elderly.run_speed, defaults.run_speed);
+  EXPECT_FLOAT_EQ(s.characters.at("agent").turn_from, 90.0f);
+  EXPECT_FLOAT_EQ(s.characters.at("agent").walk_speed, defaults.walk_speed);
+  EXPECT_FALSE(s.characters.contains("walker")); // not given: the defaults at export
+}
+
 // ---- errors -----------------------------------------------------------------------------
 
 struct ExtensionError {
@@ -286,6 +305,21 @@ INSTANTIATE_TEST_SUITE_P(
                        scene(R"("groups": [{"count": 1, "spawn": {"rect": [[1, 1], [3, 3]]},
                                             "goal": {"point": [9, 9]}, "arrival": 0.5}])"),
                        "groups[0].arrival", "must be \"contact\" or \"radius\", got 0.5"},
+        ExtensionError{"characters_not_object", scene(R"("characters": [1])"), "characters",
+                       "must be an object"},
+        ExtensionError{"character_of_no_type",
+                       scene(std::string(kTypes) + R"(, "characters": {"runner": {}})"),
+                       "characters.runner",
+                       "names no agent type; the names are \"agent\", \"elderly\", \"walker\""},
+        ExtensionError{"character_unknown_key",
+                       scene(R"("characters": {"agent": {"walk_sped": 1}})"),
+                       "characters.agent.walk_sped", "did you mean \"walk_speed\"?"},
+        ExtensionError{"character_not_positive",
+                       scene(R"("characters": {"agent": {"walk_cycle": 0}})"),
+                       "characters.agent.walk_cycle", "must be a number > 0, got 0"},
+        ExtensionError{"character_runs_before_walking",
+                       scene(R"("characters": {"agent": {"run_from": 0.1}})"),
+                       "characters.agent.run_from", "must be above idle_below (0.15), got 0.1"},
         ExtensionError{"type_not_object", scene(R"("types": {"walker": 3})"), "types.walker",
                        "must be an object"},
         ExtensionError{"type_unknown_key", scene(R"("types": {"walker": {"max_sped": 2}})"),

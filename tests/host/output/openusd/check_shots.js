@@ -10,8 +10,10 @@
 //   - /Crowd is an Xform, /Crowd/Agents a PointInstancer whose prototypes are Xforms holding a
 //     Capsule, under an `over`; start and end time code, time codes and frames per second;
 //   - positions and velocities at the first, middle and last frames equal the film CSV's rows
-//     (every shown agent, within 1e-4), invisibleIds are the agents without a row, and the
-//     orientations are unit rotations about +y.
+//     (every shown agent, within 1e-4), invisibleIds are the agents without a row, the
+//     orientations are unit rotations about +y by the CSV's heading, and the per-instance
+//     primvars crowd:gait, crowd:cyclePhase and crowd:playbackRate (interpolation "vertex")
+//     hold the CSV's gait, cycle_phase and playback_rate.
 // Prints one line per shot; exits non-zero on the first failure, saying what differs.
 'use strict';
 const fs = require('fs');
@@ -31,16 +33,23 @@ function expect(condition, message) {
   if (!condition) fail(message);
 }
 
-/// The film CSV's rows: frame -> agent -> [x, y, z, vx, vz].
+const GAITS = ['idle', 'walk', 'run', 'turn', 'wait'];
+
+/// The film CSV's rows: frame -> agent -> [x, y, z, vx, vz, heading, gait, cycle, rate], the
+/// gait as its number.
 function readFilmCsv(file) {
   const lines = fs.readFileSync(file, 'utf8').trim().split('\n');
-  expect(lines[0] === 'frame,time,agent,type,x,y,z,vx,vz', `${file}: header ${lines[0]}`);
+  const header = 'frame,time,agent,type,x,y,z,vx,vz,heading,gait,cycle_phase,playback_rate';
+  expect(lines[0] === header, `${file}: header ${lines[0]}`);
   const frames = new Map();
   for (const line of lines.slice(1)) {
     const f = line.split(',');
     const frame = Number(f[0]);
     if (!frames.has(frame)) frames.set(frame, new Map());
-    frames.get(frame).set(Number(f[2]), f.slice(4, 9).map(Number));
+    const gait = GAITS.indexOf(f[10]);
+    expect(gait >= 0, `${file}: unknown gait ${f[10]}`);
+    frames.get(frame).set(Number(f[2]), [...f.slice(4, 10).map(Number), gait, Number(f[11]),
+                                         Number(f[12])]);
   }
   return frames;
 }
@@ -119,6 +128,16 @@ function checkShot(M, errors, crowd, scenario, steps, dir) {
   const positions = timeSamples(exported, 'positions');
   const velocities = timeSamples(exported, 'velocities');
   const orientations = timeSamples(exported, 'orientations');
+  const gaits = timeSamples(exported, 'primvars:crowd:gait');
+  const cycles = timeSamples(exported, 'primvars:crowd:cyclePhase');
+  const rates = timeSamples(exported, 'primvars:crowd:playbackRate');
+  for (const primvar of ['gait', 'cyclePhase', 'playbackRate']) {
+    expect(properties.includes(`primvars:crowd:${primvar}`), `${name}: no primvar crowd:${primvar}`);
+    const at = exported.indexOf(`primvars:crowd:${primvar} (`);
+    const block = at < 0 ? '' : exported.slice(at, exported.indexOf('\n        )', at));
+    expect(block.includes('interpolation = "vertex"'),
+           `${name}: crowd:${primvar} is not per instance ("vertex")`);
+  }
   expect(positions && positions.size === lastFrame + 1, `${name}: ${positions && positions.size} position samples`);
   let compared = 0;
   for (const frame of [0, Math.floor(lastFrame / 2), lastFrame]) {
@@ -143,6 +162,14 @@ function checkShot(M, errors, crowd, scenario, steps, dir) {
       for (let c = 0; c < 5; ++c)
         expect(Math.abs(got[c] - row[c]) <= 1e-4 * Math.max(1, Math.abs(row[c])),
                `${name} frame ${frame} agent ${agent}: ${got} in USD, ${row} in the CSV`);
+      // The heading of the rotation (half precision in quath) against the CSV's, in degrees.
+      const heading = (2 * Math.atan2(q[4 * k + 2], q[4 * k]) * 180) / Math.PI;
+      const turn = ((heading - row[5] + 540) % 360) - 180;
+      expect(Math.abs(turn) < 0.5, `${name} frame ${frame} agent ${agent}: heading ${heading} in USD, ${row[5]} in the CSV`);
+      const locomotion = [gaits.get(frame)[k], cycles.get(frame)[k], rates.get(frame)[k]];
+      expect(locomotion[0] === row[6] && Math.abs(locomotion[1] - row[7]) <= 1e-5 &&
+               Math.abs(locomotion[2] - row[8]) <= 1e-5 * Math.max(1, row[8]),
+             `${name} frame ${frame} agent ${agent}: locomotion ${locomotion} in USD, ${row.slice(6)} in the CSV`);
       ++compared;
     }
   }
