@@ -18,6 +18,7 @@ constexpr auto kRunOptionFields = [](auto& archive, auto& o) {
                  s.path_tree_cache_bytes, s.path_search_nodes, s.path_optimization_range_factor,
                  s.topology_optimization_interval, s.topology_optimizations_per_step, s.threads);
   archive.fields(o.checkpoint, o.checkpoint_every);
+  archive.fields(o.start_frame, o.preroll, o.handles);
 };
 constexpr auto kFingerprintFields = [](auto& archive, auto& file) {
   archive.fields(file.first, file.second);
