@@ -57,6 +57,23 @@ int main(int argc, char** argv) {
                    "facing, not the trajectory)")
       ->check(crowd::cli::positive_number())
       ->default_val(run.max_turn_rate);
+  run_cmd
+      ->add_option("--start-frame", run.start_frame,
+                   "Film exports: the number of the shot's first frame (after the preroll)")
+      ->check(crowd::cli::integer_in(-1'000'000'000, 1'000'000'000))
+      ->default_val(run.start_frame);
+  run_cmd
+      ->add_option("--preroll", run.preroll,
+                   "Film exports: seconds simulated before the start frame, not written, so "
+                   "the shot opens on a crowd already moving (the run is that much longer)")
+      ->check(crowd::cli::non_negative_number())
+      ->default_val(run.preroll);
+  run_cmd
+      ->add_option("--handles", run.handles,
+                   "Film exports: frames written before the start frame (from the preroll) "
+                   "and after the shot's last frame (the run is that much longer)")
+      ->check(crowd::cli::non_negative_integer())
+      ->default_val(run.handles);
   run_cmd->add_option("--metrics", run.metrics,
                       "Metrics JSON: arrivals, overlaps, wall contacts, path ratio, timings");
   run_cmd

@@ -20,6 +20,7 @@ constexpr auto kRunOptionFields = [](auto& archive, auto& o) {
                  s.standoff_wait, s.standoff_duration, s.standoff_turn_degrees,
                  s.standoff_horizon_scale, s.standoff_keep_degrees);
   archive.fields(o.checkpoint, o.checkpoint_every);
+  archive.fields(o.start_frame, o.preroll, o.handles);
 };
 constexpr auto kFingerprintFields = [](auto& archive, auto& file) {
   archive.fields(file.first, file.second);

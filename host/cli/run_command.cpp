@@ -14,7 +14,10 @@
 #include "host/scenario/scenario.h"
 #include "host/sim/simulation.h"
 
+#include <charconv>
 #include <chrono>
+#include <climits>
+#include <cmath>
 #include <cstdio>
 #include <exception>
 #include <filesystem>
@@ -56,6 +59,12 @@ void warn_new_faults(const Simulation& sim, std::size_t& faults_seen, ProgressRe
   }
 }
 
+/// A number as a user would write it: its shortest round-trip form ("0.333333" is not).
+std::string shortest(double value) {
+  char buffer[32];
+  return std::string(buffer, std::to_chars(buffer, buffer + sizeof buffer, value).ptr);
+}
+
 void check_options(const RunOptions& options) {
   if (options.every < 1)
     throw UsageError("--every must be >= 1");
@@ -67,6 +76,17 @@ void check_options(const RunOptions& options) {
     throw UsageError("--fps must be a number > 0 and at most 1e6");
   if (!(options.max_turn_rate > 0.0 && options.max_turn_rate <= 1e6))
     throw UsageError("--max-turn-rate must be a number > 0 and at most 1e6");
+  if (!(options.preroll >= 0.0 && options.preroll <= 1e6))
+    throw UsageError("--preroll must be a number of seconds >= 0 and at most 1e6");
+  if (options.handles < 0 || options.handles > 1'000'000)
+    throw UsageError("--handles must be a whole number of frames in [0, 1000000]");
+  if (options.start_frame < -1'000'000'000 || options.start_frame > 1'000'000'000)
+    throw UsageError("--start-frame must be in [-1e9, 1e9]");
+  const double fps = options.fps.value_or(kDefaultFps);
+  if (options.handles / fps > options.preroll + 1e-9)
+    throw UsageError("--handles " + std::to_string(options.handles) + " at " + shortest(fps) +
+                     " fps need a --preroll of at least " + shortest(options.handles / fps) +
+                     " s: the handles before the start frame are simulated in the preroll");
   if (options.checkpoint_every && options.checkpoint.empty())
     throw UsageError("--checkpoint-every needs --checkpoint FILE");
   if (options.checkpoint_every && *options.checkpoint_every < 1)
@@ -131,6 +151,9 @@ struct RunOutputs {
       film_options.max_turn_rate_degrees = options.max_turn_rate;
       film_options.facing_hint = [&sim](int id) { return sim.walking_direction(id); };
       film_options.ground_height = [&sim](const glm::vec3& p) { return sim.ground_height(p); };
+      film_options.start_frame = options.start_frame;
+      film_options.preroll = options.preroll;
+      film_options.handles = options.handles;
       film_options.clips = [&sim](int id) -> const LocomotionClips& {
         static const LocomotionClips kDefaults;
         const auto& characters = sim.scenario().characters;
@@ -292,6 +315,21 @@ Scenario load_run_scenario(const RunOptions& options) {
   return scenario;
 }
 
+/// The run's steps: the scenario's (or --steps), and as many more as the film preroll and the
+/// handles after the shot need, so the shot itself keeps the scenario's length.
+int run_step_count(const RunOptions& options, const Scenario& scenario) {
+  const double fps = options.fps.value_or(kDefaultFps);
+  const double extra_seconds = options.preroll + options.handles / fps;
+  if (extra_seconds <= 0.0)
+    return scenario.step_count();
+  const double extra = std::ceil(extra_seconds / static_cast<double>(scenario.dt) - 1e-9);
+  const double total = static_cast<double>(scenario.step_count()) + extra;
+  if (total > static_cast<double>(INT_MAX))
+    throw UsageError("--preroll and --handles make the run longer than " + std::to_string(INT_MAX) +
+                     " steps");
+  return static_cast<int>(total);
+}
+
 /// The scenario file and the files it reads, whose change makes a checkpoint unusable.
 std::vector<std::filesystem::path> input_files(const RunOptions& options,
                                                const Scenario& scenario) {
@@ -307,7 +345,7 @@ int run_command(const RunOptions& options) {
   try {
     check_options(options);
     Scenario scenario = load_run_scenario(options);
-    const int total_steps = scenario.step_count();
+    const int total_steps = run_step_count(options, scenario);
     const InputFingerprints inputs = options.checkpoint.empty()
                                          ? InputFingerprints{}
                                          : InputFingerprints::of(input_files(options, scenario));
@@ -333,7 +371,7 @@ int resume_command(const ResumeOptions& resume) {
     options.quiet = options.quiet || resume.quiet;
     check_options(options);
     Scenario scenario = load_run_scenario(options);
-    if (scenario.step_count() != record.total_steps)
+    if (run_step_count(options, scenario) != record.total_steps)
       in.fail("the run's step count does not match the scenario");
     Simulation sim(std::move(scenario), simulation_options(options));
     sim.restore_checkpoint(in);

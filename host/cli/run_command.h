@@ -2,6 +2,7 @@
 #pragma once
 
 #include "host/output/character_motion.h"
+#include "host/output/film_resampler.h"
 #include "host/sim/solver_options.h"
 
 #include <optional>
@@ -21,6 +22,12 @@ struct RunOptions {
   std::optional<double> fps; ///< Film frame rate; given, it also makes .csv outputs film.
   /// Film characters' largest turn rate, degrees per second (host/output/character_motion.h).
   double max_turn_rate = CharacterMotion::kDefaultMaxTurnRateDegrees;
+  /// Film shot framing (FilmOptions): the number of the frame at the end of the preroll, the
+  /// seconds simulated before it (the run is that much longer), and the frames written before
+  /// the start frame and after the shot's last frame (the run is that much longer too).
+  int start_frame = kFilmStartFrame;
+  double preroll = 0.0;
+  int handles = 0;
   std::string metrics;         ///< Metrics JSON ("" = none).
   bool quiet = false;          ///< No summary.
   double stuck_seconds = 10.0; ///< No progress this long = stuck, replanned (0 = off).

@@ -2,8 +2,10 @@
 
 #include "host/checkpoint/archive.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <string>
 
 namespace crowd {
 namespace {
@@ -22,14 +24,42 @@ double checked_fps(double fps) {
   return fps;
 }
 
+const FilmOptions& checked_framing(const FilmOptions& options, double fps) {
+  if (!(options.preroll >= 0.0) || !std::isfinite(options.preroll))
+    throw std::invalid_argument("--preroll must be a number >= 0");
+  if (options.handles < 0)
+    throw std::invalid_argument("--handles must be >= 0");
+  if (static_cast<double>(options.handles) / fps > options.preroll + kSameInstant)
+    throw std::invalid_argument("--handles: " + std::to_string(options.handles) +
+                                " frames before the start frame need a --preroll of at least " +
+                                std::to_string(static_cast<double>(options.handles) / fps) +
+                                " s at this frame rate");
+  return options;
+}
+
 } // namespace
 
 FilmResampler::FilmResampler(double fps, std::vector<std::unique_ptr<FrameSink>> film_sinks,
                              FilmOptions options)
-    : fps_(checked_fps(fps)), sinks_(std::move(film_sinks)), options_(std::move(options)),
+    : fps_(checked_fps(fps)), sinks_(std::move(film_sinks)),
+      options_(checked_framing(options, fps_)),
       motion_(1.0 / fps_, options_.max_turn_rate_degrees) {}
 
-void FilmResampler::emit(int frame, double time, const FrameView& after, bool on_step, double a) {
+double FilmResampler::frame_time(int j) const {
+  return options_.preroll + j / fps_;
+}
+
+int FilmResampler::frames_written() const {
+  const int first = std::max(-options_.handles, first_frame_in_run());
+  return std::max(0, next_frame_ - first);
+}
+
+int FilmResampler::first_frame_in_run() const {
+  // The earliest j whose time is not before the run's start (time 0).
+  return static_cast<int>(std::ceil(-options_.preroll * fps_ - kSameInstant * fps_));
+}
+
+void FilmResampler::emit(int j, double time, const FrameView& after, bool on_step, double a) {
   const std::size_t count = after.positions.size();
   positions_.resize(count);
   velocities_.resize(count);
@@ -54,7 +84,7 @@ void FilmResampler::emit(int frame, double time, const FrameView& after, bool on
     for (glm::vec3& p : positions_)
       p.y = options_.ground_height(p);
   FrameView view;
-  view.number = frame;
+  view.number = options_.start_frame + j;
   view.time = time;
   view.positions = positions_;
   view.velocities = velocities_;
@@ -67,6 +97,8 @@ void FilmResampler::emit(int frame, double time, const FrameView& after, bool on
   view.gaits = locomotion_.gaits();
   view.cycle_phases = locomotion_.cycle_phases();
   view.playback_rates = locomotion_.playback_rates();
+  if (j < -options_.handles)
+    return; // preroll before the handles: the characters move, nothing is written
   for (const auto& sink : sinks_)
     sink->write_frame(view);
 }
@@ -74,13 +106,14 @@ void FilmResampler::emit(int frame, double time, const FrameView& after, bool on
 void FilmResampler::write_frame(const FrameView& step) {
   const double t_after = step.time;
   if (!have_step_) {
-    // The first step: frames before it do not exist; the one on it (frame 0 at time 0 for a
-    // run from the start) is the step itself.
-    next_frame_ = static_cast<int>(std::ceil(t_after * fps_ - kSameInstant * fps_));
-    next_frame_ = next_frame_ < 0 ? 0 : next_frame_;
+    // The first step: frames before it do not exist; the one on it (the first frame of the
+    // preroll, at time 0, for a run from the start) is the step itself.
+    next_frame_ =
+        static_cast<int>(std::ceil((t_after - options_.preroll) * fps_ - kSameInstant * fps_));
+    next_frame_ = std::max(next_frame_, first_frame_in_run());
   }
   for (;; ++next_frame_) {
-    const double t = next_frame_ / fps_;
+    const double t = frame_time(next_frame_);
     const bool on_step = std::abs(t - t_after) <= kSameInstant;
     if (t > t_after && !on_step)
       break;

@@ -22,10 +22,22 @@ struct FilmOptions {
   std::function<float(const glm::vec3&)> ground_height;
   /// The locomotion clips of each agent (Locomotion); empty: the defaults for everyone.
   Locomotion::ClipsOf clips;
+  /// Shot framing: frame number `start_frame` is at simulation time `preroll` seconds, frame
+  /// start_frame + j at preroll + j / fps. The `handles` frames before the start frame are
+  /// written too (preroll must cover them); earlier frames of the preroll are not written, but
+  /// the characters' facing and locomotion run through them, so the shot opens on a crowd
+  /// already in step.
+  int start_frame = 0;
+  double preroll = 0.0;
+  int handles = 0;
 };
 
+/// The film convention for the first frame of a shot, crowd run's default `--start-frame`.
+inline constexpr int kFilmStartFrame = 1001;
+
 /// Takes every simulation step (in order, the first at the start of the run) and hands the
-/// film sinks frame k at time k / fps, for every k whose time the steps have reached.
+/// film sinks frame start_frame + j at time preroll + j / fps, for every j >= -handles whose
+/// time the steps have reached (FilmOptions).
 /// Between the two steps that bracket a frame, positions and velocities are interpolated
 /// linearly (a = (t_k - t_before) / (t_after - t_before)); a frame that falls on a step (within
 /// 1e-9 s) takes that step as it is. An agent shows in a frame only when it is present and
@@ -46,10 +58,15 @@ public:
   void restore(ArchiveReader& in) override;
   std::vector<std::filesystem::path> keep_streams_after_finish() override;
 
-  int frames_written() const { return next_frame_; }
+  /// Frames handed to the sinks so far.
+  int frames_written() const;
 
 private:
-  void emit(int frame, double time, const FrameView& after, bool on_step, double a);
+  void emit(int j, double time, const FrameView& after, bool on_step, double a);
+  /// The time of frame start_frame + j, seconds of simulation.
+  double frame_time(int j) const;
+  /// The earliest j whose time is not before the run's start.
+  int first_frame_in_run() const;
 
   double fps_;
   std::vector<std::unique_ptr<FrameSink>> sinks_;
@@ -61,7 +78,7 @@ private:
   std::vector<glm::vec3> before_positions_;
   std::vector<glm::vec2> before_velocities_;
   std::vector<AgentPhase> before_phases_;
-  int next_frame_ = 0;
+  int next_frame_ = 0; ///< j of the next frame (its number less start_frame).
   // Scratch of the frame being handed out.
   std::vector<glm::vec3> positions_;
   std::vector<glm::vec2> velocities_;

@@ -59,8 +59,10 @@ TrackJsonWriter::TrackJsonWriter(std::filesystem::path path, double fps, std::si
 void TrackJsonWriter::write_frame(const FrameView& frame) {
   if (!records_)
     throw std::runtime_error("film export: write after finish to " + path_.string());
-  if (static_cast<std::size_t>(frame.number) != agents_per_frame_.size())
-    throw std::logic_error("track export: frames must be numbered 0, 1, 2, ...");
+  if (agents_per_frame_.empty())
+    start_frame_ = frame.number;
+  if (frame.number != start_frame_ + static_cast<long long>(agents_per_frame_.size()))
+    throw std::logic_error("track export: frames must be numbered one after another");
   const std::size_t count = frame.positions.size();
   frame_buffer_.resize(count);
   for (std::size_t i = 0; i < count; ++i) {
@@ -98,6 +100,8 @@ void TrackJsonWriter::finish() {
   text.append(buf, std::to_chars(buf, buf + sizeof buf, fps_).ptr);
   text += ", \"frames\": ";
   append_int(text, static_cast<long long>(frames));
+  text += ", \"start_frame\": ";
+  append_int(text, start_frame_);
   text += ", \"gaits\": [";
   for (std::size_t g = 0; g < kGaitNames.size(); ++g)
     text += std::string(g == 0 ? "\"" : ", \"") + kGaitNames[g] + "\"";
@@ -138,7 +142,7 @@ void TrackJsonWriter::finish() {
       text += ", \"type\": " + nlohmann::json(types_[first + a]).dump();
       text += ", \"first_frame\": ";
       if (begin < end)
-        append_int(text, static_cast<long long>(begin));
+        append_int(text, start_frame_ + static_cast<long long>(begin));
       else
         text += "null";
       const auto field = [&](const char* name, float Record::*member) {
@@ -188,12 +192,14 @@ void TrackJsonWriter::save(ArchiveWriter& out) {
   records_->save(out);
   out.put(agents_per_frame_);
   out.put(types_);
+  out.put(start_frame_);
 }
 
 void TrackJsonWriter::restore(ArchiveReader& in) {
   records_->restore(in, /*committed_is_stream=*/false);
   in.get(agents_per_frame_);
   in.get(types_);
+  in.get(start_frame_);
 }
 
 std::vector<std::filesystem::path> TrackJsonWriter::keep_streams_after_finish() {

@@ -13,15 +13,17 @@
 namespace crowd {
 
 /// Writes
-///   {"fps": F, "frames": N, "gaits": ["idle", "walk", "run", "turn", "wait"], "agents": [
+///   {"fps": F, "frames": N, "start_frame": S, "gaits": ["idle", "walk", "run", "turn", "wait"],
+///    "agents": [
 ///     {"id": 0, "type": "agent", "first_frame": f, "x": [...], "y": [...], "z": [...],
 ///      "vx": [...], "vz": [...], "heading": [...], "gait": [...], "cycle_phase": [...],
 ///      "playback_rate": [...]},
 ///   ...]}
 /// where element j of an agent's arrays is its state in film frame first_frame + j, from the
 /// first to the last frame it is shown in (null in a frame between them where it is not
-/// shown; first_frame null and empty arrays for an agent never shown). Frame numbers count
-/// from 0 at time 0, frame k at k / F seconds. heading is in degrees about +y (0 facing +z),
+/// shown; first_frame null and empty arrays for an agent never shown). The file holds frames
+/// S .. S + N - 1, numbered as the film resampler numbers them (FilmOptions: crowd run starts
+/// at 1001 by default). heading is in degrees about +y (0 facing +z),
 /// gait the index of its name in "gaits", cycle_phase and playback_rate as
 /// host/output/locomotion.h defines them.
 ///
@@ -57,6 +59,7 @@ private:
   std::size_t block_bytes_;
   std::unique_ptr<StreamingFile> records_;
   std::vector<std::uint32_t> agents_per_frame_;
+  long long start_frame_ = 0; ///< The number of the first frame written.
   std::vector<std::string> types_;
   std::vector<Record> frame_buffer_;
   bool keep_streams_ = false;

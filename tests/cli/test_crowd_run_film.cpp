@@ -74,9 +74,9 @@ protected:
                                std::to_string(kSteps);
     const CliResult per_step = run_cli(common + " --out " + (*dir_ / "traj.csv").string());
     ASSERT_EQ(per_step.exit_code, 0) << per_step.output;
-    const CliResult film =
-        run_cli(common + " --fps 24 --out " + (*dir_ / "shot.usda").string() + " --out " +
-                (*dir_ / "tracks.json").string() + " --out " + (*dir_ / "film.csv").string());
+    const CliResult film = run_cli(
+        common + " --fps 24 --start-frame 0 --out " + (*dir_ / "shot.usda").string() + " --out " +
+        (*dir_ / "tracks.json").string() + " --out " + (*dir_ / "film.csv").string());
     ASSERT_EQ(film.exit_code, 0) << film.output;
     steps_ = new StepTable(read_step_csv(*dir_ / "traj.csv"));
   }
@@ -228,6 +228,7 @@ TEST_F(CrowdRunFilm, JsonTracksMatchTheResampledTrajectory) {
   const nlohmann::json doc = nlohmann::json::parse(read_file(*dir_ / "tracks.json"));
   EXPECT_EQ(doc["fps"], 24.0);
   EXPECT_EQ(doc["frames"], kLastFrame + 1);
+  EXPECT_EQ(doc["start_frame"], 0);
   ASSERT_EQ(doc["agents"].size(), static_cast<std::size_t>(kAgents));
   for (int i = 0; i < kAgents; ++i) {
     const auto& track = doc["agents"][static_cast<std::size_t>(i)];
@@ -258,11 +259,12 @@ TEST(CrowdRunFilmOptions, CsvWithoutFpsStaysThePerStepTrajectory) {
                               (dir / "t.csv").string() + " --out " + (dir / "s.usda").string());
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_EQ(read_file(dir / "t.csv").rfind("step,time,agent,x,y,z,vx,vz\n", 0), 0u);
-  // The shot uses the default 24 fps.
+  // The shot uses the default 24 fps, and starts at the film default frame, 1001.
   const UsdaLayer layer = read_usda((dir / "s.usda").string());
   ASSERT_EQ(layer.error, "");
   EXPECT_EQ(layer.metadata.at("framesPerSecond"), "24");
-  EXPECT_EQ(layer.metadata.at("endTimeCode"), "7"); // 0.3 s x 24 = 7.2
+  EXPECT_EQ(layer.metadata.at("startTimeCode"), "1001");
+  EXPECT_EQ(layer.metadata.at("endTimeCode"), "1008"); // 0.3 s x 24 = 7.2
 }
 
 TEST(CrowdRunFilmOptions, ScenarioCharactersSetTheLocomotionButNotTheMotion) {
@@ -302,6 +304,71 @@ TEST(CrowdRunFilmOptions, ScenarioCharactersSetTheLocomotionButNotTheMotion) {
     EXPECT_NEAR(std::stod(slow[r][12]), 2.0 * std::stod(plain[r][12]), 1e-5) << "row " << r;
   }
   EXPECT_GT(walking, 100);
+}
+
+TEST(CrowdRunFilmFraming, PrerollAndHandlesFrameTheShotAroundTheStartFrame) {
+  TempDir dir;
+  const std::string common = "run " + sample("bottleneck.json") +
+                             " --backend cpu --threads 1 --quiet --steps 100 --preroll 2 "
+                             "--handles 8 ";
+  const CliResult film =
+      run_cli(common + "--fps 24 --out " + (dir / "film.csv").string() + " --out " +
+              (dir / "tracks.json").string() + " --out " + (dir / "shot.usda").string());
+  ASSERT_EQ(film.exit_code, 0) << film.output;
+  const CliResult steps = run_cli(common + "--out " + (dir / "traj.csv").string());
+  ASSERT_EQ(steps.exit_code, 0) << steps.output;
+  // The run is longer by the preroll and the handles after the shot: 2 s + 8 / 24 s, 24 steps.
+  const StepTable trajectory = read_step_csv(dir / "traj.csv");
+  EXPECT_EQ(trajectory.rbegin()->first, 124);
+
+  std::istringstream in(read_file(dir / "film.csv"));
+  std::string line;
+  std::getline(in, line);
+  std::map<int, double> frame_time;
+  std::map<int, std::vector<std::vector<std::string>>> rows;
+  while (std::getline(in, line)) {
+    std::vector<std::string> f;
+    std::istringstream fields(line);
+    for (std::string v; std::getline(fields, v, ',');)
+      f.push_back(v);
+    frame_time[std::stoi(f[0])] = std::stod(f[1]);
+    rows[std::stoi(f[0])].push_back(f);
+  }
+  // Frame 1001 is at the end of the preroll, 2 s into the run; 8 handle frames before it.
+  ASSERT_EQ(frame_time.begin()->first, 993);
+  EXPECT_NEAR(frame_time.at(1001), 2.0, 1e-6);
+  EXPECT_NEAR(frame_time.at(993), 2.0 - 8.0 / 24.0, 1e-6);
+  // The shot keeps the scenario's 10 s (240 frames) after the start frame, then 8 handles.
+  EXPECT_GE(frame_time.rbegin()->first, 1001 + 240 + 8);
+  for (const auto& [frame, time] : frame_time)
+    EXPECT_NEAR(time, 2.0 + (frame - 1001) / 24.0, 1e-5) << "frame " << frame;
+  // The first frame written shows a crowd already in step: walking, mid-cycle.
+  int walking = 0, mid_cycle = 0;
+  for (const auto& f : rows.at(993)) {
+    walking += f[10] == "walk";
+    mid_cycle += std::stod(f[11]) > 0.0;
+  }
+  EXPECT_GT(walking, 40) << "of " << rows.at(993).size();
+  EXPECT_GT(mid_cycle, 40);
+
+  const UsdaLayer layer = read_usda((dir / "shot.usda").string());
+  ASSERT_EQ(layer.error, "");
+  EXPECT_EQ(layer.metadata.at("startTimeCode"), "993");
+  EXPECT_EQ(layer.metadata.at("endTimeCode"), std::to_string(frame_time.rbegin()->first));
+  const nlohmann::json tracks = nlohmann::json::parse(read_file(dir / "tracks.json"));
+  EXPECT_EQ(tracks["start_frame"], 993);
+  EXPECT_EQ(tracks["frames"], frame_time.size());
+  EXPECT_EQ(tracks["agents"][0]["first_frame"], 993);
+
+  // Handles before the start frame come out of the preroll: without one they are refused.
+  const CliResult short_preroll =
+      run_cli("run " + sample("bottleneck.json") + " --steps 10 --handles 8 --preroll 0.1 --out " +
+              (dir / "refused.usda").string());
+  EXPECT_EQ(short_preroll.exit_code, 2);
+  EXPECT_NE(short_preroll.output.find("--handles 8 at 24 fps need a --preroll of at least"),
+            std::string::npos)
+      << short_preroll.output;
+  EXPECT_FALSE(std::filesystem::exists(dir / "refused.usda"));
 }
 
 TEST(CrowdRunFilmOptions, BinaryUsdAndABadFrameRateAreRefused) {

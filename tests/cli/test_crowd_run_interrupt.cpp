@@ -97,13 +97,14 @@ void interrupt_run_and_check(int signal_number, int expected_exit, const char* s
         << "step " << it->first << " has an agent the step before did not";
   }
 
-  // The film shot covers the same time: frames 0..floor(steps x 0.1 s x 24).
+  // The film shot covers the same time: frames 1001..1001 + floor(steps x 0.1 s x 24).
   const UsdaLayer layer = read_usda(shot.string());
   ASSERT_EQ(layer.error, "");
-  const int last_frame = static_cast<int>(std::floor(steps * 0.1 * 24.0 + 1e-9));
-  EXPECT_EQ(layer.metadata.at("endTimeCode"), std::to_string(last_frame));
+  const int frames = static_cast<int>(std::floor(steps * 0.1 * 24.0 + 1e-9)) + 1;
+  EXPECT_EQ(layer.metadata.at("startTimeCode"), "1001");
+  EXPECT_EQ(layer.metadata.at("endTimeCode"), std::to_string(1001 + frames - 1));
   EXPECT_EQ(layer.attributes.at("/Crowd/Agents.positions").by_code.size(),
-            static_cast<std::size_t>(last_frame) + 1);
+            static_cast<std::size_t>(frames));
 }
 
 TEST(CrowdRunInterrupted, BySigtermKeepsWholeFramesAndExits143) {

@@ -98,8 +98,12 @@ function checkShot(M, errors, crowd, scenario, steps, dir) {
   const real = errors.filter((e) => !/UsdVol/.test(e) && e.trim() !== '');
   expect(stage && real.length === 0, `${name}: the stage does not open cleanly: ${real.join(' | ')}`);
 
+  const firstFrame = Math.min(...film.keys());
   const lastFrame = Math.max(...film.keys());
-  expect(stage.GetStartTimeCode() === 0, `${name}: start time code ${stage.GetStartTimeCode()}`);
+  // crowd run numbers film frames from 1001, the film convention.
+  expect(firstFrame === 1001, `${name}: the film CSV starts at frame ${firstFrame}`);
+  expect(stage.GetStartTimeCode() === firstFrame,
+         `${name}: start time code ${stage.GetStartTimeCode()}, the film's first frame is ${firstFrame}`);
   expect(stage.GetEndTimeCode() === lastFrame,
          `${name}: end time code ${stage.GetEndTimeCode()}, the film's last frame is ${lastFrame}`);
   expect(stage.GetTimeCodesPerSecond() === FPS, `${name}: ${stage.GetTimeCodesPerSecond()} tcps`);
@@ -138,9 +142,9 @@ function checkShot(M, errors, crowd, scenario, steps, dir) {
     expect(block.includes('interpolation = "vertex"'),
            `${name}: crowd:${primvar} is not per instance ("vertex")`);
   }
-  expect(positions && positions.size === lastFrame + 1, `${name}: ${positions && positions.size} position samples`);
+  expect(positions && positions.size === lastFrame - firstFrame + 1, `${name}: ${positions && positions.size} position samples`);
   let compared = 0;
-  for (const frame of [0, Math.floor(lastFrame / 2), lastFrame]) {
+  for (const frame of [firstFrame, Math.floor((firstFrame + lastFrame) / 2), lastFrame]) {
     const rows = film.get(frame) || new Map();
     const p = positions.get(frame);
     const v = velocities.get(frame);
