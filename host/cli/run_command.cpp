@@ -8,6 +8,7 @@
 #include "host/cli/run_checkpoint.h"
 #include "host/navmesh/navmesh.h"
 #include "host/output/atomic_file.h"
+#include "host/output/character_cast.h"
 #include "host/output/film_resampler.h"
 #include "host/output/metrics.h"
 #include "host/output/output_format.h"
@@ -23,6 +24,7 @@
 #include <filesystem>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <vector>
 
 namespace crowd {
@@ -119,6 +121,18 @@ void check_options(const RunOptions& options) {
                           "state cannot be saved");
 }
 
+/// Every agent type label the scenario gives its agents (the film palette's order).
+std::set<std::string> agent_type_labels(const Scenario& scenario) {
+  std::set<std::string> labels;
+  for (const ExplicitAgentSpec& agent : scenario.agents)
+    labels.insert(agent.params.type);
+  for (const GroupSpec& group : scenario.groups)
+    labels.insert(group.base.type);
+  for (const GroupSpec& emitter : scenario.emitters)
+    labels.insert(emitter.base.type);
+  return labels;
+}
+
 SimulationOptions simulation_options(const RunOptions& options) {
   SimulationOptions sim_options;
   sim_options.backend = parse_backend_kind(options.backend);
@@ -137,6 +151,7 @@ SimulationOptions simulation_options(const RunOptions& options) {
 struct RunOutputs {
   std::vector<std::unique_ptr<FrameSink>> step_sinks;
   std::unique_ptr<FilmResampler> film;
+  std::shared_ptr<const CharacterCast> cast; ///< Who each film character is.
 
   RunOutputs(const RunOptions& options, const Simulation& sim) {
     const double fps = options.fps.value_or(kDefaultFps);
@@ -154,11 +169,14 @@ struct RunOutputs {
       film_options.start_frame = options.start_frame;
       film_options.preroll = options.preroll;
       film_options.handles = options.handles;
-      film_options.clips = [&sim](int id) -> const LocomotionClips& {
-        static const LocomotionClips kDefaults;
-        const auto& characters = sim.scenario().characters;
-        const auto it = characters.find(sim.agent_params(id).type);
-        return it == characters.end() ? kDefaults : it->second;
+      cast = std::make_shared<const CharacterCast>(sim.scenario().seed, sim.scenario().characters,
+                                                   agent_type_labels(sim.scenario()));
+      film_options.clips = [&sim, cast = cast](int id) -> const LocomotionClips& {
+        return cast->spec(sim.agent_params(id).type).clips;
+      };
+      film_options.look = [&sim, cast = cast](int id) {
+        const AgentParams& params = sim.agent_params(id);
+        return cast->look(id, params.type, params.radius);
       };
       film = std::make_unique<FilmResampler>(fps, std::move(film_sinks), std::move(film_options));
     }

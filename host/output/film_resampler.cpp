@@ -90,6 +90,11 @@ void FilmResampler::emit(int j, double time, const FrameView& after, bool on_ste
   view.velocities = velocities_;
   view.phases = phases_;
   view.types = after.types;
+  if (options_.look) {
+    for (std::size_t i = looks_.size(); i < count; ++i)
+      looks_.push_back(options_.look(static_cast<int>(i)));
+    view.looks = std::span<const CharacterLook>(looks_.data(), count);
+  }
   motion_.update(velocities_, phases_, options_.facing_hint);
   view.headings = motion_.headings();
   view.turn_rates = motion_.turn_rates();

@@ -22,6 +22,9 @@ struct FilmOptions {
   std::function<float(const glm::vec3&)> ground_height;
   /// The locomotion clips of each agent (Locomotion); empty: the defaults for everyone.
   Locomotion::ClipsOf clips;
+  /// Each agent's character (CharacterCast), asked once per agent when it first appears;
+  /// empty: frames carry no looks and sinks fall back on the type labels.
+  std::function<CharacterLook(int id)> look;
   /// Shot framing: frame number `start_frame` is at simulation time `preroll` seconds, frame
   /// start_frame + j at preroll + j / fps. The `handles` frames before the start frame are
   /// written too (preroll must cover them); earlier frames of the preroll are not written, but
@@ -83,6 +86,8 @@ private:
   std::vector<glm::vec3> positions_;
   std::vector<glm::vec2> velocities_;
   std::vector<AgentPhase> phases_;
+  /// Each agent's look, a pure function of the agent (FilmOptions::look): a cache, not state.
+  std::vector<CharacterLook> looks_;
 };
 
 } // namespace crowd

@@ -2,6 +2,7 @@
 // `crowd run` drives the per-step CSV and the film exports the same way.
 #pragma once
 
+#include "host/output/character_cast.h"
 #include "host/output/locomotion.h"
 #include "host/output/metrics.h"
 
@@ -32,6 +33,8 @@ struct FrameView {
   std::span<const Gait> gaits;
   std::span<const float> cycle_phases;   ///< [0, 1)
   std::span<const float> playback_rates; ///< Speed over the gait clip's authored speed.
+  // ... and who they are (host/output/character_cast.h), per agent.
+  std::span<const CharacterLook> looks;
 };
 
 class FrameSink {

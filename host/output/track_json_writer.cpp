@@ -82,8 +82,16 @@ void TrackJsonWriter::write_frame(const FrameView& frame) {
                i < frame.gaits.size() ? static_cast<std::uint32_t>(frame.gaits[i]) : 0u,
                shown ? 1u : 0u};
   }
-  for (std::size_t i = types_.size(); i < count; ++i)
+  for (std::size_t i = types_.size(); i < count; ++i) {
     types_.push_back(i < frame.types.size() ? frame.types[i] : std::string("agent"));
+    const CharacterLook look =
+        i < frame.looks.size() ? frame.looks[i] : CharacterLook{types_.back()};
+    prototypes_.push_back(look.prototype);
+    variations_.push_back(look.variation);
+    variation_seeds_.push_back(look.seed);
+    scales_.push_back(look.scale);
+    colors_.push_back(look.color);
+  }
   records_->append(std::string_view(reinterpret_cast<const char*>(frame_buffer_.data()),
                                     count * sizeof(Record)));
   agents_per_frame_.push_back(static_cast<std::uint32_t>(count));
@@ -139,7 +147,22 @@ void TrackJsonWriter::finish() {
       text.clear();
       text += first + a == 0 ? "\n{\"id\": " : ",\n{\"id\": ";
       append_int(text, static_cast<long long>(first + a));
-      text += ", \"type\": " + nlohmann::json(types_[first + a]).dump();
+      const std::size_t id = first + a;
+      text += ", \"type\": " + nlohmann::json(types_[id]).dump();
+      text += ", \"prototype\": " + nlohmann::json(prototypes_[id]).dump();
+      text += ", \"variation\": ";
+      append_int(text, variations_[id]);
+      text += ", \"variation_seed\": ";
+      append_int(text, static_cast<long long>(variation_seeds_[id]));
+      text += ", \"scale\": ";
+      append_float(text, scales_[id]);
+      text += ", \"color\": [";
+      append_float(text, colors_[id].x);
+      text += ", ";
+      append_float(text, colors_[id].y);
+      text += ", ";
+      append_float(text, colors_[id].z);
+      text += ']';
       text += ", \"first_frame\": ";
       if (begin < end)
         append_int(text, start_frame_ + static_cast<long long>(begin));
@@ -193,6 +216,7 @@ void TrackJsonWriter::save(ArchiveWriter& out) {
   out.put(agents_per_frame_);
   out.put(types_);
   out.put(start_frame_);
+  out.fields(prototypes_, variations_, variation_seeds_, scales_, colors_);
 }
 
 void TrackJsonWriter::restore(ArchiveReader& in) {
@@ -200,6 +224,10 @@ void TrackJsonWriter::restore(ArchiveReader& in) {
   in.get(agents_per_frame_);
   in.get(types_);
   in.get(start_frame_);
+  in.fields(prototypes_, variations_, variation_seeds_, scales_, colors_);
+  for (const std::size_t size : {prototypes_.size(), variations_.size(), variation_seeds_.size(),
+                                 scales_.size(), colors_.size()})
+    in.expect(size, types_.size(), "the tracks' characters");
 }
 
 std::vector<std::filesystem::path> TrackJsonWriter::keep_streams_after_finish() {

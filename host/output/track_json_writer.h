@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <glm/glm.hpp>
 #include <memory>
 #include <string>
 #include <vector>
@@ -15,7 +16,8 @@ namespace crowd {
 /// Writes
 ///   {"fps": F, "frames": N, "start_frame": S, "gaits": ["idle", "walk", "run", "turn", "wait"],
 ///    "agents": [
-///     {"id": 0, "type": "agent", "first_frame": f, "x": [...], "y": [...], "z": [...],
+///     {"id": 0, "type": "agent", "prototype": "agent", "variation": 0, "variation_seed": s,
+///      "scale": 1, "color": [r, g, b], "first_frame": f, "x": [...], "y": [...], "z": [...],
 ///      "vx": [...], "vz": [...], "heading": [...], "gait": [...], "cycle_phase": [...],
 ///      "playback_rate": [...]},
 ///   ...]}
@@ -60,6 +62,12 @@ private:
   std::unique_ptr<StreamingFile> records_;
   std::vector<std::uint32_t> agents_per_frame_;
   long long start_frame_ = 0; ///< The number of the first frame written.
+  // Each agent's character (host/output/character_cast.h), as first seen.
+  std::vector<std::string> prototypes_;
+  std::vector<int> variations_;
+  std::vector<std::uint32_t> variation_seeds_;
+  std::vector<float> scales_;
+  std::vector<glm::vec3> colors_;
   std::vector<std::string> types_;
   std::vector<Record> frame_buffer_;
   bool keep_streams_ = false;

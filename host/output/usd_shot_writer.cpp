@@ -18,7 +18,7 @@
 namespace crowd {
 namespace {
 
-constexpr std::array<const char*, 11> kAttributeDeclarations = {
+constexpr std::array<const char*, 15> kAttributeDeclarations = {
     "point3f[] positions",
     "quath[] orientations",
     "vector3f[] velocities",
@@ -29,12 +29,18 @@ constexpr std::array<const char*, 11> kAttributeDeclarations = {
     "float[] primvars:crowd:playbackRate",
     "int64[] ids",
     "int[] protoIndices",
-    "int64[] invisibleIds"};
-constexpr std::array<const char*, 11> kAttributeFileSuffixes = {
-    ".positions",  ".orientations", ".velocities", ".angularVelocities", ".extent",      ".gait",
-    ".cyclePhase", ".playbackRate", ".ids",        ".protoIndices",      ".invisibleIds"};
-/// Metadata written before an attribute's samples ("" for none): the primvars are per instance.
-constexpr std::array<const char*, 11> kAttributeMetadata = {
+    "int64[] invisibleIds",
+    "float3[] scales",
+    "color3f[] primvars:displayColor",
+    "int[] primvars:crowd:variation",
+    "int[] primvars:crowd:variationSeed"};
+constexpr std::array<const char*, 15> kAttributeFileSuffixes = {
+    ".positions",    ".orientations", ".velocities",   ".angularVelocities",
+    ".extent",       ".gait",         ".cyclePhase",   ".playbackRate",
+    ".ids",          ".protoIndices", ".invisibleIds", ".scales",
+    ".displayColor", ".variation",    ".variationSeed"};
+/// Metadata of an attribute ("" for none): the primvars are per instance.
+constexpr std::array<const char*, 15> kAttributeMetadata = {
     "",
     "",
     "",
@@ -49,7 +55,14 @@ constexpr std::array<const char*, 11> kAttributeMetadata = {
     "            interpolation = \"vertex\"",
     "",
     "",
-    ""};
+    "",
+    "",
+    "interpolation = \"vertex\"",
+    "doc = \"Variation index of each instance, in [0, variations of its type)\"\n"
+    "            interpolation = \"vertex\"",
+    "doc = \"Per-instance seed for the artist's own variation, from the scenario seed and agent "
+    "id\"\n"
+    "            interpolation = \"vertex\""};
 
 // The stand-in prototype: a capsule of radius 0.25 m with a 1.2 m spine, feet at the origin
 // (1.2 + 2 x 0.25 = 1.7 m tall, centred at 0.85 m). Its bounds about the instance's position
@@ -58,6 +71,8 @@ constexpr float kCapsuleRadius = 0.25f;
 constexpr float kCapsuleTop = 1.7f;
 
 constexpr float kDegreesPerRadian = 57.29577951308232f;
+
+const std::string kDefaultType = "agent";
 
 /// "(x, y, z)", each in its shortest round-trip form.
 void append_tuple(std::string& out, const glm::vec3& v) {
@@ -129,11 +144,13 @@ UsdShotWriter::UsdShotWriter(std::filesystem::path path, double fps)
 
 UsdShotWriter::~UsdShotWriter() = default;
 
-int UsdShotWriter::prototype_index(const std::string& type) {
+int UsdShotWriter::prototype_index(const std::string& name, const std::string& type) {
   const auto [it, inserted] =
-      prototype_of_type_.emplace(type, static_cast<int>(prototype_types_.size()));
-  if (inserted)
+      prototype_index_of_.emplace(name, static_cast<int>(prototype_names_.size()));
+  if (inserted) {
+    prototype_names_.push_back(name);
     prototype_types_.push_back(type);
+  }
   return it->second;
 }
 
@@ -187,9 +204,19 @@ void UsdShotWriter::write_frame(const FrameView& frame) {
                  i < frame.playback_rates.size() ? frame.playback_rates[i] : 1.0f);
     buffers_[kIds] += sep;
     append_int(buffers_[kIds], static_cast<long long>(i));
+    const std::string& type = i < frame.types.size() ? frame.types[i] : kDefaultType;
+    const CharacterLook* look = i < frame.looks.size() ? &frame.looks[i] : nullptr;
     buffers_[kProtoIndices] += sep;
-    append_int(buffers_[kProtoIndices],
-               prototype_index(i < frame.types.size() ? frame.types[i] : std::string("agent")));
+    append_int(buffers_[kProtoIndices], prototype_index(look ? look->prototype : type, type));
+    const float scale = look ? look->scale : 1.0f;
+    buffers_[kScales] += sep;
+    append_tuple(buffers_[kScales], glm::vec3(scale));
+    buffers_[kDisplayColor] += sep;
+    append_tuple(buffers_[kDisplayColor], look ? look->color : glm::vec3(1.0f));
+    buffers_[kVariation] += sep;
+    append_int(buffers_[kVariation], look ? look->variation : 0);
+    buffers_[kVariationSeed] += sep;
+    append_int(buffers_[kVariationSeed], look ? static_cast<long long>(look->seed) : 0LL);
     if (i < frame.phases.size() && !is_present(frame.phases[i])) {
       if (!first_invisible)
         buffers_[kInvisible] += ", ";
@@ -197,8 +224,8 @@ void UsdShotWriter::write_frame(const FrameView& frame) {
       append_int(buffers_[kInvisible], static_cast<long long>(i));
       continue;
     }
-    const glm::vec3 low = p + glm::vec3(-kCapsuleRadius, 0.0f, -kCapsuleRadius);
-    const glm::vec3 high = p + glm::vec3(kCapsuleRadius, kCapsuleTop, kCapsuleRadius);
+    const glm::vec3 low = p + scale * glm::vec3(-kCapsuleRadius, 0.0f, -kCapsuleRadius);
+    const glm::vec3 high = p + scale * glm::vec3(kCapsuleRadius, kCapsuleTop, kCapsuleRadius);
     lo = any_shown ? glm::min(lo, low) : low;
     hi = any_shown ? glm::max(hi, high) : high;
     any_shown = true;
@@ -232,7 +259,7 @@ void UsdShotWriter::finish() {
   StreamingFile out(path_, "film export");
   std::string head = "#usda 1.0\n(\n    defaultPrim = \"Crowd\"\n";
   head += "    doc = \"Crowd shot written by crowdsim: /Crowd/Agents is a PointInstancer with one "
-          "prototype per agent type\"\n";
+          "prototype per character\"\n";
   head += "    endTimeCode = ";
   append_int(head, last_frame_ < 0 ? first_frame_ : last_frame_);
   head += "\n    framesPerSecond = ";
@@ -247,9 +274,12 @@ void UsdShotWriter::finish() {
   for (int a = 0; a < kAttributeCount; ++a) {
     const auto index = static_cast<std::size_t>(a);
     if (a >= kFirstHeld && held_samples_[index - kFirstHeld] == 1) {
-      // The same all shot long: a plain value.
-      out.append(std::string("        ") + kAttributeDeclarations[index] + " = " +
-                 last_held_[index - kFirstHeld] + "\n");
+      // The same all shot long: a plain value (its metadata after it, as usda has it).
+      std::string plain = std::string("        ") + kAttributeDeclarations[index] + " = " +
+                          last_held_[index - kFirstHeld];
+      if (kAttributeMetadata[index][0] != '\0')
+        plain += std::string(" (\n            ") + kAttributeMetadata[index] + "\n        )";
+      out.append(plain + "\n");
       continue;
     }
     if (kAttributeMetadata[index][0] != '\0')
@@ -262,10 +292,10 @@ void UsdShotWriter::finish() {
   // Prototype prim names: the label made an identifier, made unique.
   std::vector<std::string> names;
   std::set<std::string> taken;
-  for (const std::string& type : prototype_types_) {
-    std::string name = prim_name_for(type);
+  for (const std::string& prototype : prototype_names_) {
+    std::string name = prim_name_for(prototype);
     for (int n = 2; taken.contains(name); ++n)
-      name = prim_name_for(type) + "_" + std::to_string(n);
+      name = prim_name_for(prototype) + "_" + std::to_string(n);
     taken.insert(name);
     names.push_back(name);
   }
@@ -276,8 +306,9 @@ void UsdShotWriter::finish() {
   for (std::size_t p = 0; p < names.size(); ++p) {
     tail += "            def Xform \"" + names[p] +
             "\" (\n                customData = {\n"
-            "                    string crowdType = " +
-            usda_string(prototype_types_[p]) +
+            "                    string crowdPrototype = " +
+            usda_string(prototype_names_[p]) +
+            "\n                    string crowdType = " + usda_string(prototype_types_[p]) +
             "\n                }\n            )\n            {\n";
     // Feet at the origin: 1.2 m spine + two 0.25 m caps = 1.7 m, centred at 0.85 m.
     tail += "                def Capsule \"body\"\n                {\n"
@@ -301,7 +332,7 @@ void UsdShotWriter::finish() {
 void UsdShotWriter::save(ArchiveWriter& out) {
   for (const auto& sample : samples_)
     sample->save(out);
-  out.put(prototype_types_);
+  out.fields(prototype_names_, prototype_types_);
   out.put(first_frame_);
   out.put(last_frame_);
   out.fields(last_held_, held_samples_);
@@ -310,10 +341,11 @@ void UsdShotWriter::save(ArchiveWriter& out) {
 void UsdShotWriter::restore(ArchiveReader& in) {
   for (const auto& sample : samples_)
     sample->restore(in, /*committed_is_stream=*/false);
-  in.get(prototype_types_);
-  prototype_of_type_.clear();
-  for (std::size_t p = 0; p < prototype_types_.size(); ++p)
-    prototype_of_type_.emplace(prototype_types_[p], static_cast<int>(p));
+  in.fields(prototype_names_, prototype_types_);
+  in.expect(prototype_types_.size(), prototype_names_.size(), "the shot's prototype types");
+  prototype_index_of_.clear();
+  for (std::size_t p = 0; p < prototype_names_.size(); ++p)
+    prototype_index_of_.emplace(prototype_names_[p], static_cast<int>(p));
   in.get(first_frame_);
   in.get(last_frame_);
   in.fields(last_held_, held_samples_);

@@ -25,13 +25,17 @@ namespace crowd {
 /// primvars:crowd:cyclePhase (float[], [0, 1)) and primvars:crowd:playbackRate (float[]). ids,
 /// protoIndices and invisibleIds hold their value between samples (integer arrays are not
 /// interpolated), so they get a sample only at the frames where they change, and a plain value when
-/// they never do. One prototype per agent type label, in order of first appearance:
-/// /Crowd/Agents/Prototypes/<label>, an Xform holding a 1.7 m capsule standing on the ground (a
-/// stand-in for the artist's character) with its extent. The Prototypes scope is an `over`, so that
-/// traversals and imaging see the prototypes only through the instancer, not as geometry of their
-/// own standing at the origin (LearnOpenUSD, "Authoring Point Instancing": prototypes hidden by an
-/// over or class parent). Stage metadata: start and end time code, timeCodesPerSecond =
-/// framesPerSecond = fps, upAxis "Y", metersPerUnit 1, defaultPrim "Crowd".
+/// they never do. So do the characters' looks (host/output/character_cast.h): scales (float3[],
+/// uniform, agent radius over its type's model radius), primvars:displayColor (color3f[]) and
+/// primvars:crowd:variation and primvars:crowd:variationSeed (int[]), all per instance. One
+/// prototype per character prototype name (the agent type label when its type names none), in
+/// order of first appearance: /Crowd/Agents/Prototypes/<name>, an Xform holding a 1.7 m capsule
+/// standing on the ground (a stand-in for the artist's character) with its extent. The Prototypes
+/// scope is an `over`, so that traversals and imaging see the prototypes only through the
+/// instancer, not as geometry of their own standing at the origin (LearnOpenUSD, "Authoring Point
+/// Instancing": prototypes hidden by an over or class parent). Stage metadata: start and end time
+/// code, timeCodesPerSecond = framesPerSecond = fps, upAxis "Y", metersPerUnit 1, defaultPrim
+/// "Crowd".
 ///
 /// usda lists all samples of one attribute together, so each attribute's samples stream to
 /// their own temporary file, frame by frame; finish() writes the layer by concatenating them:
@@ -59,19 +63,25 @@ private:
     kPlaybackRate,
     kIds,
     kProtoIndices,
-    kInvisible
+    kInvisible,
+    kScales,
+    kDisplayColor,
+    kVariation,
+    kVariationSeed
   };
-  static constexpr int kAttributeCount = 11;
+  static constexpr int kAttributeCount = 15;
   /// The first attribute whose value is held between samples (written only when it changes).
   static constexpr int kFirstHeld = kIds;
 
-  int prototype_index(const std::string& type);
+  /// The index of the prototype named `name`, added (for agents of `type`) when new.
+  int prototype_index(const std::string& name, const std::string& type);
 
   std::filesystem::path path_;
   double fps_;
   std::vector<std::unique_ptr<StreamingFile>> samples_;
-  std::map<std::string, int> prototype_of_type_;
-  std::vector<std::string> prototype_types_; ///< In index order.
+  std::map<std::string, int> prototype_index_of_;
+  std::vector<std::string> prototype_names_; ///< In index order.
+  std::vector<std::string> prototype_types_; ///< The type of the first agent drawn as each.
   int first_frame_ = 0, last_frame_ = -1;
   std::vector<std::string> buffers_; ///< One array per attribute, reused.
   /// Held attributes: the array last written and how many samples were written.

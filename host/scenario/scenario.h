@@ -187,9 +187,9 @@ struct Scenario {
   std::vector<ExplicitAgentSpec> agents;
   std::vector<GroupSpec> groups;
   std::vector<GroupSpec> emitters; ///< Each with `emission` set; count = agents it emits.
-  /// Scenario extension `characters`: the locomotion clips of each agent type label ("agent"
-  /// for agents without a type) for film exports. A label not here gets the defaults.
-  std::map<std::string, LocomotionClips> characters;
+  /// Scenario extension `characters`: how film exports show each agent type label's agents
+  /// ("agent" for agents without a type). A label not here gets the defaults.
+  std::map<std::string, CharacterSpec> characters;
 
   /// Steps to run: `steps` if given, otherwise ceil(duration / dt).
   int step_count() const;

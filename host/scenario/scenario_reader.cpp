@@ -106,8 +106,10 @@ constexpr std::string_view kParamKeys[] = {
     "arrival_radius", "on_arrival",        "arrival",
     "standoff"};
 constexpr std::string_view kUniformKeys[] = {"uniform"};
-constexpr std::string_view kCharacterKeys[] = {"walk_speed", "walk_cycle", "run_speed", "run_cycle",
-                                               "run_from",   "idle_below", "turn_from"};
+constexpr std::string_view kCharacterKeys[] = {
+    "walk_speed", "walk_cycle", "run_speed",  "run_cycle",        "run_from", "idle_below",
+    "turn_from",  "prototypes", "variations", "variation_colors", "color",    "model_radius"};
+constexpr std::string_view kPrototypeKeys[] = {"name", "weight"};
 constexpr std::string_view kAgentKeys[] = {"position", "goal", "type", "waypoints", "start_delay"};
 constexpr std::string_view kGroupKeys[] = {"count", "spawn",     "goal",
                                            "type",  "waypoints", "start_delay"};
@@ -1000,14 +1002,15 @@ private:
 
   // ---- scenario extensions: types, characters, waypoints, start delays -------------------
 
-  /// `characters`: {"type name": {clip parameters}, ...}, the locomotion clips film exports
-  /// match each type's agents to. A name must be one of `types` or "agent" (agents without a
-  /// type); every value is a positive number, and the change to running must come above the
-  /// idle speed (else no agent would ever walk).
-  std::map<std::string, LocomotionClips> read_characters(const json& value,
-                                                         const TypeTable& types) const {
-    expect_object(value, "characters", "locomotion clips by agent type name");
-    std::map<std::string, LocomotionClips> characters;
+  /// `characters`: {"type name": {...}, ...}, how film exports show each type's agents: the
+  /// locomotion clips they are matched to (positive numbers; the change to running must come
+  /// above the idle speed, else no agent would ever walk), the prototypes they are drawn from
+  /// by weight, their variations, colours and the radius their models are made for. A name
+  /// must be one of `types` or "agent" (agents without a type).
+  std::map<std::string, CharacterSpec> read_characters(const json& value,
+                                                       const TypeTable& types) const {
+    expect_object(value, "characters", "film characters by agent type name");
+    std::map<std::string, CharacterSpec> characters;
     for (const auto& item : value.items()) {
       const std::string path = json_path::member("characters", item.key());
       const bool known = item.key() == "agent" ||
@@ -1020,12 +1023,14 @@ private:
         }
         fail(path, "names no agent type; the names are " + names);
       }
-      expect_object(item.value(), path, "the clips of this type's locomotion");
-      check_keys(item.value(), path, kCharacterKeys);
-      LocomotionClips clips;
+      const json& object = item.value();
+      expect_object(object, path, "this type's film characters");
+      check_keys(object, path, kCharacterKeys);
+      CharacterSpec spec;
+      LocomotionClips& clips = spec.clips;
       const auto read = [&](const char* key, float& field) {
-        if (item.value().contains(key)) {
-          field = number(item.value()[key], json_path::member(path, key), kPositive);
+        if (object.contains(key)) {
+          field = number(object[key], json_path::member(path, key), kPositive);
         }
       };
       read("walk_speed", clips.walk_speed);
@@ -1035,14 +1040,79 @@ private:
       read("run_from", clips.run_from);
       read("idle_below", clips.idle_below);
       read("turn_from", clips.turn_from);
+      read("model_radius", spec.model_radius);
       if (clips.run_from <= clips.idle_below) {
         fail(json_path::member(path, "run_from"), "must be above idle_below (" +
                                                       format_float(clips.idle_below) + "), got " +
                                                       format_float(clips.run_from));
       }
-      characters.emplace(item.key(), clips);
+      if (object.contains("prototypes")) {
+        spec.prototypes =
+            read_prototypes(object["prototypes"], json_path::member(path, "prototypes"));
+      }
+      if (object.contains("variations")) {
+        spec.variations = static_cast<int>(
+            integer(object["variations"], json_path::member(path, "variations"), 1, 1'000'000));
+      }
+      if (object.contains("color")) {
+        spec.color = color(object["color"], json_path::member(path, "color"));
+      }
+      if (object.contains("variation_colors")) {
+        const std::string colors_path = json_path::member(path, "variation_colors");
+        const json& colors = object["variation_colors"];
+        if (!colors.is_array() || colors.size() != static_cast<std::size_t>(spec.variations)) {
+          fail(colors_path, "must be an array of " + std::to_string(spec.variations) +
+                                " colours [r, g, b], one per variation, " + got_typed(colors));
+        }
+        for (std::size_t i = 0; i < colors.size(); ++i) {
+          spec.variation_colors.push_back(color(colors[i], json_path::element(colors_path, i)));
+        }
+      }
+      characters.emplace(item.key(), std::move(spec));
     }
     return characters;
+  }
+
+  /// [{"name": "woman_a", "weight": 2}, ...]: at least one, names non-empty and distinct,
+  /// weights > 0 (default 1).
+  std::vector<WeightedPrototype> read_prototypes(const json& value, const std::string& path) const {
+    if (!value.is_array() || value.empty()) {
+      fail(path,
+           "must be a non-empty array of {\"name\": ..., \"weight\": ...}, " + got_typed(value));
+    }
+    std::vector<WeightedPrototype> prototypes;
+    for (std::size_t i = 0; i < value.size(); ++i) {
+      const std::string at = json_path::element(path, i);
+      expect_object(value[i], at, "a prototype: its name and weight");
+      check_keys(value[i], at, kPrototypeKeys);
+      WeightedPrototype prototype;
+      prototype.name = string_value(required(value[i], at, "name", "the prototype's name"),
+                                    json_path::member(at, "name"), "a non-empty string");
+      if (prototype.name.empty()) {
+        fail(json_path::member(at, "name"), "must be a non-empty string");
+      }
+      for (const WeightedPrototype& earlier : prototypes) {
+        if (earlier.name == prototype.name) {
+          fail(json_path::member(at, "name"), "repeats \"" + prototype.name + "\"");
+        }
+      }
+      if (value[i].contains("weight")) {
+        prototype.weight = number(value[i]["weight"], json_path::member(at, "weight"), kPositive);
+      }
+      prototypes.push_back(std::move(prototype));
+    }
+    return prototypes;
+  }
+
+  /// [r, g, b], each in [0, 1].
+  glm::vec3 color(const json& value, const std::string& path) const {
+    if (!value.is_array() || value.size() != 3) {
+      fail(path, "must be a colour [r, g, b], " + got_typed(value));
+    }
+    constexpr Range kUnit{0.0, 1.0, false, false};
+    return {number(value[0], json_path::element(path, 0), kUnit),
+            number(value[1], json_path::element(path, 1), kUnit),
+            number(value[2], json_path::element(path, 2), kUnit)};
   }
 
   /// `types`: {"name": {agent parameters}, ...}. Each is validated here, where its errors

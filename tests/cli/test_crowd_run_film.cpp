@@ -18,6 +18,7 @@ namespace {
 constexpr double kDt = 0.1;
 constexpr double kFps = 24.0;
 constexpr int kSteps = 200;
+constexpr double kRadius = 0.3; // bottleneck.json's agents
 
 struct Sample {
   float x, y, z, vx, vz;
@@ -119,6 +120,9 @@ TEST_F(CrowdRunFilm, UsdShotMatchesTheResampledTrajectory) {
   const UsdaSamples& ids = layer.attributes.at("/Crowd/Agents.ids");
   const UsdaSamples& proto = layer.attributes.at("/Crowd/Agents.protoIndices");
   const UsdaSamples& invisible = layer.attributes.at("/Crowd/Agents.invisibleIds");
+  // Each character is scaled by its agent's radius over the model radius, 0.4 m by default.
+  const UsdaSamples& scales = layer.attributes.at("/Crowd/Agents.scales");
+  EXPECT_TRUE(scales.by_code.empty() && scales.has_value) << "sizes do not change";
   EXPECT_TRUE(ids.by_code.empty() && ids.has_value) << "every agent is there all shot long";
   EXPECT_TRUE(proto.by_code.empty() && proto.has_value) << "one type all shot long";
   EXPECT_LT(invisible.by_code.size(), static_cast<std::size_t>(kLastFrame / 2))
@@ -132,7 +136,8 @@ TEST_F(CrowdRunFilm, UsdShotMatchesTheResampledTrajectory) {
     ASSERT_EQ(velocities.at(k).size(), 3u * kAgents);
     ASSERT_EQ(ids.held_at(k).size(), static_cast<std::size_t>(kAgents));
     ASSERT_EQ(proto.held_at(k), std::vector<double>(kAgents, 0.0));
-    // The extent: (min, max) of every shown agent's capsule, 0.25 m round, 1.7 m tall.
+    // The extent: (min, max) of every shown agent's capsule, 0.25 m round and 1.7 m tall at
+    // scale 1.
     ASSERT_EQ(extent.at(k).size(), 6u);
     double lo_x = 1e30, hi_x = -1e30, lo_y = 1e30, hi_y = -1e30;
     std::vector<double> expected_invisible;
@@ -147,10 +152,12 @@ TEST_F(CrowdRunFilm, UsdShotMatchesTheResampledTrajectory) {
       EXPECT_NEAR(positions.at(k)[3 * u], e->x, 1e-4) << "frame " << k << " agent " << i;
       // Standing on the 2D world's floor at 0 (the trajectory's y is the navmesh's, above it).
       EXPECT_EQ(positions.at(k)[3 * u + 1], 0.0);
-      lo_x = std::min(lo_x, positions.at(k)[3 * u]);
-      hi_x = std::max(hi_x, positions.at(k)[3 * u]);
+      const double scale = scales.held_at(k)[3 * u];
+      EXPECT_NEAR(scale, kRadius / 0.4, 1e-6);
+      lo_x = std::min(lo_x, positions.at(k)[3 * u] - 0.25 * scale);
+      hi_x = std::max(hi_x, positions.at(k)[3 * u] + 0.25 * scale);
       lo_y = std::min(lo_y, positions.at(k)[3 * u + 1]);
-      hi_y = std::max(hi_y, positions.at(k)[3 * u + 1]);
+      hi_y = std::max(hi_y, positions.at(k)[3 * u + 1] + 1.7 * scale);
       EXPECT_NEAR(positions.at(k)[3 * u + 2], e->z, 1e-4);
       EXPECT_NEAR(velocities.at(k)[3 * u], e->vx, 1e-4);
       EXPECT_EQ(velocities.at(k)[3 * u + 1], 0.0);
@@ -179,10 +186,10 @@ TEST_F(CrowdRunFilm, UsdShotMatchesTheResampledTrajectory) {
     }
     EXPECT_EQ(invisible.held_at(k), expected_invisible) << "frame " << k;
     if (expected_invisible.size() < static_cast<std::size_t>(kAgents)) {
-      EXPECT_NEAR(extent.at(k)[0], lo_x - 0.25, 1e-4) << "frame " << k;
-      EXPECT_NEAR(extent.at(k)[3], hi_x + 0.25, 1e-4) << "frame " << k;
+      EXPECT_NEAR(extent.at(k)[0], lo_x, 1e-4) << "frame " << k;
+      EXPECT_NEAR(extent.at(k)[3], hi_x, 1e-4) << "frame " << k;
       EXPECT_NEAR(extent.at(k)[1], lo_y, 1e-4) << "frame " << k;
-      EXPECT_NEAR(extent.at(k)[4], hi_y + 1.7, 1e-4) << "frame " << k;
+      EXPECT_NEAR(extent.at(k)[4], hi_y, 1e-4) << "frame " << k;
     }
     invisible_samples += static_cast<int>(expected_invisible.size());
   }

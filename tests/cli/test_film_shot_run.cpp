@@ -104,6 +104,72 @@ TEST(FilmShotRun, TrajectoryBytesAreIdenticalWithOneAndTwoThreads) {
   EXPECT_TRUE(a == read_file(two)) << "trajectories differ between --threads 1 and --threads 2";
 }
 
+/// The shot's characters: walkers drawn from two prototypes by weight with four coloured
+/// variations, joggers and the elderly in their type's colour; the USD instancer and the JSON
+/// tracks agree agent by agent, and the cast does not depend on the thread count.
+TEST(FilmShotRun, CharactersAreCastFromTheScenarioAndAgreeAcrossExports) {
+  TempDir dir;
+  const auto run = [&](int threads) {
+    const std::string tag = std::to_string(threads);
+    const CliResult r = run_cli("run " + sample("film_shot.json") + " --backend cpu --quiet " +
+                                "--steps 300 --threads " + tag + " --out " +
+                                (dir / ("shot" + tag + ".usda")).string() + " --out " +
+                                (dir / ("tracks" + tag + ".json")).string());
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+  };
+  run(1);
+  run(2);
+  EXPECT_TRUE(read_file(dir / "shot1.usda") == read_file(dir / "shot2.usda"));
+  EXPECT_TRUE(read_file(dir / "tracks1.json") == read_file(dir / "tracks2.json"));
+
+  const UsdaLayer layer = read_usda((dir / "shot1.usda").string());
+  ASSERT_EQ(layer.error, "");
+  const nlohmann::json tracks = nlohmann::json::parse(read_file(dir / "tracks1.json"));
+  std::vector<std::string> prototypes;
+  for (const std::string& target : layer.relationships.at("/Crowd/Agents.prototypes"))
+    prototypes.push_back(target.substr(target.rfind('/') + 1));
+  const UsdaSamples& proto = layer.attributes.at("/Crowd/Agents.protoIndices");
+  const UsdaSamples& color = layer.attributes.at("/Crowd/Agents.primvars:displayColor");
+  const UsdaSamples& variation = layer.attributes.at("/Crowd/Agents.primvars:crowd:variation");
+  const UsdaSamples& seed = layer.attributes.at("/Crowd/Agents.primvars:crowd:variationSeed");
+  const UsdaSamples& scale = layer.attributes.at("/Crowd/Agents.scales");
+  EXPECT_EQ(color.metadata.at("interpolation"), "\"vertex\"");
+  const long long last = std::stoll(layer.metadata.at("endTimeCode"));
+  std::map<std::string, std::map<std::string, int>> prototypes_of_type;
+  std::map<int, int> walker_variations;
+  for (const auto& track : tracks["agents"]) {
+    const auto id = track["id"].get<std::size_t>();
+    const std::string type = track["type"];
+    const std::string prototype = track["prototype"];
+    ++prototypes_of_type[type][prototype];
+    ASSERT_LT(id, proto.held_at(last).size());
+    EXPECT_EQ(prototypes.at(static_cast<std::size_t>(proto.held_at(last)[id])), prototype);
+    for (std::size_t c = 0; c < 3; ++c)
+      EXPECT_NEAR(color.held_at(last)[3 * id + c], track["color"][c].get<double>(), 1e-6);
+    EXPECT_EQ(variation.held_at(last)[id], track["variation"].get<double>());
+    EXPECT_EQ(seed.held_at(last)[id], track["variation_seed"].get<double>());
+    EXPECT_NEAR(scale.held_at(last)[3 * id], track["scale"].get<double>(), 1e-6);
+    if (type == "walker") {
+      ++walker_variations[track["variation"].get<int>()];
+      // Variation k wears the k-th of the walkers' variation colours.
+      const std::vector<double> reds{0.8, 0.2, 0.3, 0.6};
+      EXPECT_NEAR(track["color"][0].get<double>(), reds.at(track["variation"].get<std::size_t>()),
+                  1e-6);
+    }
+    if (type == "jogger") {
+      EXPECT_EQ(prototype, "jogger");
+      EXPECT_NEAR(track["color"][0].get<double>(), 0.9, 1e-6);
+    }
+  }
+  // Walkers are women and men only, both drawn; the other types are drawn as themselves.
+  ASSERT_TRUE(prototypes_of_type.contains("walker"));
+  EXPECT_EQ(prototypes_of_type["walker"].size(), 2u);
+  EXPECT_GT(prototypes_of_type["walker"]["woman_a"], 0);
+  EXPECT_GT(prototypes_of_type["walker"]["man_b"], 0);
+  EXPECT_GT(walker_variations.size(), 1u);
+  EXPECT_EQ(prototypes_of_type["elderly"].size(), 1u);
+}
+
 /// Heading (radians about +y, 0 facing +z) of each agent at each time code of a shot: the
 /// orientations (real, 0, sin h/2, 0) read back.
 std::map<long long, std::vector<double>> headings_of(const UsdaLayer& layer) {

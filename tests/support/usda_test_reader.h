@@ -116,7 +116,7 @@ inline bool parse_array(const std::string& text, std::size_t tuple_size, std::ve
 }
 
 inline std::size_t tuple_size_of(const std::string& type) {
-  if (type == "point3f[]" || type == "vector3f[]" || type == "float3[]")
+  if (type == "point3f[]" || type == "vector3f[]" || type == "float3[]" || type == "color3f[]")
     return 3;
   if (type == "quath[]")
     return 4;
@@ -146,7 +146,7 @@ inline UsdaLayer read_usda(const std::string& path) {
   std::string metadata_attribute; // the attribute whose metadata block is being read
   while (std::getline(in, line)) {
     ++number;
-    const std::string t = trim(line);
+    std::string t = trim(line);
     if (t.empty())
       continue;
     const std::string prim_path = [&] {
@@ -260,22 +260,31 @@ inline UsdaLayer read_usda(const std::string& path) {
       in_rel = true;
       continue;
     }
-    // Other authored properties: `type name = value`; arrays are kept as plain values.
+    // Other authored properties: `type name = value`, maybe followed by its metadata block
+    // (`type name = value (`); arrays are kept as plain values.
     const auto eq = t.find(" = ");
     if (eq == std::string::npos)
       return fail("not understood");
+    const bool opens_metadata = t.size() > 2 && t.substr(t.size() - 2) == " (";
+    if (opens_metadata)
+      t = t.substr(0, t.size() - 2);
     const auto space = t.rfind(' ', eq - 1);
     const std::string type = space == std::string::npos ? "" : trim(t.substr(0, space));
     const std::string value_type = type.rfind("uniform ", 0) == 0 ? type.substr(8) : type;
     const bool numeric_array = value_type == "float3[]" || value_type == "point3f[]" ||
                                value_type == "vector3f[]" || value_type == "quath[]" ||
-                               value_type == "int[]" || value_type == "int64[]";
+                               value_type == "color3f[]" || value_type == "int[]" ||
+                               value_type == "int64[]";
     if (numeric_array) {
       UsdaSamples& plain = layer.attributes[prim_path + "." + t.substr(space + 1, eq - space - 1)];
       plain.type = value_type;
       if (!parse_array(trim(t.substr(eq + 3)), tuple_size_of(plain.type), plain.value))
         return fail("bad array");
       plain.has_value = true;
+    }
+    if (opens_metadata) {
+      metadata_attribute = prim_path + "." + t.substr(space + 1, eq - space - 1);
+      metadata_depth = 1;
     }
   }
   if (!scope.empty() || in_samples || in_rel || in_metadata)

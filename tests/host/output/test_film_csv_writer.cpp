@@ -24,10 +24,30 @@ TEST(FilmCsvWriter, ExactBytesOfTinyFrames) {
     const std::vector<Gait> gaits = {Gait::Walk, Gait::Idle, Gait::Idle};
     const std::vector<float> cycle = {0.25f, 0.0f, 0.0f};
     const std::vector<float> rates = {0.5f, 1.0f, 1.0f};
-    writer.write_frame(FrameView{0, 0.0, positions, velocities, phases, types, headings, turn_rates,
-                                 gaits, cycle, rates});
-    writer.write_frame(FrameView{1, 1.0 / 24.0, positions, velocities, phases, types, headings,
-                                 turn_rates, gaits, cycle, rates});
+    writer.write_frame(FrameView{0,
+                                 0.0,
+                                 positions,
+                                 velocities,
+                                 phases,
+                                 types,
+                                 headings,
+                                 turn_rates,
+                                 gaits,
+                                 cycle,
+                                 rates,
+                                 {}});
+    writer.write_frame(FrameView{1,
+                                 1.0 / 24.0,
+                                 positions,
+                                 velocities,
+                                 phases,
+                                 types,
+                                 headings,
+                                 turn_rates,
+                                 gaits,
+                                 cycle,
+                                 rates,
+                                 {}});
     writer.finish();
   }
   EXPECT_EQ(testing::read_file(dir / "shot.csv"),

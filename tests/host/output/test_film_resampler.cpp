@@ -61,7 +61,8 @@ Steps state_at(double t, int agents) {
 }
 
 FrameView view_of(const Steps& s, int number, double time) {
-  return FrameView{number, time, s.positions, s.velocities, s.phases, s.types, {}, {}, {}, {}, {}};
+  return FrameView{number, time, s.positions, s.velocities, s.phases, s.types,
+                   {},     {},   {},          {},           {},       {}};
 }
 
 std::unique_ptr<FilmResampler> resampler(double fps, std::vector<RecordedFrame>& frames,

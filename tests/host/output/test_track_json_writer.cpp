@@ -29,7 +29,7 @@ void write_frames(FrameSink& sink) {
       phases.push_back((i == 1 && f >= 7) || i == 4 ? AgentPhase::Removed : AgentPhase::Walking);
     }
     sink.write_frame(
-        FrameView{f, f / 10.0, positions, velocities, phases, types, {}, {}, {}, {}, {}});
+        FrameView{f, f / 10.0, positions, velocities, phases, types, {}, {}, {}, {}, {}, {}});
   }
   sink.finish();
 }

@@ -57,6 +57,7 @@ TEST(UsdShotWriter, WritesAPointInstancerTimeSampledPerFrame) {
                                    motion.turn_rates(),
                                    {},
                                    {},
+                                   {},
                                    {}});
     }
     EXPECT_FALSE(std::filesystem::exists(path)) << "nothing under the name before finish";
@@ -189,7 +190,8 @@ TEST(UsdShotWriter, TypeLabelsBecomeValidUniquePrimNames) {
     const std::vector<glm::vec2> velocities(3, glm::vec2(0.0f));
     const std::vector<AgentPhase> phases(3, AgentPhase::Walking);
     const std::vector<std::string> types = {"old man", "old_man", "2\"wheels"};
-    writer.write_frame(FrameView{0, 0.0, positions, velocities, phases, types, {}, {}, {}, {}, {}});
+    writer.write_frame(
+        FrameView{0, 0.0, positions, velocities, phases, types, {}, {}, {}, {}, {}, {}});
     writer.finish();
   }
   const testing::UsdaLayer layer = read_usda(path.string());
@@ -210,7 +212,8 @@ TEST(UsdShotWriter, AbandonedShotLeavesNothing) {
     const std::vector<glm::vec2> velocities(1, glm::vec2(0.0f));
     const std::vector<AgentPhase> phases(1, AgentPhase::Walking);
     const std::vector<std::string> types(1, "agent");
-    writer.write_frame(FrameView{0, 0.0, positions, velocities, phases, types, {}, {}, {}, {}, {}});
+    writer.write_frame(
+        FrameView{0, 0.0, positions, velocities, phases, types, {}, {}, {}, {}, {}, {}});
   }
   EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
 }

@@ -254,14 +254,31 @@ TEST(ScenarioCharacters, ClipsAreReadPerTypeAndUnsetOnesKeepTheirDefaults) {
                                     "film.json");
   ASSERT_EQ(s.characters.size(), 2u);
   const LocomotionClips defaults;
-  const LocomotionClips& elderly = s.characters.at("elderly");
+  const LocomotionClips& elderly = s.characters.at("elderly").clips;
   EXPECT_FLOAT_EQ(elderly.walk_speed, 0.8f);
   EXPECT_FLOAT_EQ(elderly.walk_cycle, 1.0f);
   EXPECT_FLOAT_EQ(elderly.run_from, 5.0f);
   EXPECT_FLOAT_EQ(elderly.run_speed, defaults.run_speed);
-  EXPECT_FLOAT_EQ(s.characters.at("agent").turn_from, 90.0f);
-  EXPECT_FLOAT_EQ(s.characters.at("agent").walk_speed, defaults.walk_speed);
+  EXPECT_FLOAT_EQ(s.characters.at("agent").clips.turn_from, 90.0f);
+  EXPECT_FLOAT_EQ(s.characters.at("agent").clips.walk_speed, defaults.walk_speed);
   EXPECT_FALSE(s.characters.contains("walker")); // not given: the defaults at export
+}
+
+TEST(ScenarioCharacters, PrototypesVariationsColoursAndModelRadiusAreRead) {
+  const Scenario s = parse_scenario(scene(std::string(kTypes) + R"(,
+    "characters": {"walker": {"prototypes": [{"name": "woman_a", "weight": 2}, {"name": "man_b"}],
+                              "variations": 2, "variation_colors": [[1, 0, 0], [0, 0, 1]],
+                              "color": [0.5, 0.5, 0.5], "model_radius": 0.35}})"),
+                                    "film.json");
+  const CharacterSpec& walker = s.characters.at("walker");
+  ASSERT_EQ(walker.prototypes.size(), 2u);
+  EXPECT_EQ(walker.prototypes[0].name, "woman_a");
+  EXPECT_FLOAT_EQ(walker.prototypes[0].weight, 2.0f);
+  EXPECT_FLOAT_EQ(walker.prototypes[1].weight, 1.0f);
+  EXPECT_EQ(walker.variations, 2);
+  EXPECT_EQ(walker.variation_colors.size(), 2u);
+  EXPECT_EQ(walker.color, glm::vec3(0.5f));
+  EXPECT_FLOAT_EQ(walker.model_radius, 0.35f);
 }
 
 // ---- errors -----------------------------------------------------------------------------
@@ -317,6 +334,27 @@ INSTANTIATE_TEST_SUITE_P(
         ExtensionError{"character_not_positive",
                        scene(R"("characters": {"agent": {"walk_cycle": 0}})"),
                        "characters.agent.walk_cycle", "must be a number > 0, got 0"},
+        ExtensionError{"character_prototypes_empty",
+                       scene(R"("characters": {"agent": {"prototypes": []}})"),
+                       "characters.agent.prototypes", "must be a non-empty array"},
+        ExtensionError{
+            "character_prototype_weight",
+            scene(R"("characters": {"agent": {"prototypes": [{"name": "a", "weight": 0}]}})"),
+            "characters.agent.prototypes[0].weight", "must be a number > 0, got 0"},
+        ExtensionError{
+            "character_prototype_repeated",
+            scene(R"("characters": {"agent": {"prototypes": [{"name": "a"}, {"name": "a"}]}})"),
+            "characters.agent.prototypes[1].name", "repeats \"a\""},
+        ExtensionError{"character_colour_out_of_range",
+                       scene(R"("characters": {"agent": {"color": [0.2, 1.5, 0]}})"),
+                       "characters.agent.color[1]", "got 1.5"},
+        ExtensionError{
+            "character_variation_colours_count",
+            scene(R"("characters": {"agent": {"variations": 3, "variation_colors": [[1, 0, 0]]}})"),
+            "characters.agent.variation_colors", "must be an array of 3 colours"},
+        ExtensionError{"character_variations_zero",
+                       scene(R"("characters": {"agent": {"variations": 0}})"),
+                       "characters.agent.variations", "got 0"},
         ExtensionError{"character_runs_before_walking",
                        scene(R"("characters": {"agent": {"run_from": 0.1}})"),
                        "characters.agent.run_from", "must be above idle_below (0.15), got 0.1"},

@@ -135,9 +135,14 @@ function checkShot(M, errors, crowd, scenario, steps, dir) {
   const gaits = timeSamples(exported, 'primvars:crowd:gait');
   const cycles = timeSamples(exported, 'primvars:crowd:cyclePhase');
   const rates = timeSamples(exported, 'primvars:crowd:playbackRate');
-  for (const primvar of ['gait', 'cyclePhase', 'playbackRate']) {
+  for (const property of ['scales', 'primvars:displayColor']) {
+    expect(properties.includes(property), `${name}: no ${property}`);
+  }
+  for (const primvar of ['gait', 'cyclePhase', 'playbackRate', 'variation', 'variationSeed']) {
     expect(properties.includes(`primvars:crowd:${primvar}`), `${name}: no primvar crowd:${primvar}`);
-    const at = exported.indexOf(`primvars:crowd:${primvar} (`);
+    // Its metadata block follows the declaration, or the value when the value is held.
+    const match = new RegExp(`primvars:crowd:${primvar}( \\(| = )`).exec(exported);
+    const at = match ? match.index : -1;
     const block = at < 0 ? '' : exported.slice(at, exported.indexOf('\n        )', at));
     expect(block.includes('interpolation = "vertex"'),
            `${name}: crowd:${primvar} is not per instance ("vertex")`);
