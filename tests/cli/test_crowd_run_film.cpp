@@ -2,6 +2,7 @@
 // same run: `--fps 24` at dt 0.1 s puts 2.4 frames in a step, so most frames fall between two
 // steps and are interpolated; agents leaving through the bottleneck's door become invisible.
 #include "tests/cli/cli_runner.h"
+#include "tests/support/csv_table.h"
 #include "tests/support/usda_test_reader.h"
 
 #include <cmath>
@@ -27,14 +28,7 @@ using StepTable = std::map<int, std::map<int, Sample>>; ///< step -> agent -> st
 
 StepTable read_step_csv(const std::filesystem::path& path) {
   StepTable table;
-  std::istringstream in(read_file(path));
-  std::string line;
-  std::getline(in, line);
-  while (std::getline(in, line)) {
-    std::vector<std::string> f;
-    std::istringstream fields(line);
-    for (std::string v; std::getline(fields, v, ',');)
-      f.push_back(v);
+  for (const std::vector<std::string>& f : split_csv(read_file(path)).rows) {
     table[std::stoi(f[0])][std::stoi(f[2])] = {std::stof(f[3]), std::stof(f[4]), std::stof(f[5]),
                                                std::stof(f[6]), std::stof(f[7])};
   }
@@ -198,17 +192,12 @@ TEST_F(CrowdRunFilm, UsdShotMatchesTheResampledTrajectory) {
 }
 
 TEST_F(CrowdRunFilm, FilmCsvMatchesTheResampledTrajectory) {
-  std::istringstream in(read_file(*dir_ / "film.csv"));
-  std::string line;
-  std::getline(in, line);
-  EXPECT_EQ(line, "frame,time,agent,type,x,y,z,vx,vz,heading,gait,cycle_phase,playback_rate");
+  const CsvTable film = split_csv(read_file(*dir_ / "film.csv"));
+  EXPECT_EQ(film.header,
+            "frame,time,agent,type,x,y,z,vx,vz,heading,gait,cycle_phase,playback_rate");
   std::map<int, std::map<int, Sample>> frames;
-  while (std::getline(in, line)) {
-    std::vector<std::string> f;
-    std::istringstream fields(line);
-    for (std::string v; std::getline(fields, v, ',');)
-      f.push_back(v);
-    ASSERT_EQ(f.size(), 13u) << line;
+  for (const std::vector<std::string>& f : film.rows) {
+    ASSERT_EQ(f.size(), 13u) << f[0];
     EXPECT_EQ(f[3], "agent");
     const int k = std::stoi(f[0]);
     // Times are written within float precision (number_format.h).
@@ -283,18 +272,7 @@ TEST(CrowdRunFilmOptions, ScenarioCharactersSetTheLocomotionButNotTheMotion) {
                                 " --backend cpu --threads 1 --quiet --steps 40 --fps 24 --out " +
                                 (dir / (name + ".csv")).string());
     EXPECT_EQ(r.exit_code, 0) << r.output;
-    std::vector<std::vector<std::string>> rows;
-    std::istringstream in(read_file(dir / (name + ".csv")));
-    std::string line;
-    std::getline(in, line);
-    while (std::getline(in, line)) {
-      std::vector<std::string> f;
-      std::istringstream fields(line);
-      for (std::string v; std::getline(fields, v, ',');)
-        f.push_back(v);
-      rows.push_back(f);
-    }
-    return rows;
+    return split_csv(read_file(dir / (name + ".csv"))).rows;
   };
   const auto plain = film_rows("plain");
   // A slow, short-stepping walk clip: half the authored speed, half the cycle.
@@ -328,16 +306,9 @@ TEST(CrowdRunFilmFraming, PrerollAndHandlesFrameTheShotAroundTheStartFrame) {
   const StepTable trajectory = read_step_csv(dir / "traj.csv");
   EXPECT_EQ(trajectory.rbegin()->first, 124);
 
-  std::istringstream in(read_file(dir / "film.csv"));
-  std::string line;
-  std::getline(in, line);
   std::map<int, double> frame_time;
   std::map<int, std::vector<std::vector<std::string>>> rows;
-  while (std::getline(in, line)) {
-    std::vector<std::string> f;
-    std::istringstream fields(line);
-    for (std::string v; std::getline(fields, v, ',');)
-      f.push_back(v);
+  for (const std::vector<std::string>& f : split_csv(read_file(dir / "film.csv")).rows) {
     frame_time[std::stoi(f[0])] = std::stod(f[1]);
     rows[std::stoi(f[0])].push_back(f);
   }

@@ -2,6 +2,7 @@
 // (start delays, emitters) are in the trajectories only from the frame they enter, under
 // their scenario ids, and the bytes do not depend on the thread count.
 #include "tests/cli/cli_runner.h"
+#include "tests/support/csv_table.h"
 #include "tests/support/usda_test_reader.h"
 
 #include <cmath>
@@ -25,17 +26,9 @@ struct Row {
 /// The rows of each agent id, in file order.
 std::map<int, std::vector<Row>> rows_by_agent(const std::string& csv) {
   std::map<int, std::vector<Row>> rows;
-  std::istringstream in(csv);
-  std::string line;
-  std::getline(in, line); // header
-  while (std::getline(in, line)) {
-    std::vector<std::string> cells;
-    std::istringstream fields(line);
-    for (std::string cell; std::getline(fields, cell, ',');) {
-      cells.push_back(cell);
-    }
+  for (const std::vector<std::string>& cells : split_csv(csv).rows) {
     if (cells.size() != 8) {
-      ADD_FAILURE() << "bad row: " << line;
+      ADD_FAILURE() << "bad row of " << cells.size() << " cells";
       continue;
     }
     rows[std::stoi(cells[2])].push_back(
@@ -250,17 +243,12 @@ TEST(FilmExports, CharactersStandOnTheGroundNotOnTheNavmesh) {
       run_cli("run " + sample("plaza_mesh.json") +
               " --backend cpu --steps 100 --quiet --fps 24 --out " + (dir / "film.csv").string());
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  std::istringstream in(read_file(dir / "film.csv"));
-  std::string line;
-  std::getline(in, line);
-  ASSERT_EQ(line, "frame,time,agent,type,x,y,z,vx,vz,heading,gait,cycle_phase,playback_rate");
+  const CsvTable film = split_csv(read_file(dir / "film.csv"));
+  ASSERT_EQ(film.header,
+            "frame,time,agent,type,x,y,z,vx,vz,heading,gait,cycle_phase,playback_rate");
   int on_floor = 0, on_platform = 0, floating = 0, rows = 0;
-  while (std::getline(in, line)) {
-    std::vector<std::string> cells;
-    std::istringstream fields(line);
-    for (std::string cell; std::getline(fields, cell, ',');)
-      cells.push_back(cell);
-    ASSERT_EQ(cells.size(), 13u) << line;
+  for (const std::vector<std::string>& cells : film.rows) {
+    ASSERT_EQ(cells.size(), 13u);
     const double y = std::stod(cells[5]);
     ++rows;
     on_floor += y == 0.0 ? 1 : 0;
