@@ -28,6 +28,10 @@ void append_csv_field(std::string& out, const std::string& text) {
 
 } // namespace
 
+float heading_in_degrees(float radians) {
+  return radians * kDegreesPerRadian;
+}
+
 FilmCsvWriter::FilmCsvWriter(std::filesystem::path path) : file_(std::move(path), "film export") {
   file_.append(std::string_view(kHeader, sizeof kHeader - 1));
 }
@@ -50,7 +54,7 @@ void FilmCsvWriter::write_frame(const FrameView& frame) {
     append_csv_field(out, i < frame.types.size() ? frame.types[i] : std::string("agent"));
     for (const float value :
          {frame.positions[i].x, frame.positions[i].y, frame.positions[i].z, v.x, v.y,
-          (i < frame.headings.size() ? frame.headings[i] : 0.0f) * kDegreesPerRadian}) {
+          heading_in_degrees(i < frame.headings.size() ? frame.headings[i] : 0.0f)}) {
       out += ',';
       append_float(out, value);
     }

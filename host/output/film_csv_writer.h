@@ -9,6 +9,10 @@
 
 namespace crowd {
 
+/// A heading (radians) in the degrees the CSV holds, rounded as the writer rounds it: a frame
+/// drawn from the film and one read back from its CSV hold the same bits.
+float heading_in_degrees(float radians);
+
 /// Like the per-step trajectory (same number formats, same temporary-then-rename file) but
 /// one block of rows per film frame, and the agent's type label after its index (quoted as in
 /// RFC 4180 when it holds a comma, quote or line break).

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Writes the seed inputs of the fuzz targets that read crowd's own files, with the build in
-# ./build: a trajectory and a checkpoint of tests/fuzz/checkpoint_scenario.json, the checkpoint
+# ./build: a trajectory, a film CSV and a checkpoint of tests/fuzz/checkpoint_scenario.json, the checkpoint
 # as a whole file and as its body alone (tests/fuzz/fuzz_checkpoint_reader.cpp says why both).
 # They are committed, so that every fuzz run starts from the same bytes (the checkpoint holds
 # absolute paths). Rerun and commit when the checkpoint format changes: the CTest
@@ -12,6 +12,9 @@ cd "$(dirname "$0")/../.."
 seeds=tests/fuzz/seeds
 build/crowd run tests/fuzz/checkpoint_scenario.json --backend cpu --steps 6 --quiet \
   --out "$seeds/fuzz_trajectory_reader/trajectory.csv"
+# 0.6 s at 10 fps: 7 frames, a type label and a waypoint wait among them.
+build/crowd run tests/fuzz/checkpoint_scenario.json --backend cpu --steps 6 --quiet --fps 10 \
+  --out "$seeds/fuzz_film_csv_reader/film.csv"
 rm -f "$seeds/fuzz_checkpoint_reader/seed.ckpt"
 build/crowd run tests/fuzz/checkpoint_scenario.json --backend cpu --steps 4 --quiet \
   --checkpoint "$seeds/fuzz_checkpoint_reader/seed.ckpt" --checkpoint-every 2 >/dev/null 2>&1

@@ -36,7 +36,7 @@ run() { # target, seed corpus files...
     -artifact_prefix="tests/fuzz/regressions/$target/" "$corpus" 2>&1 | tail -n 2
   return "${PIPESTATUS[0]}"
 }
-# Our own files that commands read back: trajectories (crowd render) and checkpoints (crowd
+# Our own files that commands read back: trajectories and film CSVs (crowd render) and checkpoints (crowd
 # resume), seeded from tests/fuzz/seeds/<target>/ (tests/fuzz/make_seeds.sh writes them).
 # These readers need most of the library: build it once with clang and the sanitizers
 # (-fsanitize=fuzzer-no-link: instrumented for the fuzzer, linked into its targets).
@@ -55,13 +55,17 @@ library_flags=(-isystem "$thrust" -DTHRUST_DEVICE_SYSTEM=THRUST_DEVICE_SYSTEM_CP
 library_libs=("$lib/libcrowdsim.a" -lDetourCrowd -lDetour -lRecast -ltbb -lcairo -lpthread)
 "$cxx" "${flags[@]}" "${library_flags[@]}" tests/fuzz/fuzz_trajectory_reader.cpp \
   "${library_libs[@]}" -o "$out/fuzz_trajectory_reader"
+"$cxx" "${flags[@]}" "${library_flags[@]}" tests/fuzz/fuzz_film_csv_reader.cpp \
+  "${library_libs[@]}" -o "$out/fuzz_film_csv_reader"
 "$cxx" "${flags[@]}" "${library_flags[@]}" tests/fuzz/fuzz_checkpoint_reader.cpp \
   host/cli/run_checkpoint.cpp "${library_libs[@]}" -o "$out/fuzz_checkpoint_reader"
-mkdir -p tests/fuzz/regressions/fuzz_trajectory_reader tests/fuzz/regressions/fuzz_checkpoint_reader
+mkdir -p tests/fuzz/regressions/fuzz_trajectory_reader tests/fuzz/regressions/fuzz_film_csv_reader \
+  tests/fuzz/regressions/fuzz_checkpoint_reader
 
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:suppressions=$PWD/.ci/ubsan-suppressions.txt"
 run fuzz_scenario_reader samples/scenarios/*.json
 run fuzz_obj_loader samples/scenarios/meshes/*.obj
 run fuzz_trajectory_reader tests/fuzz/seeds/fuzz_trajectory_reader/*
+run fuzz_film_csv_reader tests/fuzz/seeds/fuzz_film_csv_reader/*
 run fuzz_checkpoint_reader tests/fuzz/seeds/fuzz_checkpoint_reader/*
 echo "fuzz: no crash"
