@@ -1,6 +1,6 @@
 #version 330 core
 // An agent's disc: its colour inside, a dark rim, and a dark arrowhead near the rim pointing
-// where it walks (the centre keeps the agent's colour).
+// where it faces (film frames) or walks (the centre keeps the agent's colour).
 
 in vec2 local;
 in vec2 heading;

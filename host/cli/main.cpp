@@ -193,8 +193,8 @@ int main(int argc, char** argv) {
                                      std::string& colour, std::string& overlays, int& select) {
     cmd->add_option("scenario", scenario, "Scenario JSON file")->required();
     cmd->add_option("--trajectory", trajectory,
-                    "Replay this trajectory CSV of the scenario ('crowd run --out') instead of "
-                    "simulating");
+                    "Replay this trajectory CSV of the scenario ('crowd run --out'), per-step or "
+                    "film frames (told by its header), instead of simulating");
     cmd->add_option("--backend", backend, "Live mode: auto, cpu, cuda or detour")
         ->check(CLI::IsMember({"auto", "cpu", "cuda", "detour"}))
         ->default_val("auto");
@@ -204,9 +204,10 @@ int main(int argc, char** argv) {
         ->check(crowd::cli::non_negative_integer())
         ->default_val(0);
     cmd->add_option("--colour", colour,
-                    "Agent colour: speed (red stuck .. green full speed) or "
-                    "state (walking, slowed, at goal)")
-        ->check(CLI::IsMember({"speed", "state"}))
+                    "Agent colour: speed (red stuck .. green full speed), "
+                    "state (walking, slowed, at goal, waiting at a waypoint) or "
+                    "type (a palette colour per type label)")
+        ->check(CLI::IsMember({"speed", "state", "type"}))
         ->default_val("speed");
     cmd->add_option("--overlays", overlays,
                     "Layers drawn: comma-separated navmesh, trails, samples, neighbours, walls, "
@@ -246,16 +247,25 @@ int main(int argc, char** argv) {
   render_cmd->add_option("--every", render.every, "Draw every K-th frame (the last always)")
       ->check(crowd::cli::positive_integer())
       ->default_val(1);
-  render_cmd->add_option("--from", render.from, "Draw no frame before this step")
+  render_cmd
+      ->add_option("--from", render.from,
+                   "Draw no frame before this step (film frame number for film frames)")
       ->check(crowd::cli::non_negative_integer())
       ->default_val(0);
   render_cmd
       ->add_option("--region", render.region,
                    "Show only this ground rectangle: x0 z0 x1 z1 (default: the whole world)")
       ->expected(4);
-  render_cmd->add_option("--fps", render.fps, "Video frames per second")
-      ->check(crowd::cli::positive_number())
-      ->default_val(25);
+  render_cmd
+      ->add_option("--fps", render.fps,
+                   "Draw film frames at this rate, numbered by film frame (live: the run "
+                   "resampled as 'crowd run --fps' does); the video's rate too (default: "
+                   "per-step frames, a video at 25 fps)")
+      ->check(crowd::cli::positive_number());
+  render_cmd
+      ->add_option("--start-frame", render.start_frame,
+                   "With --fps, live: the number of the first film frame (default 1001)")
+      ->check(crowd::cli::integer_in(-1'000'000'000, 1'000'000'000));
   render_cmd->add_option("--width", render.width, "Frame width in pixels")
       ->check(crowd::cli::integer_in(16, 16384))
       ->default_val(1280);

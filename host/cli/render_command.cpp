@@ -2,6 +2,7 @@
 
 #include "host/cli/command_error.h"
 #include "host/cli/progress_bar.h"
+#include "host/output/film_resampler.h"
 #include "host/output/trajectory_reader.h"
 #include "host/render/crowd_renderer.h"
 #include "host/render/frame_pattern.h"
@@ -12,6 +13,7 @@
 #include "host/render/video_encoder.h"
 #include "host/scenario/scenario.h"
 
+#include <cmath>
 #include <cstdio>
 #include <exception>
 #include <filesystem>
@@ -33,12 +35,22 @@ void check_options(const RenderOptions& o) {
   if (!o.region.empty() &&
       (o.region.size() != 4 || o.region[0] == o.region[2] || o.region[1] == o.region[3]))
     throw std::invalid_argument("--region needs x0 z0 x1 z1 of a rectangle with an area");
-  if (!(o.fps > 0.0))
-    throw std::invalid_argument("--fps must be > 0");
-  if (o.colour != "speed" && o.colour != "state")
-    throw std::invalid_argument("--colour must be speed or state, got '" + o.colour + "'");
+  if (o.fps && !(*o.fps > 0.0 && *o.fps <= 1e6))
+    throw std::invalid_argument("--fps must be a number > 0 and at most 1e6");
+  if (o.start_frame && !o.fps)
+    throw std::invalid_argument("--start-frame needs --fps (the number of the first film frame)");
+  if (o.start_frame && !o.trajectory.empty())
+    throw std::invalid_argument("--start-frame: a film CSV numbers its own frames");
+  if (!parse_agent_colouring(o.colour))
+    throw std::invalid_argument("--colour must be speed, state or type, got '" + o.colour + "'");
   if (!o.video.empty() && find_ffmpeg().empty())
     throw std::invalid_argument("--video needs ffmpeg on the PATH (apt-get install ffmpeg)");
+}
+
+std::string rate_text(double fps) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", fps);
+  return text;
 }
 
 void make_parent_directory(const std::string& file) {
@@ -57,13 +69,35 @@ int render_command(const RenderOptions& options) {
       throw std::invalid_argument("--overlays: unknown layer '" + *unknown +
                                   "' (use navmesh, trails, samples, neighbours, walls, corridor, "
                                   "hud, all or none)");
-    view.colour_by_state = options.colour == "state";
+    view.colouring = *parse_agent_colouring(options.colour);
     view.selected = options.select;
     SimulationOptions sim_options;
     sim_options.backend = parse_backend_kind(options.backend);
     sim_options.solver.threads = options.threads;
+    std::optional<LiveFilmOptions> film;
+    if (options.fps) {
+      film.emplace();
+      film->fps = *options.fps;
+      film->start_frame = options.start_frame.value_or(kFilmStartFrame);
+    }
     std::unique_ptr<FrameSource> source =
-        open_frame_source(options.scenario, options.trajectory, sim_options, options.steps);
+        open_frame_source(options.scenario, options.trajectory, sim_options, options.steps, film);
+    const bool film_frames = source->frame().film;
+    if (options.fps && !film_frames)
+      throw std::invalid_argument(
+          "--fps: " + options.trajectory +
+          " is a per-step trajectory; replay the film CSV of 'crowd run --fps F --out film.csv' "
+          "to draw film frames");
+    // A film CSV is drawn at its own rate; --fps, when given, must say the same.
+    const double film_fps = source->film_fps();
+    if (options.fps && film_fps > 0.0 && std::fabs(film_fps - *options.fps) > 1e-3 * film_fps)
+      throw std::invalid_argument("--fps " + rate_text(*options.fps) + ": " + options.trajectory +
+                                  " holds film frames at " + rate_text(film_fps) + " fps");
+    // The video plays film frames at the film's rate (23.976 stays 23.976; a rate read back
+    // from a film CSV's times is rounded to 1/1000 fps, the precision of its times).
+    const double video_fps = options.fps      ? *options.fps
+                             : film_fps > 0.0 ? std::round(film_fps * 1000.0) / 1000.0
+                                              : kDefaultVideoFps;
     if (options.select >= static_cast<int>(source->scene().setups.size()))
       throw std::invalid_argument("--select " + std::to_string(options.select) +
                                   ": the scenario has " +
@@ -85,12 +119,13 @@ int render_command(const RenderOptions& options) {
     if (!options.video.empty()) {
       make_parent_directory(options.video);
       video =
-          std::make_unique<VideoEncoder>(options.video, options.width, options.height, options.fps);
+          std::make_unique<VideoEncoder>(options.video, options.width, options.height, video_fps);
     }
     if (!options.frames.empty())
       make_parent_directory(frame_file_name(options.frames, 0));
 
-    // Frames drawn: every K-th frame of the source from step --from on, and its last one.
+    // Frames drawn: every K-th frame of the source from step --from on, and its last one. Film
+    // frame files are numbered by film frame, per-step ones by the count written.
     const int first_step = source->frame().step;
     ProgressBar progress("render", source->remaining_frames() + 1);
     TrailHistory trails(view.trail_length);
@@ -106,7 +141,8 @@ int render_command(const RenderOptions& options) {
         draw_source_frame(renderer, *source, trail_layer, camera, view);
         const RgbaImage image = framebuffer.read();
         if (!options.frames.empty())
-          write_png(image, frame_file_name(options.frames, written));
+          write_png(image,
+                    frame_file_name(options.frames, film_frames ? source->frame().step : written));
         if (video)
           video->add(image);
         ++written;
@@ -123,8 +159,8 @@ int render_command(const RenderOptions& options) {
       video->finish();
     if (!options.quiet) {
       progress.finish();
-      std::fprintf(stdout, "%s: %d frames (steps %d..%d, %s, %s)%s%s%s%s\n",
-                   options.scenario.c_str(), written, first_step, source->frame().step,
+      std::fprintf(stdout, "%s: %d frames (%s %d..%d, %s, %s)%s%s%s%s\n", options.scenario.c_str(),
+                   written, film_frames ? "film frames" : "steps", first_step, source->frame().step,
                    source->description().c_str(), context.description().c_str(),
                    options.frames.empty() ? "" : ", frames ",
                    options.frames.empty() ? "" : options.frames.c_str(),

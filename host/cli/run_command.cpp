@@ -13,6 +13,7 @@
 #include "host/output/metrics.h"
 #include "host/output/output_format.h"
 #include "host/scenario/scenario.h"
+#include "host/sim/film_of_run.h"
 #include "host/sim/simulation.h"
 
 #include <charconv>
@@ -121,18 +122,6 @@ void check_options(const RunOptions& options) {
                           "state cannot be saved");
 }
 
-/// Every agent type label the scenario gives its agents (the film palette's order).
-std::set<std::string> agent_type_labels(const Scenario& scenario) {
-  std::set<std::string> labels;
-  for (const ExplicitAgentSpec& agent : scenario.agents)
-    labels.insert(agent.params.type);
-  for (const GroupSpec& group : scenario.groups)
-    labels.insert(group.base.type);
-  for (const GroupSpec& emitter : scenario.emitters)
-    labels.insert(emitter.base.type);
-  return labels;
-}
-
 SimulationOptions simulation_options(const RunOptions& options) {
   SimulationOptions sim_options;
   sim_options.backend = parse_backend_kind(options.backend);
@@ -162,23 +151,11 @@ struct RunOutputs {
           .push_back(make_output_sink(format, out, fps));
     }
     if (!film_sinks.empty()) {
-      FilmOptions film_options;
-      film_options.max_turn_rate_degrees = options.max_turn_rate;
-      film_options.facing_hint = [&sim](int id) { return sim.walking_direction(id); };
-      film_options.ground_height = [&sim](const glm::vec3& p) { return sim.ground_height(p); };
-      film_options.start_frame = options.start_frame;
-      film_options.preroll = options.preroll;
-      film_options.handles = options.handles;
-      cast = std::make_shared<const CharacterCast>(sim.scenario().seed, sim.scenario().characters,
-                                                   agent_type_labels(sim.scenario()));
-      film_options.clips = [&sim, cast = cast](int id) -> const LocomotionClips& {
-        return cast->spec(sim.agent_params(id).type).clips;
-      };
-      film_options.look = [&sim, cast = cast](int id) {
-        const AgentParams& params = sim.agent_params(id);
-        return cast->look(id, params.type, params.radius);
-      };
-      film = std::make_unique<FilmResampler>(fps, std::move(film_sinks), std::move(film_options));
+      // The same film options as `crowd render --fps` (host/sim/film_of_run.h).
+      FilmOfRun of_run = film_of_run(sim, options.max_turn_rate, options.start_frame,
+                                     options.preroll, options.handles);
+      cast = of_run.cast;
+      film = std::make_unique<FilmResampler>(fps, std::move(film_sinks), std::move(of_run.options));
     }
   }
   std::vector<FrameSink*> all() const {

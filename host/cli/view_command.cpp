@@ -12,11 +12,13 @@ namespace crowd {
 
 int view_command(ViewCommandOptions options) {
   try {
-    if (options.colour != "speed" && options.colour != "state")
-      throw std::invalid_argument("--colour must be speed or state, got '" + options.colour + "'");
+    const auto colouring = parse_agent_colouring(options.colour);
+    if (!colouring)
+      throw std::invalid_argument("--colour must be speed, state or type, got '" + options.colour +
+                                  "'");
     if (const auto unknown = set_overlays(options.window.view, options.overlays))
       throw std::invalid_argument("--overlays: unknown layer '" + *unknown + "'");
-    options.window.view.colour_by_state = options.colour == "state";
+    options.window.view.colouring = *colouring;
     options.window.view.selected = options.select;
     SimulationOptions sim_options;
     sim_options.backend = parse_backend_kind(options.backend);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <string>
 
 namespace crowd {
 
@@ -20,6 +22,31 @@ glm::vec4 penalty_colour(float penalty, float lowest, float highest) {
   return {shade, shade, shade, 1.0f};
 }
 
+std::vector<float> agent_type_colours(const std::vector<AgentSetup>& setups) {
+  std::map<std::string, int> order;
+  std::vector<float> colours;
+  colours.reserve(setups.size());
+  for (const AgentSetup& s : setups) {
+    const int place = order.emplace(s.params.type, static_cast<int>(order.size())).first->second;
+    colours.push_back(static_cast<float>(place % kTypeColourCount));
+  }
+  return colours;
+}
+
+namespace {
+
+/// Within its arrival radius of a waypoint it waits at: the simulation's test for reaching a
+/// waypoint (agent_schedule.cpp), on the ground plane.
+bool at_waiting_waypoint(const AgentSetup& s, const glm::vec3& p) {
+  const float r2 = s.params.arrival_radius * s.params.arrival_radius;
+  return std::any_of(s.waypoints.begin(), s.waypoints.end(), [&](const RouteWaypoint& w) {
+    const float dx = p.x - w.position.x, dz = p.z - w.position.z;
+    return w.wait > 0.0f && dx * dx + dz * dz <= r2;
+  });
+}
+
+} // namespace
+
 std::vector<float> agent_states(const std::vector<AgentSetup>& setups,
                                 std::span<const glm::vec3> positions,
                                 std::span<const glm::vec2> velocities) {
@@ -33,7 +60,7 @@ std::vector<float> agent_states(const std::vector<AgentSetup>& setups,
     if (dx * dx + dz * dz <= s.params.arrival_radius * s.params.arrival_radius)
       state = AgentState::AtGoal;
     else if (speed < 0.1f * s.params.max_speed)
-      state = AgentState::Slowed;
+      state = at_waiting_waypoint(s, positions[i]) ? AgentState::Waiting : AgentState::Slowed;
     states[i] = static_cast<float>(state);
   }
   return states;

@@ -17,8 +17,13 @@ enum class AgentState : std::uint8_t {
   Walking = 0, ///< Moving at 10% of its top speed or more.
   Slowed = 1,  ///< Not at its goal and nearly standing: blocked or queueing.
   AtGoal = 2,  ///< Within its arrival radius of its goal.
+  /// Nearly standing within its arrival radius of a waypoint where its route waits (the
+  /// simulation's AgentPhase::Waiting, as a frame shows it): standing on purpose, not stuck.
+  Waiting = 3,
 };
-inline constexpr int kAgentStates = 3;
+inline constexpr int kAgentStates = 4;
+/// Colours of `--colour type`; the palette repeats after this many type labels.
+inline constexpr int kTypeColourCount = 8;
 
 namespace palette {
 inline constexpr glm::vec3 kBackground{0.96f, 0.96f, 0.94f};
@@ -29,8 +34,15 @@ inline constexpr glm::vec4 kTrail{0.35f, 0.40f, 0.55f, 0.55f};
 /// Speed / top speed 0, 0.5 and 1: red when stuck, amber, green at full speed.
 inline constexpr glm::vec3 kSpeedStops[3] = {
     {0.85f, 0.16f, 0.16f}, {0.96f, 0.66f, 0.10f}, {0.18f, 0.66f, 0.30f}};
+/// Walking blue, slowed orange, at goal grey, waiting teal.
 inline constexpr glm::vec3 kStateColours[kAgentStates] = {
-    {0.20f, 0.45f, 0.85f}, {0.90f, 0.35f, 0.10f}, {0.55f, 0.55f, 0.60f}};
+    {0.20f, 0.45f, 0.85f}, {0.90f, 0.35f, 0.10f}, {0.55f, 0.55f, 0.60f}, {0.05f, 0.62f, 0.55f}};
+/// By type label, in order of first appearance among the agents (by id): Okabe & Ito's
+/// colour-blind-safe palette ("Color Universal Design", 2008; character_cast.cpp's film
+/// palette), orange, sky blue, bluish green, yellow, blue, vermilion, reddish purple, grey.
+inline constexpr glm::vec3 kTypeColours[kTypeColourCount] = {
+    {0.90f, 0.62f, 0.00f}, {0.34f, 0.71f, 0.91f}, {0.00f, 0.62f, 0.45f}, {0.94f, 0.89f, 0.26f},
+    {0.00f, 0.45f, 0.70f}, {0.84f, 0.37f, 0.00f}, {0.80f, 0.47f, 0.65f}, {0.60f, 0.60f, 0.60f}};
 inline constexpr glm::vec4 kSelection{0.95f, 0.10f, 0.75f, 1.0f};
 inline constexpr glm::vec4 kNeighbourLink{0.95f, 0.10f, 0.75f, 0.9f};
 inline constexpr glm::vec4 kWallSegment{1.00f, 0.45f, 0.00f, 1.0f};
@@ -45,7 +57,12 @@ glm::vec3 speed_colour(float ratio);
 /// over [lowest, highest].
 glm::vec4 penalty_colour(float penalty, float lowest, float highest);
 
-/// Each agent's state in this frame.
+/// Each agent's type colour: the index into palette::kTypeColours of its type label's place
+/// among the labels in order of first appearance (agent 0's label first), modulo the palette.
+std::vector<float> agent_type_colours(const std::vector<AgentSetup>& setups);
+
+/// Each agent's state in this frame (AgentState), from what the frame shows, so that a live run
+/// and its replay agree.
 std::vector<float> agent_states(const std::vector<AgentSetup>& setups,
                                 std::span<const glm::vec3> positions,
                                 std::span<const glm::vec2> velocities);

@@ -67,7 +67,17 @@ struct CrowdRenderer::Impl {
   GpuShapes navmesh, walls, trails, under, over;
 
   // Agents: a unit quad, and one buffer per per-agent attribute (agents.vert's locations).
-  enum Buffer { kCorner, kPosition, kVelocity, kRadius, kMaxSpeed, kState, kBuffers };
+  enum Buffer {
+    kCorner,
+    kPosition,
+    kVelocity,
+    kRadius,
+    kMaxSpeed,
+    kState,
+    kTypeColour,
+    kFacing,
+    kBuffers
+  };
   GLuint agent_vao = 0;
   GLuint agent_buffers[kBuffers] = {};
   bool positions_external = false;
@@ -88,7 +98,7 @@ struct CrowdRenderer::Impl {
     glBufferData(GL_ARRAY_BUFFER, sizeof(corners), corners, GL_STATIC_DRAW);
     glEnableVertexAttribArray(0);
     glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, nullptr);
-    const GLint sizes[kBuffers] = {2, 3, 2, 1, 1, 1};
+    const GLint sizes[kBuffers] = {2, 3, 2, 1, 1, 1, 1, 2};
     for (GLuint k = kPosition; k < kBuffers; ++k) {
       glBindBuffer(GL_ARRAY_BUFFER, agent_buffers[k]);
       glEnableVertexAttribArray(k);
@@ -99,6 +109,7 @@ struct CrowdRenderer::Impl {
     for (const AgentSetup& setup : scene.setups)
       max_speed.push_back(setup.params.max_speed);
     upload_array(agent_buffers[kMaxSpeed], max_speed);
+    upload_array(agent_buffers[kTypeColour], agent_type_colours(scene.setups));
     // Room for every agent from the start, so CUDA can register the position buffer once.
     upload_array(agent_buffers[kPosition], std::vector<glm::vec3>(scene.setups.size()));
 
@@ -161,11 +172,20 @@ struct CrowdRenderer::Impl {
     upload_array(agent_buffers[kRadius], radius);
     upload_array(agent_buffers[kState],
                  agent_states(scene.setups, frame.positions, frame.velocities));
+    // Film frames: the characters' facing from their headings (0 = +z, about +y); otherwise
+    // none, and the mark follows the velocity.
+    std::vector<glm::vec2> facing(n, glm::vec2(0.0f));
+    for (std::size_t i = 0; i < n && i < frame.headings_degrees.size(); ++i) {
+      const float radians = frame.headings_degrees[i] * (3.14159265358979f / 180.0f);
+      facing[i] = {std::sin(radians), std::cos(radians)};
+    }
+    upload_array(agent_buffers[kFacing], facing);
     agents.use();
     agents.set("world_to_clip", camera.world_to_clip());
-    agents.set("colour_by_state", options.colour_by_state ? 1 : 0);
+    agents.set("colour_mode", static_cast<int>(options.colouring));
     agents.set("speed_stops", palette::kSpeedStops, 3);
     agents.set("state_colours", palette::kStateColours, kAgentStates);
+    agents.set("type_colours", palette::kTypeColours, kTypeColourCount);
     glBindVertexArray(agent_vao);
     glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, static_cast<GLsizei>(n));
   }
@@ -250,12 +270,15 @@ void draw_source_frame(CrowdRenderer& renderer, const FrameSource& source, const
   char line[256];
   std::vector<std::string> text;
   text.push_back(source.scene().name + " - " + source.description());
+  // Film frames: the frame number, and the time to the millisecond (frames are 1/24 s apart).
+  const char* counter = frame.film ? "frame" : "step";
+  const int decimals = frame.film ? 3 : 1;
   if (frame.ms_per_step)
-    std::snprintf(line, sizeof(line), "step %d  t %.1f s  agents %d  %.2f ms/step", frame.step,
-                  frame.time, present, *frame.ms_per_step);
+    std::snprintf(line, sizeof(line), "%s %d  t %.*f s  agents %d  %.2f ms/step", counter,
+                  frame.step, decimals, frame.time, present, *frame.ms_per_step);
   else
-    std::snprintf(line, sizeof(line), "step %d  t %.1f s  agents %d", frame.step, frame.time,
-                  present);
+    std::snprintf(line, sizeof(line), "%s %d  t %.*f s  agents %d", counter, frame.step, decimals,
+                  frame.time, present);
   text.emplace_back(line);
   std::optional<AgentDebugView> view;
   if (options.selected >= 0 && options.selected < static_cast<int>(frame.positions.size())) {

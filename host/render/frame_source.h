@@ -19,6 +19,11 @@ struct SceneFrame {
   std::vector<glm::vec2> velocities; ///< [agents] (vx, vz)
   std::vector<std::uint8_t> present; ///< [agents] 0 for removed agents (not drawn)
   std::optional<double> ms_per_step; ///< Wall time of the last step (live only).
+  /// A film frame (`crowd render --fps`, a film CSV replay): `step` is the film frame number.
+  bool film = false;
+  /// Film frames: each character's facing, degrees about +y (0 facing +z), which the facing
+  /// mark shows; empty: the mark points where the agent walks.
+  std::vector<float> headings_degrees;
 };
 
 class FrameSource {
@@ -40,6 +45,9 @@ public:
   virtual std::string debug_unavailable() const = 0;
   /// "live, backend cpu" or "replay of traj.csv".
   virtual std::string description() const = 0;
+  /// Film sources (host/render/film_sources.h): their frames per second; 0 for per-step ones
+  /// and for a film of a single frame.
+  virtual double film_fps() const { return 0.0; }
 };
 
 } // namespace crowd

@@ -1,7 +1,9 @@
-// The frame source the command line asks for: a replay when a trajectory file is given, a
-// live simulation otherwise.
+// The frame source the command line asks for: a replay when a trajectory file is given (of
+// film frames when its header is the film CSV's), a live simulation otherwise (resampled to
+// film frames when film options are given).
 #pragma once
 
+#include "host/render/film_sources.h"
 #include "host/render/frame_source.h"
 #include "host/sim/simulation.h"
 
@@ -11,10 +13,12 @@
 
 namespace crowd {
 
-/// Throws ScenarioError, NavmeshError, TrajectoryError or std::runtime_error.
+/// Throws ScenarioError, NavmeshError, TrajectoryError or std::runtime_error. `film` applies
+/// to a live run only.
 std::unique_ptr<FrameSource> open_frame_source(const std::filesystem::path& scenario_file,
                                                const std::filesystem::path& trajectory_file,
                                                const SimulationOptions& options,
-                                               std::optional<int> steps);
+                                               std::optional<int> steps,
+                                               const std::optional<LiveFilmOptions>& film = {});
 
 } // namespace crowd

@@ -5,6 +5,16 @@
 
 namespace crowd {
 
+std::optional<AgentColouring> parse_agent_colouring(const std::string& name) {
+  if (name == "speed")
+    return AgentColouring::Speed;
+  if (name == "state")
+    return AgentColouring::State;
+  if (name == "type")
+    return AgentColouring::Type;
+  return std::nullopt;
+}
+
 std::optional<std::string> set_overlays(ViewOptions& options, const std::string& names) {
   std::pair<const char*, bool*> flags[] = {
       {"navmesh", &options.navmesh}, {"trails", &options.trails},

@@ -101,7 +101,8 @@ void on_key(GLFWwindow* window, int key, int, int action, int) {
     s.speed = std::max(s.speed * 0.5, 1.0 / 16.0);
     break;
   case GLFW_KEY_C:
-    v.colour_by_state = !v.colour_by_state;
+    // speed, state, type, speed, ...
+    v.colouring = static_cast<AgentColouring>((static_cast<int>(v.colouring) + 1) % 3);
     break;
   case GLFW_KEY_1:
     v.navmesh = !v.navmesh;

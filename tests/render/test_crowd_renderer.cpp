@@ -110,7 +110,7 @@ TEST(CrowdRenderer, ColourByStateAndRemovedAgentsAreNotDrawn) {
   s.frame.present[3] = 0; // removed
   ViewOptions options;
   options.hud = false;
-  options.colour_by_state = true;
+  options.colouring = AgentColouring::State;
   options.navmesh = false;
   const Drawn d = draw(s.scene, s.frame, options);
   const auto at = [&](int i) {
@@ -121,6 +121,75 @@ TEST(CrowdRenderer, ColourByStateAndRemovedAgentsAreNotDrawn) {
   expect_colour(at(0), rgb(palette::kStateColours[1]), "agent 0, slowed");
   expect_colour(at(2), rgb(palette::kStateColours[2]), "agent 2, at its goal");
   expect_colour(at(3), rgb(palette::kBackground), "removed agent 3");
+}
+
+TEST(CrowdRenderer, ColourByTypeGivesEachTypeLabelItsPaletteColour) {
+  CROWD_REQUIRE_GL_CONTEXT(context);
+  StillScene s;
+  // Labels in order of first appearance by id: agent, cyclist, child; agent 3 is a cyclist too.
+  s.scene.setups[1].params.type = "cyclist";
+  s.scene.setups[2].params.type = "child";
+  s.scene.setups[3].params.type = "cyclist";
+  ViewOptions options;
+  options.hud = false;
+  options.navmesh = false;
+  options.colouring = AgentColouring::Type;
+  const Drawn d = draw(s.scene, s.frame, options);
+  const auto at = [&](int i) {
+    const glm::vec3& p = s.frame.positions[static_cast<std::size_t>(i)];
+    return rgb(d.image, d.camera.to_pixel({p.x, p.z}));
+  };
+  expect_colour(at(0), rgb(palette::kTypeColours[0]), "agent 0, type 'agent'");
+  expect_colour(at(1), rgb(palette::kTypeColours[1]), "agent 1, type 'cyclist'");
+  expect_colour(at(2), rgb(palette::kTypeColours[2]), "agent 2, type 'child'");
+  expect_colour(at(3), rgb(palette::kTypeColours[1]), "agent 3, a cyclist too");
+  EXPECT_NE(at(0), at(1)) << "two types, two colours";
+}
+
+TEST(CrowdRenderer, AnAgentWaitingAtAWaypointIsNotPaintedStuck) {
+  CROWD_REQUIRE_GL_CONTEXT(context);
+  StillScene s;
+  // Agents 0 and 1 both stand far from their goals; agent 0 stands on a waypoint of its route
+  // where it waits 2 s, agent 1 is just stuck.
+  s.scene.setups[0].waypoints.push_back({s.scene.setups[0].position, 2.0f});
+  ViewOptions options;
+  options.hud = false;
+  options.navmesh = false;
+  options.colouring = AgentColouring::State;
+  const Drawn d = draw(s.scene, s.frame, options);
+  const auto at = [&](int i) {
+    const glm::vec3& p = s.frame.positions[static_cast<std::size_t>(i)];
+    return rgb(d.image, d.camera.to_pixel({p.x, p.z}));
+  };
+  const auto waiting = static_cast<std::size_t>(AgentState::Waiting);
+  const auto slowed = static_cast<std::size_t>(AgentState::Slowed);
+  expect_colour(at(0), rgb(palette::kStateColours[waiting]), "agent 0, waiting");
+  expect_colour(at(1), rgb(palette::kStateColours[slowed]), "agent 1, stuck");
+  EXPECT_NE(at(0), at(1));
+}
+
+TEST(CrowdRenderer, FilmFramesPointTheMarkWhereTheCharacterFaces) {
+  CROWD_REQUIRE_GL_CONTEXT(context);
+  StillScene s;
+  // Standing agents, which a per-step frame draws without a mark: agent 0 faces +x (heading
+  // 90 degrees), the others +z (heading 0).
+  s.frame.film = true;
+  s.frame.headings_degrees.assign(s.frame.positions.size(), 0.0f);
+  s.frame.headings_degrees[0] = 90.0f;
+  ViewOptions options;
+  options.hud = false;
+  options.navmesh = false;
+  const Drawn d = draw(s.scene, s.frame, options);
+  const auto at = [&](int i, glm::vec2 offset) {
+    const glm::vec3& p = s.frame.positions[static_cast<std::size_t>(i)];
+    return rgb(d.image, d.camera.to_pixel(glm::vec2(p.x, p.z) + offset * 0.4f));
+  };
+  const std::array<int, 3> mark = {20, 20, 26}; // agents.frag's kMarkColour
+  expect_colour(at(0, {0.6f, 0.0f}), mark, "agent 0, in front (+x)");
+  expect_colour(at(0, {-0.6f, 0.0f}), rgb(speed_colour(0.0f)), "agent 0, behind");
+  expect_colour(at(0, {0.0f, 0.6f}), rgb(speed_colour(0.0f)), "agent 0, at +z");
+  // Agent 1 has heading 0: it faces +z.
+  expect_colour(at(1, {0.0f, 0.6f}), mark, "agent 1, facing +z");
 }
 
 /// Live run of kScene written as a trajectory, then replayed: same frame at the same step.
