@@ -223,8 +223,10 @@ void run_viewer(FrameSource& source, const ViewerSettings& settings) {
 #endif
     TrailHistory trails(state.view.trail_length);
     trails.push(source.frame());
-    const double base_rate = settings.steps_per_second > 0.0
-                                 ? settings.steps_per_second
+    // Real time at x1: a film CSV's frames at its frame rate, steps at 1 / dt.
+    const double base_rate = settings.steps_per_second > 0.0 ? settings.steps_per_second
+                             : source.film_fps() > 0.0
+                                 ? source.film_fps()
                                  : 1.0 / std::max(static_cast<double>(source.scene().dt), 1e-3);
     using Clock = std::chrono::steady_clock;
     const Clock::time_point opened = Clock::now();
