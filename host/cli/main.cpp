@@ -264,8 +264,19 @@ int main(int argc, char** argv) {
       ->check(crowd::cli::positive_number());
   render_cmd
       ->add_option("--start-frame", render.start_frame,
-                   "With --fps, live: the number of the first film frame (default 1001)")
+                   "With --fps, live: the number of the shot's first frame, after the preroll "
+                   "(default 1001)")
       ->check(crowd::cli::integer_in(-1'000'000'000, 1'000'000'000));
+  render_cmd
+      ->add_option("--preroll", render.preroll,
+                   "With --fps, live: seconds simulated before the start frame, not drawn "
+                   "(default 0; the run is that much longer), as crowd run's")
+      ->check(crowd::cli::non_negative_number());
+  render_cmd
+      ->add_option("--handles", render.handles,
+                   "With --fps, live: frames drawn before the start frame (from the preroll) "
+                   "and after the shot's last frame (default 0), as crowd run's")
+      ->check(crowd::cli::integer_in(0, 1'000'000));
   render_cmd->add_option("--width", render.width, "Frame width in pixels")
       ->check(crowd::cli::integer_in(16, 16384))
       ->default_val(1280);

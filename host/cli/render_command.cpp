@@ -41,6 +41,11 @@ void check_options(const RenderOptions& o) {
     throw std::invalid_argument("--start-frame needs --fps (the number of the first film frame)");
   if (o.start_frame && !o.trajectory.empty())
     throw std::invalid_argument("--start-frame: a film CSV numbers its own frames");
+  if ((o.preroll || o.handles) && (!o.fps || !o.trajectory.empty()))
+    throw std::invalid_argument("--preroll and --handles frame a live film render: they need "
+                                "--fps and no --trajectory (a film CSV has its own frames)");
+  if (o.preroll && !(*o.preroll >= 0.0 && *o.preroll <= 1e6))
+    throw std::invalid_argument("--preroll must be a number of seconds >= 0 and at most 1e6");
   if (!parse_agent_colouring(o.colour))
     throw std::invalid_argument("--colour must be speed, state or type, got '" + o.colour + "'");
   if (!o.video.empty() && find_ffmpeg().empty())
@@ -79,6 +84,8 @@ int render_command(const RenderOptions& options) {
       film.emplace();
       film->fps = *options.fps;
       film->start_frame = options.start_frame.value_or(kFilmStartFrame);
+      film->preroll = options.preroll.value_or(0.0);
+      film->handles = options.handles.value_or(0);
     }
     std::unique_ptr<FrameSource> source =
         open_frame_source(options.scenario, options.trajectory, sim_options, options.steps, film);

@@ -29,8 +29,12 @@ struct RenderOptions {
   /// Film frames at this rate: live, the run resampled as `crowd run --fps` does; a film CSV
   /// must have this rate. Also the video's rate. Unset: per-step frames (a film CSV's own rate).
   std::optional<double> fps;
-  /// Live film frames: the first frame's number (unset: kFilmStartFrame, as crowd run).
+  /// Live film frames, as crowd run's options of these names: the number of the frame at the
+  /// end of the preroll (unset: kFilmStartFrame), the seconds simulated before it, the frames
+  /// drawn before it and after the shot's last frame (the run is longer by both).
   std::optional<int> start_frame;
+  std::optional<double> preroll;
+  std::optional<int> handles;
   int width = 1280, height = 720;
   std::string colour = "speed"; ///< speed, state or type.
   std::string overlays = "navmesh,trails,samples,neighbours,walls,corridor,hud";

@@ -313,16 +313,13 @@ Scenario load_run_scenario(const RunOptions& options) {
 /// The run's steps: the scenario's (or --steps), and as many more as the film preroll and the
 /// handles after the shot need, so the shot itself keeps the scenario's length.
 int run_step_count(const RunOptions& options, const Scenario& scenario) {
-  const double fps = options.fps.value_or(kDefaultFps);
-  const double extra_seconds = options.preroll + options.handles / fps;
-  if (extra_seconds <= 0.0)
-    return scenario.step_count();
-  const double extra = std::ceil(extra_seconds / static_cast<double>(scenario.dt) - 1e-9);
-  const double total = static_cast<double>(scenario.step_count()) + extra;
-  if (total > static_cast<double>(INT_MAX))
+  const std::optional<int> total =
+      film_run_steps(scenario.step_count(), scenario.dt, options.fps.value_or(kDefaultFps),
+                     options.preroll, options.handles);
+  if (!total)
     throw UsageError("--preroll and --handles make the run longer than " + std::to_string(INT_MAX) +
                      " steps");
-  return static_cast<int>(total);
+  return *total;
 }
 
 /// The scenario file and the files it reads, whose change makes a checkpoint unusable.

@@ -6,6 +6,7 @@
 #include "host/sim/film_of_run.h"
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
@@ -68,9 +69,16 @@ LiveFilmSource::LiveFilmSource(Scenario scenario, const SimulationOptions& optio
     : simulation_(with_steps(std::move(scenario), steps), options),
       scene_(make_scene(simulation_.scenario(), simulation_.navmesh(),
                         populate(simulation_.scenario(), simulation_.navmesh()))),
-      last_step_(simulation_.scenario().step_count()), fps_(film.fps) {
+      fps_(film.fps), preroll_(film.preroll) {
+  const std::optional<int> total =
+      film_run_steps(simulation_.scenario().step_count(), simulation_.scenario().dt, film.fps,
+                     film.preroll, film.handles);
+  if (!total)
+    throw std::invalid_argument("--preroll and --handles make the run longer than " +
+                                std::to_string(INT_MAX) + " steps");
+  last_step_ = *total;
   FilmOfRun of_run = film_of_run(simulation_, film.max_turn_rate_degrees, film.start_frame,
-                                 /*preroll=*/0.0, /*handles=*/0);
+                                 film.preroll, film.handles);
   std::vector<std::unique_ptr<FrameSink>> sinks;
   sinks.push_back(std::make_unique<FrameQueue>(queued_));
   resampler_ = std::make_unique<FilmResampler>(fps_, std::move(sinks), std::move(of_run.options));
@@ -124,8 +132,8 @@ int LiveFilmSource::remaining_frames() const {
   // bar's total): frames with a time in (now, end].
   const double now = simulation_.time();
   const double end = last_step_ * static_cast<double>(simulation_.scenario().dt);
-  const double later =
-      std::floor(end * fps_ + kSameInstant) - std::floor(now * fps_ + kSameInstant);
+  const double later = std::floor((end - preroll_) * fps_ + kSameInstant) -
+                       std::floor((now - preroll_) * fps_ + kSameInstant);
   return static_cast<int>(queued_.size()) + std::max(0, static_cast<int>(later));
 }
 

@@ -22,13 +22,17 @@ class FilmResampler;
 struct LiveFilmOptions {
   double fps = 24.0;
   int start_frame = 1001;
+  double preroll = 0.0; ///< Seconds simulated before the start frame (the run is longer).
+  int handles = 0;      ///< Frames written before the start frame and after the last one.
   double max_turn_rate_degrees = CharacterMotion::kDefaultMaxTurnRateDegrees;
 };
 
 class LiveFilmSource final : public FrameSource {
 public:
-  /// Runs the scenario for `steps` steps (the scenario's own count when not given) and gives
-  /// its film frames, start_frame + j at time j / fps, up to the last one the run reaches.
+  /// Runs the scenario for `steps` steps (the scenario's own count when not given), longer by
+  /// the preroll and handles as crowd run does (film_run_steps), and gives its film frames,
+  /// start_frame + j at time preroll + j / fps for j >= -handles, up to the last one the run
+  /// reaches. Throws std::invalid_argument for handles the preroll does not cover.
   LiveFilmSource(Scenario scenario, const SimulationOptions& options, std::optional<int> steps,
                  const LiveFilmOptions& film);
   ~LiveFilmSource() override;
@@ -52,6 +56,7 @@ private:
   SceneData scene_;
   int last_step_ = 0;
   double fps_;
+  double preroll_;
   std::vector<std::string> types_;
   std::deque<SceneFrame> queued_; ///< Film frames resampled and not shown yet.
   std::unique_ptr<FilmResampler> resampler_;

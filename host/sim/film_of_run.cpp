@@ -1,5 +1,8 @@
 #include "host/sim/film_of_run.h"
 
+#include <climits>
+#include <cmath>
+
 namespace crowd {
 
 std::set<std::string> agent_type_labels(const Scenario& scenario) {
@@ -11,6 +14,17 @@ std::set<std::string> agent_type_labels(const Scenario& scenario) {
   for (const GroupSpec& emitter : scenario.emitters)
     labels.insert(emitter.base.type);
   return labels;
+}
+
+std::optional<int> film_run_steps(int steps, float dt, double fps, double preroll, int handles) {
+  const double extra_seconds = preroll + handles / fps;
+  if (extra_seconds <= 0.0)
+    return steps;
+  const double extra = std::ceil(extra_seconds / static_cast<double>(dt) - 1e-9);
+  const double total = static_cast<double>(steps) + extra;
+  if (total > static_cast<double>(INT_MAX))
+    return std::nullopt;
+  return static_cast<int>(total);
 }
 
 FilmOfRun film_of_run(const Simulation& sim, double max_turn_rate_degrees, int start_frame,

@@ -8,6 +8,7 @@
 #include "host/sim/simulation.h"
 
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -21,6 +22,11 @@ struct FilmOfRun {
   FilmOptions options;
   std::shared_ptr<const CharacterCast> cast;
 };
+
+/// The steps of a film run: `steps` (the scenario's, or --steps) and as many more as the preroll
+/// and the handles after the shot need, ceil((preroll + handles / fps) / dt), so the shot
+/// itself keeps the scenario's length. Nothing when that is more than INT_MAX steps.
+std::optional<int> film_run_steps(int steps, float dt, double fps, double preroll, int handles);
 
 /// The film options of `sim`'s run with this framing. The options refer to `sim`, which must
 /// outlive every resampler made with them.

@@ -9,6 +9,8 @@
 #include <cstdio>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <set>
+#include <sstream>
 
 namespace crowd {
 namespace {
@@ -89,6 +91,41 @@ TEST_F(CrowdRenderFilm, FilmCsvReplayDrawsTheLiveFilmFrames) {
   EXPECT_NE(read_file(frame("live", 1001)), read_file(frame("live", 1025)));
 }
 
+TEST_F(CrowdRenderFilm, PrerollAndHandlesFrameTheShotAsCrowdRunDoes) {
+  CROWD_REQUIRE_GL_CONTEXT(context);
+  // 1 s shot at 10 fps, 0.5 s of preroll, 2 handles: the run is ceil((0.5 + 0.2) / 0.1) = 7
+  // steps longer; frames 999..1013 (0.3 s .. 1.7 s).
+  const std::string framing = " --steps 10 --fps 10 --preroll 0.5 --handles 2";
+  const std::string film = (dir.path() / "film.csv").string();
+  ASSERT_EQ(
+      run_cli("run " + scenario + " --backend cpu --threads 1 --quiet" + framing + " --out " + film)
+          .exit_code,
+      0);
+  std::set<int> film_frames;
+  std::istringstream rows(read_file(film));
+  std::string row;
+  std::getline(rows, row); // header
+  while (std::getline(rows, row))
+    film_frames.insert(std::stoi(row.substr(0, row.find(','))));
+  ASSERT_EQ(film_frames.size(), 15u);
+  EXPECT_EQ(*film_frames.begin(), 999);
+  EXPECT_EQ(*film_frames.rbegin(), 1013);
+
+  const std::string drawing = " --overlays navmesh,trails --width 64 --height 40 --frames ";
+  const auto live = run_cli("render " + scenario + " --backend cpu --threads 1" + framing +
+                            drawing + (dir.path() / "live" / "%d.png").string());
+  ASSERT_EQ(live.exit_code, 0) << live.output;
+  const auto replay = run_cli("render " + scenario + " --trajectory " + film + drawing +
+                              (dir.path() / "replay" / "%d.png").string());
+  ASSERT_EQ(replay.exit_code, 0) << replay.output;
+  std::set<int> drawn;
+  for (const auto& entry : std::filesystem::directory_iterator(dir.path() / "live"))
+    drawn.insert(std::stoi(entry.path().stem().string()));
+  EXPECT_EQ(drawn, film_frames) << "the live render draws the film's frames, by number";
+  for (const int n : film_frames)
+    EXPECT_TRUE(read_file(frame("live", n)) == read_file(frame("replay", n))) << n;
+}
+
 TEST_F(CrowdRenderFilm, VideoOfFilmFramesPlaysAtTheFilmRate) {
   CROWD_REQUIRE_GL_CONTEXT(context);
   if (find_ffmpeg().empty() || std::system("command -v ffprobe >/dev/null 2>&1") != 0)
@@ -139,6 +176,11 @@ TEST_F(CrowdRenderFilm, FilmOptionsThatCannotApplyAreRefused) {
   result = run_cli("render " + scenario + " --start-frame 1" + frames);
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_NE(result.output.find("--start-frame needs --fps"), std::string::npos) << result.output;
+  result = run_cli("render " + scenario + " --fps 24 --handles 3" + frames);
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_NE(result.output.find("--handles: 3 frames before the start frame need a --preroll"),
+            std::string::npos)
+      << result.output;
   const std::string film = (dir.path() / "film.csv").string();
   ASSERT_EQ(run_cli("run " + scenario + " --backend cpu --quiet --fps 24 --out " + film).exit_code,
             0);
