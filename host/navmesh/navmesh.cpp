@@ -1,25 +1,27 @@
-// The navigation mesh: Recast's single-tile build (the pipeline of RecastDemo's
-// Sample_SoloMesh::handleBuild) and the Detour queries the rest of the project uses.
+// The navigation mesh: Recast's single-tile build (RecastDemo's Sample_SoloMesh) for a world
+// that fits one tile, a grid of tiles built in parallel (Sample_TileMesh) for a larger one, and
+// the Detour queries the rest of the project uses.
 #include "host/navmesh/navmesh.h"
 
-#include "host/navmesh/contour_clearance.h"
 #include "host/navmesh/default_cell_size.h"
-#include "host/navmesh/floor_coverage.h"
 #include "host/navmesh/floor_plan_clearance.h"
-#include "host/navmesh/grid_clearance.h"
-#include "host/navmesh/ledge_filter.h"
 #include "host/navmesh/scenario_geometry.h"
+#include "host/navmesh/tile_build.h"
 
+#include <DetourAlloc.h>
+#include <DetourCommon.h>
 #include <DetourNavMesh.h>
-#include <DetourNavMeshBuilder.h>
 #include <DetourNavMeshQuery.h>
 #include <Recast.h>
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <exception>
 #include <limits>
 #include <mutex>
+#include <numeric>
+#include <oneapi/tbb/parallel_for.h>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -28,92 +30,29 @@ namespace crowd {
 
 namespace {
 
-// --- Build parameters that are not scenario settings ---------------------------------------
-
-// Maximum vertices per polygon: Detour's limit (DT_VERTS_PER_POLYGON), as in RecastDemo.
-constexpr int kVertsPerPoly = 6;
-// Region sizes in cells, side length (RecastDemo defaults; Recast squares them into areas).
-constexpr int kRegionMinSize = 8;
-constexpr int kRegionMergeSize = 20;
-// Longest contour edge along walls, in metres (RecastDemo default).
-constexpr float kMaxEdgeLength = 12.0f;
-// Detail mesh: sample every 6 cells, allow 1 cell height of error (RecastDemo defaults).
-constexpr float kDetailSampleDistCells = 6.0f;
-constexpr float kDetailSampleMaxErrorCells = 1.0f;
-
-// Contour simplification tolerance. Recast measures it in cells (simplifyContour compares it
-// with distances of raw contour vertices in cell units, although Recast.h documents world
-// units). 0.75 rather than RecastDemo's 1.3 or a smaller value: above the deviation of a 45
-// degree staircase (1/sqrt(2) cells), so diagonal walls become straight edges instead of jagged
-// ones, which would give DetourCrowd-style wall avoidance many tiny segments. Where a simplified
-// edge cuts a corner nearer than the radius to an obstacle, restore_contour_clearance puts the
-// corner back.
-constexpr float kMaxSimplificationError = 0.75f;
-
 // Most cells of erosion: the clearance searches a window of this many cells around every span
 // near a wall, so the cost grows with its square (RecastDemo's limit for walkableRadius, which
 // Recast stores next to distances in an unsigned char, is 255 half cells).
 constexpr int kMaxErosionCells = 127;
 
-// Largest heightfield a single-tile build accepts: Recast needs roughly 40 bytes per cell
-// (span pointers, spans, compact cells, distance field), about 670 MB at this limit.
-constexpr long long kMaxGridCells = 1LL << 24;
+// Largest grid built as one tile when the scenario names no tile size: Recast needs roughly 40
+// bytes per cell (span pointers, spans, compact cells, distance field), about 170 MB here, and
+// a world this size that still fits Detour's 65,535 vertices per tile builds in seconds. A
+// larger world, or one whose polygon mesh overflows that limit, is built in tiles.
+constexpr long long kSingleTileCells = 1LL << 22;
 
-// The polygon flag every polygon gets: Detour's default dtQueryFilter includes all flags but
-// passFilter requires (flags & include) != 0, so flags 0 would make every polygon impassable.
-constexpr unsigned short kWalkableFlag = 1;
+// Largest grid of a tiled build: tiles are built a few at a time, so memory is no limit, but
+// the time grows with the cell count (about 8 x the 1,000,000-agent bench world).
+constexpr long long kMaxTiledCells = 1LL << 27;
 
-// --- Recast helpers ----------------------------------------------------------------------
-
-// rcContext that keeps Recast's log, so that a failed step can say what Recast reported.
-class BuildContext final : public rcContext {
-public:
-  BuildContext() : rcContext(true) {}
-  const std::string& messages() const { return messages_; }
-
-protected:
-  void doResetLog() override { messages_.clear(); }
-  void doLog(const rcLogCategory category, const char* message, const int length) override {
-    if (category == RC_LOG_PROGRESS) {
-      return;
-    }
-    if (!messages_.empty()) {
-      messages_ += "; ";
-    }
-    messages_.append(message, static_cast<std::size_t>(std::max(length, 0)));
-  }
-
-private:
-  std::string messages_;
+struct DetourMeshDeleter {
+  void operator()(dtNavMesh* mesh) const { dtFreeNavMesh(mesh); }
 };
+using DetourMeshPtr = std::unique_ptr<dtNavMesh, DetourMeshDeleter>;
 
-[[noreturn]] void recast_failure(const BuildContext& context, const std::string& step) {
-  std::string message = "navmesh build failed in " + step;
-  if (!context.messages().empty()) {
-    message += ": " + context.messages();
-  }
-  throw NavmeshError(message);
-}
-
-template <typename T, void (*Free)(T*)> struct RecastDeleter {
-  void operator()(T* p) const { Free(p); }
-};
-using HeightfieldPtr =
-    std::unique_ptr<rcHeightfield, RecastDeleter<rcHeightfield, rcFreeHeightField>>;
-using CompactPtr = std::unique_ptr<rcCompactHeightfield,
-                                   RecastDeleter<rcCompactHeightfield, rcFreeCompactHeightfield>>;
-using ContourSetPtr = std::unique_ptr<rcContourSet, RecastDeleter<rcContourSet, rcFreeContourSet>>;
-using PolyMeshPtr = std::unique_ptr<rcPolyMesh, RecastDeleter<rcPolyMesh, rcFreePolyMesh>>;
-using DetailMeshPtr =
-    std::unique_ptr<rcPolyMeshDetail, RecastDeleter<rcPolyMeshDetail, rcFreePolyMeshDetail>>;
-using DetourMeshPtr = std::unique_ptr<dtNavMesh, RecastDeleter<dtNavMesh, dtFreeNavMesh>>;
-
-template <typename Ptr> Ptr allocate(typename Ptr::pointer p, const char* what) {
-  if (p == nullptr) {
-    throw NavmeshError(std::string("navmesh build failed: out of memory allocating ") + what);
-  }
-  return Ptr(p);
-}
+// Detour's polygon references hold the salt, the tile and the polygon in 32 bits, and at least
+// 10 of them must be salt (dtNavMesh::init): tile and polygon bits share 22.
+constexpr int kTileAndPolygonBits = 22;
 
 std::string metres(float value) {
   std::ostringstream out;
@@ -142,29 +81,228 @@ void check_settings(const NavmeshBuildSettings& s) {
   require(finite(s.max_climb) && s.max_climb >= 0.0f, "max_climb must be >= 0");
   require(finite(s.max_slope) && s.max_slope >= 0.0f && s.max_slope < 90.0f,
           "max_slope must be in [0, 90) degrees");
+  require(s.region_min_size >= 0 && s.region_merge_size >= 0, "region sizes must be >= 0");
+  require(finite(s.max_edge_length) && s.max_edge_length >= 0.0f, "max_edge_length must be >= 0");
+  require(finite(s.max_edge_error) && s.max_edge_error > 0.0f, "max_edge_error must be > 0");
+  require(s.verts_per_poly >= 3 && s.verts_per_poly <= DT_VERTS_PER_POLYGON,
+          "verts_per_poly must be in [3, " + std::to_string(DT_VERTS_PER_POLYGON) + "]");
+  require(finite(s.detail_sample_distance) && s.detail_sample_distance >= 0.0f,
+          "detail_sample_distance must be >= 0");
+  require(finite(s.detail_sample_max_error) && s.detail_sample_max_error >= 0.0f,
+          "detail_sample_max_error must be >= 0");
+  require(s.tile_size == 0 || s.tile_size >= 16, "tile_size must be at least 16 cells");
 }
 
-std::vector<WallSegment> collect_boundary(const dtNavMesh& nav) {
-  std::vector<WallSegment> segments;
-  const dtMeshTile* tile = nav.getTile(0);
-  if (tile == nullptr || tile->header == nullptr) {
-    return segments;
+// The triangles as Recast takes them, with the slope test done once for every tile.
+RecastInput recast_input(const InputGeometry& geometry, const NavmeshBuildSettings& s) {
+  const int nverts = static_cast<int>(geometry.vertices.size());
+  const int ntris = static_cast<int>(geometry.triangles.size());
+  if (ntris == 0 || geometry.walkable.size() != geometry.triangles.size()) {
+    throw NavmeshError(ntris == 0 ? nothing_walkable_message(s)
+                                  : "navmesh input: walkable flags do not match the triangles");
   }
-  auto vertex = [tile](unsigned short index) {
-    const float* v = &tile->verts[static_cast<std::size_t>(index) * 3];
-    return glm::vec3(v[0], v[1], v[2]);
+  RecastInput input;
+  input.floor_plan = geometry.floor_plan.has_value();
+  input.vertices.reserve(static_cast<std::size_t>(nverts) * 3);
+  for (const glm::vec3& v : geometry.vertices) {
+    input.vertices.insert(input.vertices.end(), {v.x, v.y, v.z});
+  }
+  input.triangles.reserve(static_cast<std::size_t>(ntris) * 3);
+  for (const glm::ivec3& t : geometry.triangles) {
+    if (std::min({t.x, t.y, t.z}) < 0 || std::max({t.x, t.y, t.z}) >= nverts) {
+      throw NavmeshError("navmesh input: triangle index out of range");
+    }
+    input.triangles.insert(input.triangles.end(), {t.x, t.y, t.z});
+  }
+  // Only triangles that may be walked on get the slope test; solid geometry (obstacle prisms)
+  // stays RC_NULL_AREA whatever its slope.
+  input.areas.assign(static_cast<std::size_t>(ntris), RC_NULL_AREA);
+  std::vector<int> candidate_tris;
+  std::vector<int> candidates;
+  for (int t = 0; t < ntris; ++t) {
+    if (geometry.walkable[static_cast<std::size_t>(t)] != 0) {
+      candidates.push_back(t);
+      candidate_tris.insert(candidate_tris.end(), input.triangles.begin() + 3 * t,
+                            input.triangles.begin() + 3 * t + 3);
+    }
+  }
+  std::vector<unsigned char> candidate_areas(candidates.size(), RC_NULL_AREA);
+  rcContext context(false);
+  rcMarkWalkableTriangles(&context, s.max_slope, input.vertices.data(), nverts,
+                          candidate_tris.data(), static_cast<int>(candidates.size()),
+                          candidate_areas.data());
+  bool any_walkable = false;
+  for (std::size_t k = 0; k < candidates.size(); ++k) {
+    input.areas[static_cast<std::size_t>(candidates[k])] = candidate_areas[k];
+    any_walkable = any_walkable || candidate_areas[k] != RC_NULL_AREA;
+  }
+  if (!any_walkable) {
+    throw NavmeshError(nothing_walkable_message(s));
+  }
+  return input;
+}
+
+// The world's cell grid: rcCalcGridSize, but a partial last column or row dropped.
+struct WorldGrid {
+  float bmin[3], bmax[3];
+  int width = 0, height = 0;
+};
+
+WorldGrid world_grid(const InputGeometry& geometry, const NavmeshBuildSettings& s) {
+  WorldGrid grid{{geometry.bounds_min.x, geometry.bounds_min.y, geometry.bounds_min.z},
+                 {geometry.bounds_max.x, geometry.bounds_max.y, geometry.bounds_max.z}};
+  const float cs = s.cell_size, ch = s.cell_height;
+  if (static_cast<int>(std::ceil(s.agent_height / ch)) < 3) {
+    // Recast's filters require walkableHeight >= 3 cells (Recast.h).
+    throw NavmeshError("invalid navmesh settings: agent_height must be at least 3 x cell_height");
+  }
+  // Cells a blocker that matters can be away: the clearance's search window.
+  if (std::ceil(static_cast<double>(s.agent_radius) / cs) > kMaxErosionCells) {
+    throw NavmeshError("invalid navmesh settings: agent_radius " + metres(s.agent_radius) +
+                           " m needs more than " + std::to_string(kMaxErosionCells) +
+                           " cells of erosion at cell_size " + metres(cs) + "; raise cell_size",
+                       NavmeshError::Setting::CellSize);
+  }
+  const double world_w = static_cast<double>(grid.bmax[0]) - grid.bmin[0];
+  const double world_h = static_cast<double>(grid.bmax[2]) - grid.bmin[2];
+  const double cells_w = std::floor(world_w / cs + 0.5), cells_h = std::floor(world_h / cs + 0.5);
+  if (cells_w * cells_h > static_cast<double>(kMaxTiledCells)) {
+    std::ostringstream out;
+    out << "world of " << world_w << " x " << world_h << " m at cell_size " << cs << " needs "
+        << static_cast<long long>(cells_w * cells_h) << " cells (the limit is " << kMaxTiledCells
+        << "); raise cell_size";
+    throw NavmeshError(out.str(), NavmeshError::Setting::CellSize);
+  }
+  if ((static_cast<double>(grid.bmax[1]) - grid.bmin[1]) / ch >= RC_SPAN_MAX_HEIGHT) {
+    std::ostringstream out;
+    out << "world of height " << (grid.bmax[1] - grid.bmin[1]) << " m at cell_height " << ch
+        << " needs more than " << RC_SPAN_MAX_HEIGHT << " height cells; raise cell_height";
+    throw NavmeshError(out.str());
+  }
+  rcCalcGridSize(grid.bmin, grid.bmax, cs, &grid.width, &grid.height);
+  // rcCalcGridSize rounds to the nearest cell, so the last column or row may reach up to half
+  // a cell past the geometry; the floor then marks that partial cell walkable and the navmesh
+  // edge ends up nearer than the erosion radius to the world's bound. Drop a partial last
+  // cell instead: the strip lost is inside the eroded border anyway.
+  auto whole_cells = [cs](int cells, float lo, float hi) {
+    const float overshoot = lo + static_cast<float>(cells) * cs - hi;
+    return overshoot > 1e-3f * cs ? cells - 1 : cells;
   };
-  for (int p = 0; p < tile->header->polyCount; ++p) {
-    const dtPoly& poly = tile->polys[p];
-    if (poly.getType() != DT_POLYTYPE_GROUND) {
+  grid.width = whole_cells(grid.width, grid.bmin[0], grid.bmax[0]);
+  grid.height = whole_cells(grid.height, grid.bmin[2], grid.bmax[2]);
+  if (grid.width <= 0 || grid.height <= 0) {
+    throw NavmeshError(nothing_walkable_message(s)); // Smaller than one cell.
+  }
+  return grid;
+}
+
+bool fits_one_tile(const WorldGrid& grid) {
+  return static_cast<long long>(grid.width) * grid.height <= kSingleTileCells &&
+         grid.width < 65535 && grid.height < 65535;
+}
+
+// The whole world as one tile: exactly the single-tile build of Sample_SoloMesh.
+TileRegion whole_world(const WorldGrid& grid, const RecastInput& input) {
+  TileRegion region;
+  rcVcopy(region.bmin, grid.bmin);
+  rcVcopy(region.bmax, grid.bmax);
+  region.width = region.last_column = grid.width;
+  region.height = region.last_row = grid.height;
+  region.triangles.resize(input.areas.size());
+  std::iota(region.triangles.begin(), region.triangles.end(), 0);
+  return region;
+}
+
+// The tiles of a tiled build (Sample_TileMesh::buildTile): each `tile_size` cells square, with
+// a border of the erosion plus 3 cells, and the triangles whose box meets it.
+std::vector<TileRegion> tile_regions(const WorldGrid& grid, const RecastInput& input,
+                                     const NavmeshBuildSettings& s, int tile_size) {
+  const float cs = s.cell_size;
+  const int tiles_x = (grid.width + tile_size - 1) / tile_size;
+  const int tiles_z = (grid.height + tile_size - 1) / tile_size;
+  const int border = static_cast<int>(std::ceil(s.agent_radius / cs)) + 3;
+  const float tile_world = static_cast<float>(tile_size) * cs;
+  const float border_world = static_cast<float>(border) * cs;
+  std::vector<TileRegion> regions(static_cast<std::size_t>(tiles_x) * tiles_z);
+  for (int tz = 0; tz < tiles_z; ++tz) {
+    for (int tx = 0; tx < tiles_x; ++tx) {
+      TileRegion& r = regions[static_cast<std::size_t>(tz) * tiles_x + tx];
+      r.tile_x = tx;
+      r.tile_z = tz;
+      r.border = border;
+      r.width = r.height = tile_size + 2 * border;
+      r.bmin[0] = grid.bmin[0] + static_cast<float>(tx) * tile_world - border_world;
+      r.bmin[1] = grid.bmin[1];
+      r.bmin[2] = grid.bmin[2] + static_cast<float>(tz) * tile_world - border_world;
+      r.bmax[0] = grid.bmin[0] + static_cast<float>(tx + 1) * tile_world + border_world;
+      r.bmax[1] = grid.bmax[1];
+      r.bmax[2] = grid.bmin[2] + static_cast<float>(tz + 1) * tile_world + border_world;
+      // The world's whole cells end at column grid.width: in this region's cells, that is
+      // grid.width - (tx x tile_size - border).
+      r.last_column = grid.width - (tx * tile_size - border);
+      r.last_row = grid.height - (tz * tile_size - border);
+    }
+  }
+  // Each triangle into the regions its box meets.
+  const std::size_t ntris = input.areas.size();
+  for (std::size_t t = 0; t < ntris; ++t) {
+    if (input.floor_plan && input.areas[t] == RC_NULL_AREA) {
+      continue; // Obstacle prisms are not rasterised in a 2D world.
+    }
+    float lo[2] = {std::numeric_limits<float>::max(), std::numeric_limits<float>::max()};
+    float hi[2] = {std::numeric_limits<float>::lowest(), std::numeric_limits<float>::lowest()};
+    for (int k = 0; k < 3; ++k) {
+      const float* v = &input.vertices[static_cast<std::size_t>(input.triangles[3 * t + k]) * 3];
+      lo[0] = std::min(lo[0], v[0]);
+      hi[0] = std::max(hi[0], v[0]);
+      lo[1] = std::min(lo[1], v[2]);
+      hi[1] = std::max(hi[1], v[2]);
+    }
+    const float pad = static_cast<float>(border + 1) * cs;
+    auto tile_of = [&](float value, float origin, int tiles) {
+      return std::clamp(static_cast<int>(std::floor((value - origin) / tile_world)), 0, tiles - 1);
+    };
+    const int x0 = tile_of(lo[0] - pad, grid.bmin[0], tiles_x);
+    const int x1 = tile_of(hi[0] + pad, grid.bmin[0], tiles_x);
+    const int z0 = tile_of(lo[1] - pad, grid.bmin[2], tiles_z);
+    const int z1 = tile_of(hi[1] + pad, grid.bmin[2], tiles_z);
+    for (int tz = z0; tz <= z1; ++tz) {
+      for (int tx = x0; tx <= x1; ++tx) {
+        regions[static_cast<std::size_t>(tz) * tiles_x + tx].triangles.push_back(
+            static_cast<int>(t));
+      }
+    }
+  }
+  return regions;
+}
+
+int bits_for(unsigned int count) {
+  return static_cast<int>(dtIlog2(dtNextPow2(std::max(count, 1u))));
+}
+
+std::vector<WallSegment> collect_boundary(const dtNavMesh& nav, const dtNavMeshQuery& query,
+                                          const dtQueryFilter& filter) {
+  // dtNavMeshQuery::getPolyWallSegments for every polygon: the walls DetourCrowd's local
+  // boundary sees. Across a tile border only the parts of an edge no link covers are walls.
+  constexpr int kMaxSegments = 256;
+  std::vector<WallSegment> segments;
+  float verts[kMaxSegments * 6];
+  for (int t = 0; t < nav.getMaxTiles(); ++t) {
+    const dtMeshTile* tile = nav.getTile(t);
+    if (tile == nullptr || tile->header == nullptr) {
       continue;
     }
-    const int nv = poly.vertCount;
-    // The loop of dtNavMeshQuery::getPolyWallSegments: edge j runs from vertex j to vertex
-    // i = j + 1. A single tile has no external links, so neis[j] == 0 means no neighbour.
-    for (int i = 0, j = nv - 1; i < nv; j = i++) {
-      if (poly.neis[j] == 0) {
-        segments.push_back({vertex(poly.verts[j]), vertex(poly.verts[i])});
+    const dtPolyRef base = nav.getPolyRefBase(tile);
+    for (int p = 0; p < tile->header->polyCount; ++p) {
+      if (tile->polys[p].getType() != DT_POLYTYPE_GROUND) {
+        continue;
+      }
+      int count = 0;
+      query.getPolyWallSegments(base | static_cast<dtPolyRef>(p), &filter, verts, nullptr, &count,
+                                kMaxSegments);
+      for (int k = 0; k < count; ++k) {
+        const float* v = &verts[k * 6];
+        segments.push_back({{v[0], v[1], v[2]}, {v[3], v[4], v[5]}});
       }
     }
   }
@@ -184,6 +322,8 @@ struct NavMesh::Impl {
   NavmeshBuildSettings settings;
   glm::vec3 bounds_min{0.0f}, bounds_max{0.0f};
   int polygon_count = 0;
+  int tile_count = 0;
+  std::size_t detour_bytes = 0;
   // How far the navmesh's edge may lie from a wall: the radius and less than a cell more with
   // a floor plan, up to a cell more again from a rasterised mesh (clearance.h).
   float eroded_width = 0.0f;
@@ -200,248 +340,152 @@ NavMesh::NavMesh(NavMesh&&) noexcept = default;
 NavMesh& NavMesh::operator=(NavMesh&&) noexcept = default;
 NavMesh::~NavMesh() = default;
 
+namespace {
+
+// Builds every tile in parallel over the caller's workers. The tiles are independent, so the
+// result is the same whatever the thread count; the first failure in tile order is reported.
+std::vector<DetourTileData> build_tiles(const RecastInput& input,
+                                        const std::vector<TileRegion>& regions,
+                                        const NavmeshBuildSettings& s, Clearance* shared) {
+  std::vector<DetourTileData> tiles(regions.size());
+  std::vector<std::exception_ptr> errors(regions.size());
+  tbb::parallel_for(std::size_t{0}, regions.size(), [&](std::size_t k) {
+    try {
+      tiles[k] = build_tile(input, regions[k], s, shared);
+    } catch (...) {
+      errors[k] = std::current_exception();
+    }
+  });
+  for (const std::exception_ptr& error : errors) {
+    if (error) {
+      std::rethrow_exception(error);
+    }
+  }
+  return tiles;
+}
+
+// A dtNavMesh of a grid of tiles (Sample_TileMesh::handleBuild's dtNavMeshParams).
+DetourMeshPtr tiled_navmesh(const WorldGrid& grid, const NavmeshBuildSettings& s, int tile_size,
+                            const std::vector<TileRegion>& regions,
+                            std::vector<DetourTileData>& tiles) {
+  unsigned int max_polys = 1;
+  for (const DetourTileData& tile : tiles) {
+    max_polys = std::max(max_polys, static_cast<unsigned int>(tile.polygon_count));
+  }
+  const int tile_bits = bits_for(static_cast<unsigned int>(regions.size()));
+  const int poly_bits = bits_for(max_polys);
+  if (tile_bits + poly_bits > kTileAndPolygonBits) {
+    std::ostringstream out;
+    out << "the navmesh needs " << regions.size() << " tiles of up to " << max_polys
+        << " polygons, more than Detour's 32-bit polygon references address (2^"
+        << kTileAndPolygonBits << " tiles x polygons per tile); raise world.navmesh.cell_size";
+    throw NavmeshError(out.str(), NavmeshError::Setting::CellSize);
+  }
+  dtNavMeshParams params{};
+  rcVcopy(params.orig, grid.bmin);
+  params.tileWidth = params.tileHeight = static_cast<float>(tile_size) * s.cell_size;
+  params.maxTiles = 1 << tile_bits;
+  params.maxPolys = 1 << (kTileAndPolygonBits - tile_bits);
+  DetourMeshPtr nav(dtAllocNavMesh());
+  if (!nav) {
+    throw NavmeshError("navmesh build failed: out of memory allocating the Detour navmesh");
+  }
+  if (dtStatusFailed(nav->init(&params))) {
+    throw NavmeshError("navmesh build failed in dtNavMesh::init for " +
+                       std::to_string(regions.size()) + " tiles");
+  }
+  for (DetourTileData& tile : tiles) {
+    if (tile.size == 0) {
+      continue;
+    }
+    const int size = tile.size;
+    unsigned char* data = tile.release();
+    if (dtStatusFailed(nav->addTile(data, size, DT_TILE_FREE_DATA, 0, nullptr))) {
+      dtFree(data);
+      throw NavmeshError("navmesh build failed in dtNavMesh::addTile");
+    }
+  }
+  return nav;
+}
+
+} // namespace
+
 NavMesh NavMesh::build(const InputGeometry& geometry, const NavmeshBuildSettings& settings) {
   check_settings(settings);
   const NavmeshBuildSettings& s = settings;
-  const int nverts = static_cast<int>(geometry.vertices.size());
-  const int ntris = static_cast<int>(geometry.triangles.size());
-  if (ntris == 0 || geometry.walkable.size() != geometry.triangles.size()) {
-    throw NavmeshError(ntris == 0 ? nothing_walkable_message(s)
-                                  : "navmesh input: walkable flags do not match the triangles");
-  }
-
-  // Flat arrays for Recast.
-  std::vector<float> verts;
-  verts.reserve(static_cast<std::size_t>(nverts) * 3);
-  for (const glm::vec3& v : geometry.vertices) {
-    verts.insert(verts.end(), {v.x, v.y, v.z});
-  }
-  std::vector<int> tris;
-  tris.reserve(static_cast<std::size_t>(ntris) * 3);
-  for (const glm::ivec3& t : geometry.triangles) {
-    if (std::min({t.x, t.y, t.z}) < 0 || std::max({t.x, t.y, t.z}) >= nverts) {
-      throw NavmeshError("navmesh input: triangle index out of range");
-    }
-    tris.insert(tris.end(), {t.x, t.y, t.z});
-  }
-
-  // Configuration (Sample_SoloMesh::handleBuild; cell units as there).
-  float bmin[3] = {geometry.bounds_min.x, geometry.bounds_min.y, geometry.bounds_min.z};
-  float bmax[3] = {geometry.bounds_max.x, geometry.bounds_max.y, geometry.bounds_max.z};
-  const float cs = s.cell_size, ch = s.cell_height;
-  const int walkable_height = static_cast<int>(std::ceil(s.agent_height / ch));
-  const int walkable_climb = static_cast<int>(std::floor(s.max_climb / ch));
-  // Cells a blocker that matters can be away: the clearance's search window.
-  const double erosion_cells = std::ceil(static_cast<double>(s.agent_radius) / cs);
-  const int max_edge_len = static_cast<int>(kMaxEdgeLength / cs);
-  if (walkable_height < 3) {
-    // Recast's filters require walkableHeight >= 3 cells (Recast.h).
-    throw NavmeshError("invalid navmesh settings: agent_height must be at least 3 x cell_height");
-  }
-  if (erosion_cells > kMaxErosionCells) {
-    throw NavmeshError("invalid navmesh settings: agent_radius " + metres(s.agent_radius) +
-                           " m needs more than " + std::to_string(kMaxErosionCells) +
-                           " cells of erosion at cell_size " + metres(cs) + "; raise cell_size",
-                       NavmeshError::Setting::CellSize);
-  }
-
-  const double world_w = static_cast<double>(bmax[0]) - bmin[0];
-  const double world_h = static_cast<double>(bmax[2]) - bmin[2];
-  const double cells_w = std::floor(world_w / cs + 0.5), cells_h = std::floor(world_h / cs + 0.5);
-  if (cells_w * cells_h > static_cast<double>(kMaxGridCells) || cells_w >= 65535.0 ||
-      cells_h >= 65535.0) {
-    std::ostringstream out;
-    out << "world of " << world_w << " x " << world_h << " m at cell_size " << cs << " needs "
-        << static_cast<long long>(cells_w * cells_h) << " cells (the limit is " << kMaxGridCells
-        << ", and 65534 along each axis); raise cell_size";
-    throw NavmeshError(out.str(), NavmeshError::Setting::CellSize);
-  }
-  if ((static_cast<double>(bmax[1]) - bmin[1]) / ch >= RC_SPAN_MAX_HEIGHT) {
-    std::ostringstream out;
-    out << "world of height " << (bmax[1] - bmin[1]) << " m at cell_height " << ch
-        << " needs more than " << RC_SPAN_MAX_HEIGHT << " height cells; raise cell_height";
-    throw NavmeshError(out.str());
-  }
-  int width = 0, height = 0;
-  rcCalcGridSize(bmin, bmax, cs, &width, &height);
-  // rcCalcGridSize rounds to the nearest cell, so the last column or row may reach up to half
-  // a cell past the geometry; the floor then marks that partial cell walkable and the navmesh
-  // edge ends up nearer than the erosion radius to the world's bound. Drop a partial last
-  // cell instead: the strip lost is inside the eroded border anyway.
-  auto whole_cells = [cs](int cells, float lo, float hi) {
-    const float overshoot = lo + static_cast<float>(cells) * cs - hi;
-    return overshoot > 1e-3f * cs ? cells - 1 : cells;
-  };
-  width = whole_cells(width, bmin[0], bmax[0]);
-  height = whole_cells(height, bmin[2], bmax[2]);
-  if (width <= 0 || height <= 0) {
-    throw NavmeshError(nothing_walkable_message(s)); // Smaller than one cell.
-  }
-
-  BuildContext context;
-  BuildContext* ctx = &context;
-
-  // 1. Rasterise. Only triangles that may be walked on get the slope test; solid geometry
-  //    (obstacle prisms) stays RC_NULL_AREA whatever its slope. A 2D world's obstacles are not
-  //    rasterised at all: FloorPlanClearance removes the cells they cover or come near, exactly
-  //    (Recast would mark every cell their faces touch, up to a cell past the face).
-  auto solid = allocate<HeightfieldPtr>(rcAllocHeightfield(), "the heightfield");
-  if (!rcCreateHeightfield(ctx, *solid, width, height, bmin, bmax, cs, ch)) {
-    recast_failure(context, "rcCreateHeightfield");
-  }
-  std::vector<unsigned char> areas(static_cast<std::size_t>(ntris), RC_NULL_AREA);
-  std::vector<int> floor_tris; // The triangles marked walkable, for FloorCoverage.
-  {
-    std::vector<int> candidate_tris;
-    std::vector<int> candidates;
-    for (int t = 0; t < ntris; ++t) {
-      if (geometry.walkable[static_cast<std::size_t>(t)] != 0) {
-        candidates.push_back(t);
-        candidate_tris.insert(candidate_tris.end(), tris.begin() + 3 * t, tris.begin() + 3 * t + 3);
-      }
-    }
-    std::vector<unsigned char> candidate_areas(candidates.size(), RC_NULL_AREA);
-    rcMarkWalkableTriangles(ctx, s.max_slope, verts.data(), nverts, candidate_tris.data(),
-                            static_cast<int>(candidates.size()), candidate_areas.data());
-    bool any_walkable = false;
-    for (std::size_t k = 0; k < candidates.size(); ++k) {
-      areas[static_cast<std::size_t>(candidates[k])] = candidate_areas[k];
-      if (candidate_areas[k] != RC_NULL_AREA) {
-        any_walkable = true;
-        floor_tris.insert(floor_tris.end(), candidate_tris.begin() + 3 * static_cast<long>(k),
-                          candidate_tris.begin() + 3 * static_cast<long>(k) + 3);
-      }
-    }
-    if (!any_walkable) {
-      throw NavmeshError(nothing_walkable_message(s));
-    }
-  }
-  const bool rasterised =
-      geometry.floor_plan
-          ? rcRasterizeTriangles(
-                ctx, verts.data(), nverts, floor_tris.data(),
-                std::vector<unsigned char>(floor_tris.size() / 3, RC_WALKABLE_AREA).data(),
-                static_cast<int>(floor_tris.size() / 3), *solid, walkable_climb)
-          : rcRasterizeTriangles(ctx, verts.data(), nverts, tris.data(), areas.data(), ntris,
-                                 *solid, walkable_climb);
-  if (!rasterised) {
-    recast_failure(context, "rcRasterizeTriangles");
-  }
-
-  // 2. Filter walkable surfaces (steps, ledges, low ceilings), as in Sample_SoloMesh, but
-  //    sparing the cells beside a drop that the floor covers (ledge_filter.h).
-  rcFilterLowHangingWalkableObstacles(ctx, walkable_climb, *solid);
-  filter_ledges(*solid, walkable_height, walkable_climb,
-                FloorCoverage(*solid, verts, floor_tris, static_cast<float>(walkable_climb) * ch));
-  rcFilterWalkableLowHeightSpans(ctx, walkable_height, *solid);
-
-  // 3. Compact heightfield, erosion by the agent radius, watershed regions.
-  auto chf = allocate<CompactPtr>(rcAllocCompactHeightfield(), "the compact heightfield");
-  if (!rcBuildCompactHeightfield(ctx, walkable_height, walkable_climb, *solid, *chf)) {
-    recast_failure(context, "rcBuildCompactHeightfield");
-  }
-  solid.reset();
-  // Erosion by the agent radius, measured exactly (clearance.h) instead of by Recast's
-  // rcErodeWalkableArea, whose whole cells and chamfer distances cost up to a cell or two more
-  // than the radius along walls and keep less than the radius at corners.
-  std::unique_ptr<Clearance> clearance;
+  const RecastInput input = recast_input(geometry, s);
+  const WorldGrid grid = world_grid(geometry, s);
+  // A 2D world's clearance is measured from its floor plan, the same for every tile.
+  std::unique_ptr<FloorPlanClearance> floor_plan_clearance;
   if (geometry.floor_plan) {
-    clearance = std::make_unique<FloorPlanClearance>(*geometry.floor_plan, s.agent_radius);
-  } else {
-    clearance = std::make_unique<GridClearance>(*chf, s.agent_radius);
-  }
-  clearance->erode(*chf);
-  if (!rcBuildDistanceField(ctx, *chf)) {
-    recast_failure(context, "rcBuildDistanceField");
-  }
-  if (!rcBuildRegions(ctx, *chf, 0, kRegionMinSize * kRegionMinSize,
-                      kRegionMergeSize * kRegionMergeSize)) {
-    recast_failure(context, "rcBuildRegions");
+    floor_plan_clearance =
+        std::make_unique<FloorPlanClearance>(*geometry.floor_plan, s.agent_radius);
   }
 
-  // 4. Contours and polygons.
-  auto cset = allocate<ContourSetPtr>(rcAllocContourSet(), "the contours");
-  if (!rcBuildContours(ctx, *chf, kMaxSimplificationError, max_edge_len, *cset)) {
-    recast_failure(context, "rcBuildContours");
+  // One tile when the scenario names no tile size and the world fits one (the single-tile
+  // build of every earlier version), else tiles.
+  int tile_size = s.tile_size;
+  std::vector<DetourTileData> tiles;
+  if (tile_size == 0 && fits_one_tile(grid)) {
+    try {
+      tiles.push_back(build_tile(input, whole_world(grid, input), s, floor_plan_clearance.get()));
+    } catch (const NavmeshError& e) {
+      if (e.setting() != NavmeshError::Setting::TileSize) {
+        throw;
+      }
+      tiles.clear(); // More vertices than one tile holds: build it in tiles instead.
+    }
   }
-  if (cset->nconts == 0) {
-    throw NavmeshError(nothing_walkable_message(s));
-  }
-  restore_contour_clearance(*cset, *clearance, s.agent_radius);
-  auto pmesh = allocate<PolyMeshPtr>(rcAllocPolyMesh(), "the polygon mesh");
-  if (!rcBuildPolyMesh(ctx, *cset, kVertsPerPoly, *pmesh)) {
-    recast_failure(context, "rcBuildPolyMesh");
-  }
-  if (pmesh->npolys == 0) {
-    throw NavmeshError(nothing_walkable_message(s));
-  }
-  auto dmesh = allocate<DetailMeshPtr>(rcAllocPolyMeshDetail(), "the detail mesh");
-  if (!rcBuildPolyMeshDetail(ctx, *pmesh, *chf, kDetailSampleDistCells * cs,
-                             kDetailSampleMaxErrorCells * ch, *dmesh)) {
-    recast_failure(context, "rcBuildPolyMeshDetail");
-  }
-  clearance.reset();
-  chf.reset();
-  cset.reset();
-
-  // 5. Detour data. One area (0, cost 1) and one flag for every polygon.
-  for (int i = 0; i < pmesh->npolys; ++i) {
-    pmesh->areas[i] = 0;
-    pmesh->flags[i] = kWalkableFlag;
-  }
-  dtNavMeshCreateParams params{};
-  params.verts = pmesh->verts;
-  params.vertCount = pmesh->nverts;
-  params.polys = pmesh->polys;
-  params.polyAreas = pmesh->areas;
-  params.polyFlags = pmesh->flags;
-  params.polyCount = pmesh->npolys;
-  params.nvp = pmesh->nvp;
-  params.detailMeshes = dmesh->meshes;
-  params.detailVerts = dmesh->verts;
-  params.detailVertsCount = dmesh->nverts;
-  params.detailTris = dmesh->tris;
-  params.detailTriCount = dmesh->ntris;
-  params.walkableHeight = s.agent_height;
-  params.walkableRadius = s.agent_radius;
-  params.walkableClimb = s.max_climb;
-  rcVcopy(params.bmin, pmesh->bmin);
-  rcVcopy(params.bmax, pmesh->bmax);
-  params.cs = cs;
-  params.ch = ch;
-  params.buildBvTree = true;
-  unsigned char* data = nullptr;
-  int data_size = 0;
-  if (!dtCreateNavMeshData(&params, &data, &data_size)) {
-    throw NavmeshError("navmesh build failed in dtCreateNavMeshData (" +
-                       std::to_string(pmesh->nverts) + " vertices, " +
-                       std::to_string(pmesh->npolys) + " polygons)");
-  }
-  DetourMeshPtr nav(dtAllocNavMesh());
-  if (!nav) {
-    dtFree(data);
-    throw NavmeshError("navmesh build failed: out of memory allocating the Detour navmesh");
-  }
-  if (const dtStatus status = nav->init(data, data_size, DT_TILE_FREE_DATA);
-      dtStatusFailed(status)) {
-    dtFree(data); // Not owned by the navmesh when init fails.
-    throw NavmeshError("navmesh build failed in dtNavMesh::init (status 0x" + [&] {
-      std::ostringstream out;
-      out << std::hex << status;
-      return out.str();
-    }() + ")");
+  if (tiles.empty()) {
+    tile_size = tile_size > 0 ? tile_size : kDefaultTileSize;
   }
 
   auto impl = std::make_unique<Impl>();
+  if (tile_size == 0) {
+    if (tiles.front().size == 0) {
+      throw NavmeshError(nothing_walkable_message(s));
+    }
+    impl->polygon_count = tiles.front().polygon_count;
+    impl->detour_bytes = static_cast<std::size_t>(tiles.front().size);
+    const int size = tiles.front().size;
+    unsigned char* data = tiles.front().release();
+    DetourMeshPtr nav(dtAllocNavMesh());
+    if (!nav) {
+      dtFree(data);
+      throw NavmeshError("navmesh build failed: out of memory allocating the Detour navmesh");
+    }
+    if (const dtStatus status = nav->init(data, size, DT_TILE_FREE_DATA); dtStatusFailed(status)) {
+      dtFree(data); // Not owned by the navmesh when init fails.
+      throw NavmeshError("navmesh build failed in dtNavMesh::init (status 0x" + [&] {
+        std::ostringstream out;
+        out << std::hex << status;
+        return out.str();
+      }() + ")");
+    }
+    impl->nav = std::move(nav);
+    impl->tile_count = 1;
+  } else {
+    const std::vector<TileRegion> regions = tile_regions(grid, input, s, tile_size);
+    tiles = build_tiles(input, regions, s, floor_plan_clearance.get());
+    for (const DetourTileData& tile : tiles) {
+      impl->polygon_count += tile.polygon_count;
+      impl->detour_bytes += static_cast<std::size_t>(tile.size);
+      impl->tile_count += tile.size > 0 ? 1 : 0;
+    }
+    if (impl->tile_count == 0) {
+      throw NavmeshError(nothing_walkable_message(s));
+    }
+    impl->nav = tiled_navmesh(grid, s, tile_size, regions, tiles);
+  }
+
   impl->settings = s;
+  impl->settings.tile_size = tile_size;
   impl->bounds_min = geometry.bounds_min;
   impl->bounds_max = geometry.bounds_max;
-  impl->polygon_count = pmesh->npolys;
-  impl->eroded_width = s.agent_radius + (geometry.floor_plan ? 1.0f : 2.0f) * cs;
-  impl->boundary = collect_boundary(*nav);
-  impl->nav = std::move(nav);
+  impl->eroded_width = s.agent_radius + (geometry.floor_plan ? 1.0f : 2.0f) * s.cell_size;
   NavMesh mesh(std::move(impl));
   mesh.impl_->query = mesh.make_query(64);
+  mesh.impl_->boundary = collect_boundary(*mesh.impl_->nav, *mesh.impl_->query, mesh.impl_->filter);
   return mesh;
 }
 
@@ -516,6 +560,15 @@ glm::vec3 NavMesh::bounds_max() const {
 }
 int NavMesh::polygon_count() const {
   return impl_->polygon_count;
+}
+int NavMesh::tile_count() const {
+  return impl_->tile_count;
+}
+int NavMesh::tile_size() const {
+  return impl_->settings.tile_size;
+}
+std::size_t NavMesh::detour_bytes() const {
+  return impl_->detour_bytes;
 }
 
 const std::vector<WallSegment>& NavMesh::boundary_segments() const {

@@ -24,7 +24,7 @@ class NavmeshError : public std::runtime_error {
 public:
   /// The setting the problem is about, where one is: a scenario that gives it explicitly gets
   /// the error at its JSON path.
-  enum class Setting { None, CellSize };
+  enum class Setting { None, CellSize, TileSize };
   explicit NavmeshError(const std::string& what, Setting setting = Setting::None)
       : std::runtime_error(what), setting_(setting) {}
   Setting setting() const { return setting_; }
@@ -42,7 +42,13 @@ struct WallSegment {
   glm::vec3 q{0.0f};
 };
 
-/// Settings actually used for a build, after defaults were resolved.
+/// Tile side in cells when a world too large for one tile gives none: measured with
+/// `crowd bench` worlds (README, "The navmesh"): 256 cells built the 1,000,000-agent world
+/// fastest of 64, 128, 256 and 512.
+inline constexpr int kDefaultTileSize = 256;
+
+/// Settings actually used for a build, after defaults were resolved. The defaults are
+/// RecastDemo's, except where a comment says otherwise (docs/scenario-extensions.md).
 struct NavmeshBuildSettings {
   float cell_size = 0.3f;
   float cell_height = 0.2f;
@@ -50,6 +56,25 @@ struct NavmeshBuildSettings {
   float agent_height = 2.0f;
   float max_climb = 0.9f;
   float max_slope = 45.0f;
+  int region_min_size = 8;    ///< Cells, side (Recast squares it into an area).
+  int region_merge_size = 20; ///< Cells, side.
+  NavmeshPartitioning partitioning = NavmeshPartitioning::Watershed;
+  float max_edge_length = 12.0f; ///< Metres along walls; 0: no limit.
+  /// Contour simplification tolerance, in cells (Recast measures it in cells: simplifyContour
+  /// compares it with distances of raw contour vertices in cell units, although Recast.h
+  /// documents world units). 0.75 rather than RecastDemo's 1.3: above the deviation of a 45
+  /// degree staircase (1/sqrt(2) cells), so diagonal walls become straight edges instead of
+  /// jagged ones, which would give DetourCrowd-style wall avoidance many tiny segments. Where a
+  /// simplified edge cuts a corner nearer than the radius to an obstacle,
+  /// restore_contour_clearance puts the corner back.
+  float max_edge_error = 0.75f;
+  int verts_per_poly = 6;               ///< 3 to Detour's DT_VERTS_PER_POLYGON (6).
+  float detail_sample_distance = 6.0f;  ///< Cells; below 0.9 no detail sampling (RecastDemo).
+  float detail_sample_max_error = 1.0f; ///< Cell heights.
+  /// Tile side in cells; 0: one tile when the world fits one (its grid at most
+  /// kSingleTileCells and the polygon mesh within Detour's 65,535 vertices), else
+  /// kDefaultTileSize.
+  int tile_size = 0;
 };
 
 struct DetourQueryDeleter {
@@ -86,6 +111,12 @@ public:
   glm::vec3 bounds_min() const;
   glm::vec3 bounds_max() const;
   int polygon_count() const;
+  /// Tiles with polygons (1 for a single-tile build).
+  int tile_count() const;
+  /// The tile side in cells, 0 for a single-tile build.
+  int tile_size() const;
+  /// Bytes of Detour tile data (vertices, polygons, links, detail meshes, BV trees).
+  std::size_t detour_bytes() const;
 
   /// Every boundary edge of the navmesh (computed once at build).
   const std::vector<WallSegment>& boundary_segments() const;
