@@ -31,7 +31,13 @@ private:
   std::string file_, json_path_, problem_;
 };
 
-/// Recast build settings (scenario `world.navmesh`). Units: metres and degrees.
+/// How Recast partitions the walkable surface into regions (RecastDemo's "Partitioning"):
+/// rcBuildRegions, rcBuildRegionsMonotone or rcBuildLayerRegions.
+enum class NavmeshPartitioning : std::uint8_t { Watershed, Monotone, Layers };
+
+/// Recast build settings (scenario `world.navmesh`, docs/scenario-extensions.md). Units:
+/// metres and degrees unless a field says cells (cell_size) or cell heights (cell_height).
+/// The defaults are RecastDemo's, except where a comment says otherwise.
 struct NavmeshSettings {
   /// Unset: chosen from the agent radius and the world's size (navmesh/default_cell_size.h).
   std::optional<float> cell_size;
@@ -40,6 +46,17 @@ struct NavmeshSettings {
   float agent_height = 2.0f;
   float max_climb = 0.9f;
   float max_slope = 45.0f;
+  /// Side of a square tile in cells. Unset: one tile when the world fits Recast's single-tile
+  /// limits, otherwise tiles of a default size the build chooses.
+  std::optional<int> tile_size;
+  int region_min_size = 8;    ///< Cells, side length (Recast's minRegionArea is its square).
+  int region_merge_size = 20; ///< Cells, side length (mergeRegionArea is its square).
+  NavmeshPartitioning partitioning = NavmeshPartitioning::Watershed;
+  float max_edge_length = 12.0f; ///< Metres; 0 = no limit.
+  float max_edge_error = 0.75f;  ///< Cells (RecastDemo's default is 1.3).
+  int verts_per_poly = 6;
+  float detail_sample_distance = 6.0f;  ///< Cells; below 0.9 no detail sampling.
+  float detail_sample_max_error = 1.0f; ///< Cell heights.
 };
 
 /// A simple polygon on the ground plane, points as (x, z).

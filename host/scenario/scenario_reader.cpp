@@ -98,8 +98,21 @@ constexpr std::string_view kTopKeys[] = {"name",     "seed",     "dt",    "durat
                                          "emitters", "source",   "notes", "expect",   "characters"};
 constexpr std::string_view kAnnotationKeys[] = {"source", "notes", "expect"};
 constexpr std::string_view kWorldKeys[] = {"bounds", "obstacles", "mesh", "navmesh", "periodic"};
-constexpr std::string_view kNavmeshKeys[] = {"cell_size",    "cell_height", "agent_radius",
-                                             "agent_height", "max_climb",   "max_slope"};
+constexpr std::string_view kNavmeshKeys[] = {"cell_size",
+                                             "cell_height",
+                                             "agent_radius",
+                                             "agent_height",
+                                             "max_climb",
+                                             "max_slope",
+                                             "tile_size",
+                                             "region_min_size",
+                                             "region_merge_size",
+                                             "partitioning",
+                                             "max_edge_length",
+                                             "max_edge_error",
+                                             "verts_per_poly",
+                                             "detail_sample_distance",
+                                             "detail_sample_max_error"};
 constexpr std::string_view kParamKeys[] = {
     "radius",         "max_speed",         "max_accel",
     "avoidance",      "separation_weight", "collision_query_range",
@@ -741,6 +754,31 @@ private:
     field("agent_height", kPositive, settings.agent_height);
     field("max_climb", kNonNegative, settings.max_climb);
     field("max_slope", {0.0, 90.0, true, true}, settings.max_slope);
+    // The settings RecastDemo's panels offer beyond these (Sample_SoloMesh, Sample_TileMesh),
+    // with the ranges of its sliders; sizes in cells, errors in cells and cell heights.
+    const auto integer_field = [&](std::string_view key, std::int64_t lo, std::int64_t hi,
+                                   int& out) {
+      if (value.contains(key)) {
+        out = static_cast<int>(
+            integer(value[std::string(key)], json_path::member(path, key), lo, hi));
+      }
+    };
+    if (value.contains("tile_size")) {
+      settings.tile_size = static_cast<int>(
+          integer(value["tile_size"], json_path::member(path, "tile_size"), 16, 4096));
+    }
+    integer_field("region_min_size", 0, 150, settings.region_min_size);
+    integer_field("region_merge_size", 0, 150, settings.region_merge_size);
+    read_choice(value, path, "partitioning",
+                {{"watershed", NavmeshPartitioning::Watershed},
+                 {"monotone", NavmeshPartitioning::Monotone},
+                 {"layers", NavmeshPartitioning::Layers}},
+                settings.partitioning);
+    field("max_edge_length", kNonNegative, settings.max_edge_length);
+    field("max_edge_error", {0.1, 3.0, false, false}, settings.max_edge_error);
+    integer_field("verts_per_poly", 3, 6, settings.verts_per_poly);
+    field("detail_sample_distance", kNonNegative, settings.detail_sample_distance);
+    field("detail_sample_max_error", kNonNegative, settings.detail_sample_max_error);
     return settings;
   }
 

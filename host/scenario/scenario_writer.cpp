@@ -130,6 +130,28 @@ ordered_json world(const WorldSpec& spec) {
   navmesh["agent_height"] = number(n.agent_height);
   navmesh["max_climb"] = number(n.max_climb);
   navmesh["max_slope"] = number(n.max_slope);
+  // The other Recast settings only where they differ from the defaults, so that files written
+  // before they were keys (samples/verify) stay as they are.
+  const NavmeshSettings d;
+  if (n.tile_size)
+    navmesh["tile_size"] = *n.tile_size;
+  if (n.region_min_size != d.region_min_size)
+    navmesh["region_min_size"] = n.region_min_size;
+  if (n.region_merge_size != d.region_merge_size)
+    navmesh["region_merge_size"] = n.region_merge_size;
+  if (n.partitioning != d.partitioning)
+    navmesh["partitioning"] =
+        n.partitioning == NavmeshPartitioning::Monotone ? "monotone" : "layers";
+  if (n.max_edge_length != d.max_edge_length)
+    navmesh["max_edge_length"] = number(n.max_edge_length);
+  if (n.max_edge_error != d.max_edge_error)
+    navmesh["max_edge_error"] = number(n.max_edge_error);
+  if (n.verts_per_poly != d.verts_per_poly)
+    navmesh["verts_per_poly"] = n.verts_per_poly;
+  if (n.detail_sample_distance != d.detail_sample_distance)
+    navmesh["detail_sample_distance"] = number(n.detail_sample_distance);
+  if (n.detail_sample_max_error != d.detail_sample_max_error)
+    navmesh["detail_sample_max_error"] = number(n.detail_sample_max_error);
   out["navmesh"] = std::move(navmesh);
   return out;
 }

@@ -12,7 +12,8 @@ namespace crowd {
 
 /// The scenario as JSON text that parse_scenario reads back to the same fields: name, seed,
 /// dt, `steps` when set (else `duration`), the world (bounds and obstacles, or the mesh as an
-/// absolute path) with every navmesh setting, `defaults` in full, and the agents and groups
+/// absolute path) with every navmesh setting (the Recast settings beyond the original six only
+/// where they differ from their defaults), `defaults` in full, and the agents and groups
 /// with the parameters that differ from `defaults` (a group's distributions as
 /// {"uniform": [a, b]}). An avoidance preset is written by name when its parameters are the
 /// preset's, otherwise as an object. Numbers are written as the shortest decimal that reads

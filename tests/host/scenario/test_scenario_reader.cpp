@@ -46,6 +46,11 @@ std::string with_group(const std::string& members) {
   return with_world(R"("groups": [)" + group.dump() + "]");
 }
 
+/// A scenario with a 10 x 10 m 2D world whose `world.navmesh` has the given members.
+std::string with_navmesh(const std::string& members) {
+  return R"({"world": {"bounds": [[0, 0], [10, 10]], "navmesh": {)" + members + "}}}";
+}
+
 class TempDir {
 public:
   TempDir() {
@@ -288,6 +293,86 @@ TEST(ScenarioReader, MeshPathIsResolvedAgainstTheScenarioDirectory) {
   EXPECT_EQ(s.file, file);
 }
 
+// The Recast settings a file leaves out are the values the navmesh build used before they
+// were keys (RecastDemo's, but 0.75 cells of edge error), whether `world.navmesh` is absent or
+// gives other keys only; tile_size stays unset (one tile when the world fits one).
+TEST(ScenarioReader, NavmeshRecastSettingsDefaultToTheBuildsValues) {
+  for (const std::string& text : {with_world(""), with_navmesh(R"("cell_size": 0.1)")}) {
+    SCOPED_TRACE(text);
+    const NavmeshSettings n = parse_scenario(text, "a.json").world.navmesh;
+    EXPECT_FALSE(n.tile_size.has_value());
+    EXPECT_EQ(n.region_min_size, 8);
+    EXPECT_EQ(n.region_merge_size, 20);
+    EXPECT_EQ(n.partitioning, NavmeshPartitioning::Watershed);
+    EXPECT_FLOAT_EQ(n.max_edge_length, 12.0f);
+    EXPECT_FLOAT_EQ(n.max_edge_error, 0.75f);
+    EXPECT_EQ(n.verts_per_poly, 6);
+    EXPECT_FLOAT_EQ(n.detail_sample_distance, 6.0f);
+    EXPECT_FLOAT_EQ(n.detail_sample_max_error, 1.0f);
+  }
+}
+
+TEST(ScenarioReader, NavmeshRecastSettingsAreReadBack) {
+  const NavmeshSettings n = parse_scenario(with_navmesh(R"("tile_size": 64, "region_min_size": 0,
+                                     "region_merge_size": 150, "partitioning": "monotone",
+                                     "max_edge_length": 0, "max_edge_error": 1.3,
+                                     "verts_per_poly": 3, "detail_sample_distance": 0.5,
+                                     "detail_sample_max_error": 2.5)"),
+                                           "a.json")
+                                .world.navmesh;
+  EXPECT_EQ(n.tile_size, 64);
+  EXPECT_EQ(n.region_min_size, 0);
+  EXPECT_EQ(n.region_merge_size, 150);
+  EXPECT_EQ(n.partitioning, NavmeshPartitioning::Monotone);
+  EXPECT_FLOAT_EQ(n.max_edge_length, 0.0f);
+  EXPECT_FLOAT_EQ(n.max_edge_error, 1.3f);
+  EXPECT_EQ(n.verts_per_poly, 3);
+  EXPECT_FLOAT_EQ(n.detail_sample_distance, 0.5f);
+  EXPECT_FLOAT_EQ(n.detail_sample_max_error, 2.5f);
+  // The old keys beside them are untouched.
+  EXPECT_FALSE(n.cell_size.has_value());
+  EXPECT_FLOAT_EQ(n.max_slope, 45.0f);
+}
+
+TEST(ScenarioReader, NavmeshRecastSettingsTakeTheirRangesEnds) {
+  const auto navmesh = [](const std::string& members) {
+    return parse_scenario(with_navmesh(members), "a.json").world.navmesh;
+  };
+  EXPECT_EQ(navmesh(R"("tile_size": 16)").tile_size, 16);
+  EXPECT_EQ(navmesh(R"("tile_size": 4096)").tile_size, 4096);
+  EXPECT_EQ(navmesh(R"("tile_size": 256.0)").tile_size, 256); // an integer with a zero fraction
+  EXPECT_EQ(navmesh(R"("region_min_size": 150)").region_min_size, 150);
+  EXPECT_EQ(navmesh(R"("region_merge_size": 0)").region_merge_size, 0);
+  EXPECT_EQ(navmesh(R"("verts_per_poly": 6)").verts_per_poly, 6);
+  EXPECT_FLOAT_EQ(navmesh(R"("max_edge_error": 0.1)").max_edge_error, 0.1f);
+  EXPECT_FLOAT_EQ(navmesh(R"("max_edge_error": 3)").max_edge_error, 3.0f);
+  EXPECT_FLOAT_EQ(navmesh(R"("max_edge_length": 1000)").max_edge_length, 1000.0f);
+  EXPECT_FLOAT_EQ(navmesh(R"("detail_sample_distance": 0)").detail_sample_distance, 0.0f);
+  EXPECT_FLOAT_EQ(navmesh(R"("detail_sample_max_error": 0)").detail_sample_max_error, 0.0f);
+}
+
+TEST(ScenarioReader, NavmeshPartitioningNamesRecastDemosThree) {
+  const auto partitioning = [](const std::string& name) {
+    return parse_scenario(with_navmesh(R"("partitioning": ")" + name + "\""), "a.json")
+        .world.navmesh.partitioning;
+  };
+  EXPECT_EQ(partitioning("watershed"), NavmeshPartitioning::Watershed);
+  EXPECT_EQ(partitioning("monotone"), NavmeshPartitioning::Monotone);
+  EXPECT_EQ(partitioning("layers"), NavmeshPartitioning::Layers);
+}
+
+TEST(ScenarioReaderErrors, NavmeshIntegerSettingRefusesAFraction) {
+  const ScenarioError e = error_for(with_navmesh(R"("verts_per_poly": 4.5)"), "dir/a.json");
+  EXPECT_STREQ(e.what(),
+               "dir/a.json: world.navmesh.verts_per_poly: must be an integer in [3, 6], got 4.5");
+}
+
+TEST(ScenarioReaderErrors, NavmeshPartitioningListsTheValidNames) {
+  const ScenarioError e = error_for(with_navmesh(R"("partitioning": "voronoi")"));
+  EXPECT_EQ(e.json_path(), "world.navmesh.partitioning");
+  EXPECT_EQ(e.problem(), "must be \"watershed\", \"monotone\" or \"layers\", got \"voronoi\"");
+}
+
 // ---- errors -----------------------------------------------------------------------------
 
 TEST(ScenarioReaderErrors, MessageIsFileThenJsonPathThenProblem) {
@@ -371,7 +456,9 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"navmesh", R"({"world": {"bounds": [[0, 0], [1, 1]], "navmesh": {"cell": 1}}})",
                   "world.navmesh.cell",
                   "allowed keys: cell_size, cell_height, agent_radius, agent_height, max_climb, "
-                  "max_slope"},
+                  "max_slope, tile_size, region_min_size, region_merge_size, partitioning, "
+                  "max_edge_length, max_edge_error, verts_per_poly, detail_sample_distance, "
+                  "detail_sample_max_error"},
         ErrorCase{"defaults", with_world(R"("defaults": {"max_sped": 1})"), "defaults.max_sped",
                   "unknown key \"max_sped\" (did you mean \"max_speed\"?); allowed keys: radius, "
                   "max_speed, max_accel, avoidance, separation_weight, collision_query_range, "
@@ -555,6 +642,53 @@ INSTANTIATE_TEST_SUITE_P(
                   R"({"world": {"bounds": [[0, 0], [9, 9]],
                                 "obstacles": [[[1, 1], [2, 1, 0], [1, 2]]]}})",
                   "world.obstacles[0][1]", "must be a point [x, z]"}),
+    case_name);
+
+// The Recast settings beyond the original six (world.navmesh): types and RecastDemo's ranges.
+INSTANTIATE_TEST_SUITE_P(
+    NavmeshSettings, ScenarioReaderErrorTable,
+    ::testing::Values(
+        ErrorCase{"tile_size_fraction", with_navmesh(R"("tile_size": 8.5)"),
+                  "world.navmesh.tile_size", "must be an integer in [16, 4096], got 8.5"},
+        ErrorCase{"tile_size_small", with_navmesh(R"("tile_size": 15)"), "world.navmesh.tile_size",
+                  "must be an integer in [16, 4096], got 15"},
+        ErrorCase{"tile_size_large", with_navmesh(R"("tile_size": 4097)"),
+                  "world.navmesh.tile_size", "got 4097"},
+        ErrorCase{"tile_size_null", with_navmesh(R"("tile_size": null)"), "world.navmesh.tile_size",
+                  "must be an integer in [16, 4096], got null"},
+        ErrorCase{"region_min_size_negative", with_navmesh(R"("region_min_size": -1)"),
+                  "world.navmesh.region_min_size", "must be an integer in [0, 150], got -1"},
+        ErrorCase{"region_min_size_fraction", with_navmesh(R"("region_min_size": 8.5)"),
+                  "world.navmesh.region_min_size", "must be an integer in [0, 150], got 8.5"},
+        ErrorCase{"region_merge_size_large", with_navmesh(R"("region_merge_size": 151)"),
+                  "world.navmesh.region_merge_size", "must be an integer in [0, 150], got 151"},
+        ErrorCase{"region_merge_size_string", with_navmesh(R"("region_merge_size": "20")"),
+                  "world.navmesh.region_merge_size",
+                  "must be an integer in [0, 150], got \"20\" (a string)"},
+        ErrorCase{"partitioning_number", with_navmesh(R"("partitioning": 1)"),
+                  "world.navmesh.partitioning",
+                  "must be \"watershed\", \"monotone\" or \"layers\", got 1 (a number)"},
+        ErrorCase{"partitioning_case", with_navmesh(R"("partitioning": "Watershed")"),
+                  "world.navmesh.partitioning", "got \"Watershed\""},
+        ErrorCase{"max_edge_length_negative", with_navmesh(R"("max_edge_length": -1)"),
+                  "world.navmesh.max_edge_length", "must be a number >= 0, got -1"},
+        ErrorCase{"max_edge_error_small", with_navmesh(R"("max_edge_error": 0.05)"),
+                  "world.navmesh.max_edge_error", "must be a number in [0.1, 3], got 0.05"},
+        ErrorCase{"max_edge_error_large", with_navmesh(R"("max_edge_error": 3.5)"),
+                  "world.navmesh.max_edge_error", "must be a number in [0.1, 3], got 3.5"},
+        ErrorCase{"verts_per_poly_small", with_navmesh(R"("verts_per_poly": 2)"),
+                  "world.navmesh.verts_per_poly", "must be an integer in [3, 6], got 2"},
+        ErrorCase{"verts_per_poly_large", with_navmesh(R"("verts_per_poly": 7)"),
+                  "world.navmesh.verts_per_poly", "must be an integer in [3, 6], got 7"},
+        ErrorCase{"detail_sample_distance_negative",
+                  with_navmesh(R"("detail_sample_distance": -0.5)"),
+                  "world.navmesh.detail_sample_distance", "must be a number >= 0, got -0.5"},
+        ErrorCase{
+            "detail_sample_max_error_bool", with_navmesh(R"("detail_sample_max_error": true)"),
+            "world.navmesh.detail_sample_max_error", "must be a number >= 0, got true (a boolean)"},
+        ErrorCase{"detail_sample_max_error_overflow",
+                  with_navmesh(R"("detail_sample_max_error": 1e39)"),
+                  "world.navmesh.detail_sample_max_error", "overflows a 32-bit float"}),
     case_name);
 
 // Group rules and parameter forms that depend on where they appear.

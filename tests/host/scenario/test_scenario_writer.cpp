@@ -72,6 +72,15 @@ void expect_same_scenario(const Scenario& a, const Scenario& b) {
   EXPECT_EQ(na.agent_height, nb.agent_height);
   EXPECT_EQ(na.max_climb, nb.max_climb);
   EXPECT_EQ(na.max_slope, nb.max_slope);
+  EXPECT_EQ(na.tile_size, nb.tile_size);
+  EXPECT_EQ(na.region_min_size, nb.region_min_size);
+  EXPECT_EQ(na.region_merge_size, nb.region_merge_size);
+  EXPECT_EQ(na.partitioning, nb.partitioning);
+  EXPECT_EQ(na.max_edge_length, nb.max_edge_length);
+  EXPECT_EQ(na.max_edge_error, nb.max_edge_error);
+  EXPECT_EQ(na.verts_per_poly, nb.verts_per_poly);
+  EXPECT_EQ(na.detail_sample_distance, nb.detail_sample_distance);
+  EXPECT_EQ(na.detail_sample_max_error, nb.detail_sample_max_error);
   expect_same_params(a.defaults, b.defaults, "defaults");
   ASSERT_EQ(a.agents.size(), b.agents.size());
   for (std::size_t i = 0; i < a.agents.size(); ++i) {
@@ -195,6 +204,30 @@ TEST(ScenarioWriter, TypesAndAnnotationsSurvive) {
   EXPECT_EQ(json["notes"], "how");
   EXPECT_EQ(json["types"]["slow"]["max_speed"]["uniform"][0], 0.5);
   EXPECT_TRUE(json["types"]["walker"].empty());
+}
+
+// The Recast settings beyond the original six are written where a scenario changes them and
+// read back the same; left at their defaults they are not written (samples/verify unchanged).
+TEST(ScenarioWriter, RecastSettingsSurviveAndDefaultsAreNotWritten) {
+  for (const std::string partitioning : {"monotone", "layers"}) {
+    const Scenario original = parse_scenario(
+        R"({"world": {"bounds": [[0, 0], [20, 10]], "navmesh": {"tile_size": 48,
+              "region_min_size": 2, "region_merge_size": 0, "partitioning": ")" +
+            partitioning + R"(", "max_edge_length": 0, "max_edge_error": 1.3,
+              "verts_per_poly": 4, "detail_sample_distance": 0.1,
+              "detail_sample_max_error": 0.3}}})",
+        "recast.json");
+    const std::string written = write_scenario_json(original);
+    expect_same_scenario(original, parse_scenario(written, "recast.json"));
+    EXPECT_EQ(nlohmann::json::parse(written)["world"]["navmesh"]["partitioning"], partitioning);
+  }
+  const auto json = nlohmann::json::parse(write_scenario_json(
+      parse_scenario(R"({"world": {"bounds": [[0, 0], [20, 10]]}})", "plain.json")));
+  for (const char* key :
+       {"tile_size", "region_min_size", "region_merge_size", "partitioning", "max_edge_length",
+        "max_edge_error", "verts_per_poly", "detail_sample_distance", "detail_sample_max_error"}) {
+    EXPECT_FALSE(json["world"]["navmesh"].contains(key)) << key;
+  }
 }
 
 // A scenario that leaves the cell size to the default is written without one, so that the
