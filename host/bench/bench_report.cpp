@@ -57,9 +57,9 @@ int bench_threads_used(int threads) {
 
 std::string bench_table(const std::vector<BenchRun>& runs) {
   std::string out;
-  out += format("%8s  %-7s %9s %9s %10s %9s %10s %10s %8s %13s %10s %8s\n", "agents", "backend",
-                "ms/step", "p95 ms", "us/agent", "vs detour", "host KB/a", "dev KB/a", "setup s",
-                "arrived", "overlaps", "walls");
+  out += format("%8s  %-7s %9s %9s %10s %9s %10s %10s %8s %10s %10s %13s %10s %8s\n", "agents",
+                "backend", "ms/step", "p95 ms", "us/agent", "vs detour", "host KB/a", "dev KB/a",
+                "setup s", "navmesh s", "navmesh MB", "arrived", "overlaps", "walls");
   for (const BenchRun& run : runs) {
     const std::string agents = thousands(run.agents);
     if (run.status != BenchRun::Status::Ran) {
@@ -73,12 +73,13 @@ std::string bench_table(const std::vector<BenchRun>& runs) {
                                    : std::string("-");
     const std::string arrived =
         thousands(run.metrics.arrived) + "/" + thousands(run.metrics.agents);
-    out += format("%8s  %-7s %9.3f %9.3f %10.3f %9s %10.2f %10s %8.2f %13s %10s %8s\n",
-                  agents.c_str(), run.backend.c_str(), run.step_ms_mean, run.step_ms_p95,
-                  run.us_per_agent_step, speedup.c_str(), run.host_bytes_per_agent / 1024.0,
-                  device.c_str(), run.setup_ms / 1000.0, arrived.c_str(),
-                  thousands(run.metrics.overlap_events).c_str(),
-                  thousands(run.metrics.wall_events).c_str());
+    out += format(
+        "%8s  %-7s %9.3f %9.3f %10.3f %9s %10.2f %10s %8.2f %10.2f %10.1f %13s %10s %8s\n",
+        agents.c_str(), run.backend.c_str(), run.step_ms_mean, run.step_ms_p95,
+        run.us_per_agent_step, speedup.c_str(), run.host_bytes_per_agent / 1024.0, device.c_str(),
+        run.setup_ms / 1000.0, run.navmesh_build_ms / 1000.0, run.navmesh_bytes / (1024.0 * 1024.0),
+        arrived.c_str(), thousands(run.metrics.overlap_events).c_str(),
+        thousands(run.metrics.wall_events).c_str());
   }
   return out;
 }
@@ -131,6 +132,9 @@ nlohmann::ordered_json bench_json(const std::vector<BenchRun>& runs, const Bench
       entry["speedup_vs_detour"] = optional_number(run.speedup);
       entry["host_bytes_per_agent"] = run.host_bytes_per_agent;
       entry["device_bytes_per_agent"] = optional_number(run.device_bytes_per_agent);
+      entry["navmesh_build_ms"] = run.navmesh_build_ms;
+      entry["navmesh_tiles"] = run.navmesh_tiles;
+      entry["navmesh_bytes"] = run.navmesh_bytes;
       entry["arrived"] = m.arrived;
       entry["unreachable"] = m.unreachable;
       entry["mean_arrival_time"] = optional_number(m.mean_arrival_time);

@@ -149,7 +149,12 @@ std::vector<BenchRun> run_bench(const BenchOptions& options, const BenchObserver
         const Clock::time_point setup_start = Clock::now();
         Simulation sim(scenario, sim_options);
         run.setup_ms = ms_since(setup_start);
-        std::size_t host_bytes = sim.host_memory_bytes();
+        run.navmesh_build_ms = sim.navmesh().build_seconds() * 1000.0;
+        run.navmesh_tiles = sim.navmesh().tile_count();
+        const auto agent_bytes = [&sim] {
+          return sim.host_memory_bytes() - sim.navmesh_table_bytes();
+        };
+        std::size_t host_bytes = agent_bytes();
         std::vector<double> step_ms;
         step_ms.reserve(static_cast<std::size_t>(options.steps));
         long long agent_steps = 0;
@@ -161,7 +166,9 @@ std::vector<BenchRun> run_bench(const BenchOptions& options, const BenchObserver
           if (observer.step_done)
             observer.step_done(s, options.steps, sim.last_step_ms());
         }
-        host_bytes = std::max(host_bytes, sim.host_memory_bytes());
+        host_bytes = std::max(host_bytes, agent_bytes());
+        run.navmesh_bytes =
+            static_cast<double>(sim.navmesh().detour_bytes() + sim.navmesh_table_bytes());
         run.steps = options.steps;
         run.step_ms_mean = step_ms.empty() ? 0.0
                                            : std::accumulate(step_ms.begin(), step_ms.end(), 0.0) /

@@ -46,7 +46,14 @@ struct BenchRun {
   double agent_steps_per_second = 0.0;
   /// This run's agent-steps per second / detour's, same agents; none without a detour run.
   std::optional<double> speedup;
-  double host_bytes_per_agent = 0.0; ///< Simulation::host_memory_bytes() / agents (largest seen)
+  /// Host memory for the agents: Simulation::host_memory_bytes() less the navmesh tables
+  /// (largest seen), over the agents.
+  double host_bytes_per_agent = 0.0;
+  /// The navmesh, apart: its build time (part of setup_ms), tiles (1: a single-tile build),
+  /// and bytes (Detour's tile data plus the backend's tables of it).
+  double navmesh_build_ms = 0.0;
+  int navmesh_tiles = 0;
+  double navmesh_bytes = 0.0;
   /// Device memory per agent: none for host backends (and not measured yet for cuda:
   /// Simulation does not expose the executor's device_memory_bytes()).
   std::optional<double> device_bytes_per_agent;

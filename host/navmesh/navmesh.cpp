@@ -14,6 +14,7 @@
 #include <DetourNavMeshQuery.h>
 #include <Recast.h>
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -324,6 +325,7 @@ struct NavMesh::Impl {
   int polygon_count = 0;
   int tile_count = 0;
   std::size_t detour_bytes = 0;
+  double build_seconds = 0.0;
   // How far the navmesh's edge may lie from a wall: the radius and less than a cell more with
   // a floor plan, up to a cell more again from a rasterised mesh (clearance.h).
   float eroded_width = 0.0f;
@@ -411,6 +413,7 @@ DetourMeshPtr tiled_navmesh(const WorldGrid& grid, const NavmeshBuildSettings& s
 } // namespace
 
 NavMesh NavMesh::build(const InputGeometry& geometry, const NavmeshBuildSettings& settings) {
+  const auto start = std::chrono::steady_clock::now();
   check_settings(settings);
   const NavmeshBuildSettings& s = settings;
   const RecastInput input = recast_input(geometry, s);
@@ -486,6 +489,8 @@ NavMesh NavMesh::build(const InputGeometry& geometry, const NavmeshBuildSettings
   NavMesh mesh(std::move(impl));
   mesh.impl_->query = mesh.make_query(64);
   mesh.impl_->boundary = collect_boundary(*mesh.impl_->nav, *mesh.impl_->query, mesh.impl_->filter);
+  mesh.impl_->build_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return mesh;
 }
 
@@ -501,16 +506,28 @@ NavMesh NavMesh::build(const Scenario& scenario) {
   settings.agent_height = world.navmesh.agent_height;
   settings.max_climb = world.navmesh.max_climb;
   settings.max_slope = world.navmesh.max_slope;
+  settings.region_min_size = world.navmesh.region_min_size;
+  settings.region_merge_size = world.navmesh.region_merge_size;
+  settings.partitioning = world.navmesh.partitioning;
+  settings.max_edge_length = world.navmesh.max_edge_length;
+  settings.max_edge_error = world.navmesh.max_edge_error;
+  settings.verts_per_poly = world.navmesh.verts_per_poly;
+  settings.detail_sample_distance = world.navmesh.detail_sample_distance;
+  settings.detail_sample_max_error = world.navmesh.detail_sample_max_error;
+  settings.tile_size = world.navmesh.tile_size.value_or(0);
   try {
     return build(geometry, settings);
   } catch (const NavmeshError& e) {
     // A world Recast cannot make a navmesh of (no walkable area, a grid too large for its
     // cell size) is a problem of the scenario file: name the file and where it says so, the
     // cell size where the scenario gives one and it is what does not fit.
-    const bool cell_size =
-        e.setting() == NavmeshError::Setting::CellSize && world.navmesh.cell_size;
-    throw ScenarioError(scenario.file.string(), cell_size ? "world.navmesh.cell_size" : "world",
-                        e.what());
+    std::string path = "world";
+    if (e.setting() == NavmeshError::Setting::CellSize && world.navmesh.cell_size) {
+      path = "world.navmesh.cell_size";
+    } else if (e.setting() == NavmeshError::Setting::TileSize && world.navmesh.tile_size) {
+      path = "world.navmesh.tile_size";
+    }
+    throw ScenarioError(scenario.file.string(), path, e.what());
   }
 }
 
@@ -569,6 +586,9 @@ int NavMesh::tile_size() const {
 }
 std::size_t NavMesh::detour_bytes() const {
   return impl_->detour_bytes;
+}
+double NavMesh::build_seconds() const {
+  return impl_->build_seconds;
 }
 
 const std::vector<WallSegment>& NavMesh::boundary_segments() const {

@@ -117,6 +117,8 @@ public:
   int tile_size() const;
   /// Bytes of Detour tile data (vertices, polygons, links, detail meshes, BV trees).
   std::size_t detour_bytes() const;
+  /// Wall time the build took, seconds.
+  double build_seconds() const;
 
   /// Every boundary edge of the navmesh (computed once at build).
   const std::vector<WallSegment>& boundary_segments() const;

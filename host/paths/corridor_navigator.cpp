@@ -542,8 +542,12 @@ std::size_t CorridorNavigator::memory_bytes() const {
   for (const auto& [goal, cached] : impl_->trees)
     trees += sizeof(cached) + cached.tree.memory_bytes();
   return impl_->agents.size() * per_agent + impl_->queue.size() * sizeof(int) +
-         impl_->graph.memory_bytes() + impl_->portals.memory_bytes() +
-         impl_->shapes.memory_bytes() + trees;
+         navmesh_table_bytes() + trees;
+}
+
+std::size_t CorridorNavigator::navmesh_table_bytes() const {
+  return impl_->graph.memory_bytes() + impl_->portals.memory_bytes() +
+         impl_->shapes.memory_bytes();
 }
 
 namespace {

@@ -76,6 +76,9 @@ public:
   /// The polygons of agent `index`'s corridor, its own polygon first.
   std::span<const dtPolyRef> corridor(int index) const;
   std::size_t memory_bytes() const;
+  /// The part of memory_bytes() in tables of the whole navmesh (polygon graph, portals,
+  /// polygon outlines).
+  std::size_t navmesh_table_bytes() const;
 
   /// Checkpoints (host/checkpoint/archive.h): every agent's corridor and request state, the
   /// path search queue, and which goal polygons have a cached path tree (rebuilt on restore:

@@ -35,6 +35,7 @@
 
 #include "host/navmesh/navmesh.h"
 #include "host/scenario/json_path.h"
+#include "host/scenario/obstacle_index.h"
 #include "host/scenario/periodic_world.h"
 #include "host/scenario/polygon2d.h"
 
@@ -207,16 +208,7 @@ public:
   Placer(const Scenario& scenario, const NavMesh& navmesh)
       : scenario_(scenario), navmesh_(navmesh), file_(scenario.file.string()), rng_(scenario.seed),
         grid_(2.0f * std::max(scenario.max_agent_radius(), 0.05f), navmesh.settings().agent_height),
-        periodic_(periodic_frame(scenario)) {
-    for (const Polygon2D& polygon : scenario.world.obstacles) {
-      Box box{polygon.front(), polygon.front()};
-      for (const glm::vec2 v : polygon) {
-        box.min = glm::min(box.min, v);
-        box.max = glm::max(box.max, v);
-      }
-      obstacle_boxes_.push_back(box);
-    }
-  }
+        periodic_(periodic_frame(scenario)), obstacles_(scenario.world.obstacles) {}
 
   std::vector<AgentSetup> run() {
     agents_.reserve(scenario_.agent_count());
@@ -233,10 +225,6 @@ public:
   }
 
 private:
-  struct Box {
-    glm::vec2 min, max;
-  };
-
   [[noreturn]] void fail(const std::string& path, const std::string& problem) const {
     throw ScenarioError(file_, path, problem);
   }
@@ -314,10 +302,12 @@ private:
     if (p.x < bounds.min.x || p.y < bounds.min.y || p.x > bounds.max.x || p.y > bounds.max.y) {
       return std::string("starts outside the world bounds");
     }
-    for (std::size_t i = 0; i < scenario_.world.obstacles.size(); ++i) {
-      const Box& box = obstacle_boxes_[i];
+    thread_local std::vector<int> near;
+    obstacles_.candidates(p, p, near);
+    for (const int i : near) {
+      const ObstacleIndex::Box& box = obstacles_.box(i);
       if (p.x >= box.min.x && p.x <= box.max.x && p.y >= box.min.y && p.y <= box.max.y &&
-          point_in_polygon(scenario_.world.obstacles[i], p)) {
+          point_in_polygon(scenario_.world.obstacles[static_cast<std::size_t>(i)], p)) {
         return "starts inside obstacle " + std::to_string(i);
       }
     }
@@ -335,13 +325,15 @@ private:
     if (!inside_bounds(p, radius)) {
       return false;
     }
-    for (std::size_t i = 0; i < scenario_.world.obstacles.size(); ++i) {
-      const Box& box = obstacle_boxes_[i];
+    thread_local std::vector<int> near;
+    obstacles_.candidates(p - radius, p + radius, near);
+    for (const int i : near) {
+      const ObstacleIndex::Box& box = obstacles_.box(i);
       if (p.x + radius < box.min.x || p.x - radius > box.max.x || p.y + radius < box.min.y ||
           p.y - radius > box.max.y) {
         continue;
       }
-      const Polygon2D& polygon = scenario_.world.obstacles[i];
+      const Polygon2D& polygon = scenario_.world.obstacles[static_cast<std::size_t>(i)];
       if (squared_distance_to_boundary(polygon, p) < radius * radius ||
           point_in_polygon(polygon, p)) {
         return false;
@@ -542,7 +534,7 @@ private:
   std::mt19937_64 rng_;
   DiscGrid grid_;
   std::optional<PeriodicFrame> periodic_;
-  std::vector<Box> obstacle_boxes_;
+  ObstacleIndex obstacles_;
   std::vector<AgentSetup> agents_;
 };
 

@@ -67,8 +67,12 @@ public:
   virtual const StepHealth& last_step_health() const = 0;
   /// Wall time spent in each stage of the last step.
   virtual const StageTimes& last_step_stages() const = 0;
-  /// Bytes of host memory held for the agents (state, corridors, buffers).
+  /// Bytes of host memory held for the agents (state, corridors, buffers) and the tables
+  /// built from the navmesh.
   virtual std::size_t host_memory_bytes() const = 0;
+  /// The part of host_memory_bytes() in tables built from the navmesh (polygon graph, portal
+  /// and outline tables, wall grid): it grows with the world, not with the agents.
+  virtual std::size_t navmesh_table_bytes() const { return 0; }
 
   /// Checkpoints (host/checkpoint/archive.h): everything a later step reads. restore() is
   /// called on a backend that has the scenario's first agents and replaces its whole state.

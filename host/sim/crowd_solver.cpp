@@ -142,6 +142,10 @@ std::size_t CrowdSolver::host_memory_bytes() const {
          executor_->host_memory_bytes();
 }
 
+std::size_t CrowdSolver::navmesh_table_bytes() const {
+  return navigator_->navmesh_table_bytes() + walls_.memory_bytes();
+}
+
 // Health and stage times are rewritten by every step; the executors keep nothing between
 // steps but device mirrors, which a restore's new layout_version makes them upload again.
 void CrowdSolver::save(ArchiveWriter& out) const {

@@ -34,6 +34,7 @@ public:
   const StageTimes& last_step_stages() const override { return stages_; }
   const StepHealth& last_step_health() const override { return health_; }
   std::size_t host_memory_bytes() const override;
+  std::size_t navmesh_table_bytes() const override;
   void save(ArchiveWriter& out) const override;
   void restore(ArchiveReader& in) override;
 

@@ -362,6 +362,9 @@ double Simulation::last_step_ms() const {
 std::size_t Simulation::host_memory_bytes() const {
   return impl_->backend->host_memory_bytes();
 }
+std::size_t Simulation::navmesh_table_bytes() const {
+  return impl_->backend->navmesh_table_bytes();
+}
 MetricsSummary Simulation::metrics() const {
   MetricsSummary summary = impl_->metrics->summary(impl_->backend->name(), impl_->step_index);
   summary.faults = impl_->faults;

@@ -122,6 +122,9 @@ public:
   const StageTimes& last_step_stages() const;
   double last_step_ms() const;
   std::size_t host_memory_bytes() const;
+  /// The part of host_memory_bytes() in the backend's tables of the navmesh (not counting the
+  /// Detour navmesh itself: navmesh().detour_bytes()).
+  std::size_t navmesh_table_bytes() const;
   /// The metrics of the steps run so far.
   MetricsSummary metrics() const;
   /// Our solver's state for inspection (host/sim/agent_debug_view.h); null for the detour

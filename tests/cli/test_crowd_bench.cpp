@@ -68,7 +68,8 @@ TEST(CrowdBench, SmokeRunWritesEveryOutput) {
     for (const char* key :
          {"setup_ms", "step_ms_mean", "step_ms_p95", "agent_steps", "agent_steps_per_second",
           "us_per_agent_step", "speedup_vs_detour", "host_bytes_per_agent", "arrived",
-          "overlap_events", "wall_events", "max_overlap", "world_side_m"}) {
+          "overlap_events", "wall_events", "max_overlap", "world_side_m", "navmesh_build_ms",
+          "navmesh_tiles", "navmesh_bytes"}) {
       ASSERT_TRUE(run.contains(key)) << key;
       ASSERT_TRUE(run[key].is_number()) << key;
       EXPECT_TRUE(std::isfinite(run[key].get<double>())) << key;
@@ -78,6 +79,8 @@ TEST(CrowdBench, SmokeRunWritesEveryOutput) {
     EXPECT_GT(run["step_ms_mean"].get<double>(), 0.0);
     EXPECT_GT(run["agent_steps"].get<double>(), 0.0);
     EXPECT_GT(run["host_bytes_per_agent"].get<double>(), 0.0);
+    EXPECT_GT(run["navmesh_bytes"].get<double>(), 0.0);
+    EXPECT_GE(run["navmesh_tiles"].get<double>(), 1.0);
     if (run["backend"] == "detour") {
       EXPECT_DOUBLE_EQ(run["speedup_vs_detour"].get<double>(), 1.0);
     }
