@@ -6,8 +6,10 @@
 #include "host/paths/corridor_corners.h"
 #include "host/paths/corridor_move.h"
 #include "host/paths/corridor_visibility.h"
+#include "host/paths/hierarchical_search.h"
 #include "host/paths/path_tree.h"
 #include "host/paths/portal_table.h"
+#include "host/paths/tile_graph.h"
 
 #include <DetourCommon.h>
 #include <DetourNavMesh.h>
@@ -29,6 +31,14 @@ namespace {
 // dtCrowd's checkPathValidity constants (DetourCrowd.cpp).
 constexpr int kCheckLookahead = 10;
 constexpr float kTargetReplanDelay = 1.0f; // seconds
+
+// Hierarchical search on a tiled navmesh (tile_graph.h). A shared path tree covers the tiles
+// within kTreeWindowTiles of its goal's tile, so that trees stay bounded however large the
+// world; an agent outside it gets a search of its own. A search between tiles further apart
+// than kRouteMarginTiles runs over the tiles of the tile route and those within
+// kRouteMarginTiles of it, instead of over the whole mesh; nearer ones are Detour's A*.
+constexpr int kTreeWindowTiles = 1;
+constexpr int kRouteMarginTiles = 1;
 
 struct NavAgent {
   dtPathCorridor corridor;
@@ -67,8 +77,9 @@ struct CorridorNavigator::Impl {
   std::deque<int> queue; // agents waiting for a path search, first come first served
   tbb::enumerable_thread_specific<NavQueryPtr> queries;
   PolygonGraph graph;
-  PortalTable portals;  // every portal of the navmesh, for the corners of every step
-  PolygonShapes shapes; // every polygon's outline, for the closest points and raycasts
+  PortalTable portals;            // every portal of the navmesh, for the corners of every step
+  PolygonShapes shapes;           // every polygon's outline, for the closest points and raycasts
+  std::optional<TileGraph> tiles; // a tiled navmesh's tiles, for hierarchical searches
   std::unordered_map<std::int32_t, CachedTree> trees; // by goal polygon
   std::uint64_t path_step = 0;
   std::size_t searches = 0;               // trees built plus A* searches, for tests and inspection
@@ -78,7 +89,19 @@ struct CorridorNavigator::Impl {
       : navmesh(mesh), options(opts), arena(task_arena),
         queries([this] { return navmesh.make_query(options.path_search_nodes); }),
         graph(mesh.detour(), mesh.filter()), portals(mesh.detour()),
-        shapes(mesh.detour(), mesh.filter()) {}
+        shapes(mesh.detour(), mesh.filter()) {
+    if (mesh.tile_size() > 0)
+      tiles.emplace(mesh.detour());
+  }
+
+  // The tiles a shared tree toward `goal` covers: all of a single-tile navmesh (an empty
+  // mask), else a window around the goal's tile.
+  TileMask tree_window(int goal) const {
+    TileMask mask;
+    if (tiles)
+      tiles->mark_around({graph.tile_of(goal)}, kTreeWindowTiles, mask);
+    return mask;
+  }
 
   dtNavMeshQuery& query() { return *queries.local(); }
 
@@ -139,10 +162,44 @@ struct CorridorNavigator::Impl {
     return replan;
   }
 
+  // The hierarchical search: the tile route, then an A* over the polygons of the tiles on it
+  // and around it, from the goal toward the agent. Returns false (leaving `result` alone)
+  // when the ends are not far apart, or no path lies within those tiles: Detour's A* then
+  // searches the whole mesh.
+  bool search_by_tiles(NavAgent& a, PathResult& result) {
+    if (!tiles)
+      return false;
+    const int start = graph.index_of(a.corridor.getFirstPoly());
+    const int goal = graph.index_of(a.target_ref);
+    if (start < 0 || goal < 0 ||
+        tiles->tile_distance(graph.tile_of(start), graph.tile_of(goal)) <= kRouteMarginTiles)
+      return false;
+    result.path.resize(static_cast<std::size_t>(options.max_path_polys - 1));
+    const HierarchicalPath found =
+        find_path_by_tiles(graph, *tiles, start, goal, kRouteMarginTiles, result.path);
+    if (found.count == 0)
+      return false;
+    result.path.resize(static_cast<std::size_t>(found.count));
+    result.end = a.target_pos;
+    if (!found.complete) {
+      // Longer than the corridor holds: aim for the point of its last polygon nearest the
+      // target; the validity check asks again near its end.
+      float nearest[3];
+      if (dtStatusFailed(
+              query().closestPointOnPoly(result.path.back(), &a.target_pos.x, nearest, nullptr)))
+        return false;
+      result.end = {nearest[0], nearest[1], nearest[2]};
+    }
+    result.ok = true;
+    return true;
+  }
+
   PathResult search(int i) {
     PathResult result;
     result.agent = i;
     NavAgent& a = agents[static_cast<std::size_t>(i)];
+    if (search_by_tiles(a, result))
+      return result;
     dtNavMeshQuery& q = query();
     const dtQueryFilter& filter = navmesh.filter();
     result.path.resize(static_cast<std::size_t>(options.max_path_polys));
@@ -245,7 +302,7 @@ struct CorridorNavigator::Impl {
       waiting.push_back(i);
     }
     tbb::parallel_for(std::size_t{0}, new_trees.size(), [&](std::size_t k) {
-      graph.build_tree(new_trees[k], trees.at(new_trees[k]).tree);
+      graph.build_tree(new_trees[k], trees.at(new_trees[k]).tree, tree_window(new_trees[k]));
     });
     std::vector<std::uint8_t> served(from_tree.size());
     tbb::parallel_for(std::size_t{0}, from_tree.size(), [&](std::size_t k) {
@@ -546,8 +603,7 @@ std::size_t CorridorNavigator::memory_bytes() const {
 }
 
 std::size_t CorridorNavigator::navmesh_table_bytes() const {
-  return impl_->graph.memory_bytes() + impl_->portals.memory_bytes() +
-         impl_->shapes.memory_bytes();
+  return impl_->graph.memory_bytes() + impl_->portals.memory_bytes() + impl_->shapes.memory_bytes();
 }
 
 namespace {
@@ -622,7 +678,7 @@ void CorridorNavigator::restore(ArchiveReader& in) {
   }
   m.arena.execute([&] {
     tbb::parallel_for(std::size_t{0}, goals.size(), [&](std::size_t k) {
-      m.graph.build_tree(goals[k], m.trees.at(goals[k]).tree);
+      m.graph.build_tree(goals[k], m.trees.at(goals[k]).tree, m.tree_window(goals[k]));
     });
   });
   in.get(m.path_step);

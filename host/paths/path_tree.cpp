@@ -37,14 +37,31 @@ glm::vec3 portal_midpoint(const dtMeshTile& from_tile, const dtPoly& from, const
 
 } // namespace
 
+std::int32_t PathTree::next_of(int polygon) const {
+  const auto it = std::lower_bound(polygons.begin(), polygons.end(), polygon);
+  if (it == polygons.end() || *it != polygon)
+    return kUnreached;
+  return next[static_cast<std::size_t>(it - polygons.begin())];
+}
+
 PolygonGraph::PolygonGraph(const dtNavMesh& navmesh, const dtQueryFilter& filter)
     : polygons_(navmesh) {
   const auto count = static_cast<std::size_t>(polygons_.size());
   passes_.resize(count);
+  tile_.resize(count);
+  tile_position_.resize(static_cast<std::size_t>(navmesh.getMaxTiles()));
+  for (int t = 0; t < navmesh.getMaxTiles(); ++t) {
+    const dtMeshTile* tile = navmesh.getTile(t);
+    if (tile != nullptr && tile->header != nullptr)
+      tile_position_[static_cast<std::size_t>(t)] = {tile->header->x, tile->header->y};
+  }
   for (std::size_t i = 0; i < count; ++i) {
     const dtMeshTile* tile = nullptr;
     const dtPoly* poly = nullptr;
     navmesh.getTileAndPolyByRefUnsafe(polygons_.ref_of(static_cast<int>(i)), &tile, &poly);
+    unsigned int salt = 0, slot = 0, index = 0;
+    navmesh.decodePolyId(polygons_.ref_of(static_cast<int>(i)), salt, slot, index);
+    tile_[i] = static_cast<std::int32_t>(slot);
     glm::vec3 c(0.0f);
     for (int v = 0; v < poly->vertCount; ++v)
       c += vertex(*tile, poly->verts[v]);
@@ -95,48 +112,94 @@ PolygonGraph::PolygonGraph(const dtNavMesh& navmesh, const dtQueryFilter& filter
   }
 }
 
-void PolygonGraph::build_tree(int goal, PathTree& tree) const {
+void PolygonGraph::build_tree(int goal, PathTree& tree, const TileMask& allowed, int start) const {
   const auto n = static_cast<std::size_t>(polygons_.size());
   tree.goal = goal;
-  tree.next.assign(n, PathTree::kUnreached);
-  // Per-thread scratch: a tree is built by one worker at a time, and reusing the buffers
-  // avoids three allocations of the polygon count per tree.
+  tree.polygons.clear();
+  tree.next.clear();
+  // Per-thread scratch, sized to the whole mesh once and reset by stamps, so that a search
+  // confined to a few tiles costs what it visits, not the polygon count.
+  thread_local std::vector<std::uint32_t> seen;
+  thread_local std::uint32_t stamp = 0;
   thread_local std::vector<float> cost;
   thread_local std::vector<glm::vec3> pos;
+  thread_local std::vector<std::int32_t> next;
+  thread_local std::vector<std::int32_t> visited;
   thread_local std::vector<std::pair<float, std::int32_t>> heap;
-  cost.assign(n, std::numeric_limits<float>::infinity());
-  pos.resize(n);
+  if (seen.size() != n) {
+    seen.assign(n, 0);
+    cost.resize(n);
+    pos.resize(n);
+    next.resize(n);
+    stamp = 0;
+  }
+  if (++stamp == 0) { // wrapped: clear the stamps once
+    std::fill(seen.begin(), seen.end(), 0u);
+    stamp = 1;
+  }
+  visited.clear();
   heap.clear();
-  // A min-heap on (cost, polygon index): ties go to the lower index, so the tree is one fixed
-  // function of the goal.
+  const auto enter = [&](std::size_t p) {
+    if (seen[p] != stamp) {
+      seen[p] = stamp;
+      cost[p] = std::numeric_limits<float>::infinity();
+      visited.push_back(static_cast<std::int32_t>(p));
+    }
+  };
+  const auto may_enter = [&](std::size_t p) {
+    return allowed.empty() || allowed[static_cast<std::size_t>(tile_[p])] != 0;
+  };
+  // With a start, an A* toward it; without, Dijkstra (a zero heuristic).
+  const glm::vec3 target = start >= 0 ? centroid_[static_cast<std::size_t>(start)] : glm::vec3(0);
+  const auto heuristic = [&](const glm::vec3& p) {
+    return start >= 0 ? glm::distance(p, target) : 0.0f;
+  };
+  // A min-heap on (cost + heuristic, polygon index): ties go to the lower index, so the tree
+  // is one fixed function of the goal (and the start).
   const auto later = std::greater<std::pair<float, std::int32_t>>();
   const auto g = static_cast<std::size_t>(goal);
+  enter(g);
   cost[g] = 0.0f;
   pos[g] = centroid_[g];
-  tree.next[g] = PathTree::kGoal;
-  heap.push_back({0.0f, goal});
+  next[g] = PathTree::kGoal;
+  heap.push_back({heuristic(pos[g]), goal});
   while (!heap.empty()) {
     std::pop_heap(heap.begin(), heap.end(), later);
-    const auto [c, u] = heap.back();
+    const auto [f, u] = heap.back();
     heap.pop_back();
     const auto uu = static_cast<std::size_t>(u);
-    if (c > cost[uu])
+    const float c = cost[uu];
+    if (f > c + heuristic(pos[uu]))
       continue; // stale entry
+    if (u == start)
+      break;
     const glm::vec3 pu = pos[uu];
     const float area = area_cost_[uu];
     for (std::int32_t e = rev_start_[uu]; e < rev_start_[uu + 1]; ++e) {
       const auto w = static_cast<std::size_t>(rev_from_[static_cast<std::size_t>(e)]);
+      if (!may_enter(w))
+        continue;
       const glm::vec3 mid = rev_mid_[static_cast<std::size_t>(e)];
       // The stretch from the portal into u toward u's own point lies in u: u's area cost
       // (dtQueryFilter::getCost charges the polygon being crossed).
       const float nc = c + glm::distance(pu, mid) * area;
+      enter(w);
       if (nc < cost[w]) {
         cost[w] = nc;
         pos[w] = mid;
-        tree.next[w] = u;
-        heap.push_back({nc, static_cast<std::int32_t>(w)});
+        next[w] = u;
+        heap.push_back({nc + heuristic(mid), static_cast<std::int32_t>(w)});
         std::push_heap(heap.begin(), heap.end(), later);
       }
+    }
+  }
+  std::sort(visited.begin(), visited.end());
+  tree.polygons.reserve(visited.size());
+  tree.next.reserve(visited.size());
+  for (const std::int32_t p : visited) {
+    if (cost[static_cast<std::size_t>(p)] < std::numeric_limits<float>::infinity()) {
+      tree.polygons.push_back(p);
+      tree.next.push_back(next[static_cast<std::size_t>(p)]);
     }
   }
 }
@@ -144,13 +207,13 @@ void PolygonGraph::build_tree(int goal, PathTree& tree) const {
 int PolygonGraph::extract_path(const PathTree& tree, int start, std::span<dtPolyRef> out,
                                bool& complete) const {
   complete = false;
-  if (start < 0 || tree.next[static_cast<std::size_t>(start)] == PathTree::kUnreached)
+  if (start < 0 || tree.next_of(start) == PathTree::kUnreached)
     return 0;
   int count = 0;
   int p = start;
   while (count < static_cast<int>(out.size())) {
     out[static_cast<std::size_t>(count++)] = polygons_.ref_of(p);
-    const std::int32_t next = tree.next[static_cast<std::size_t>(p)];
+    const std::int32_t next = tree.next_of(p);
     if (next == PathTree::kGoal) {
       complete = true;
       break;
@@ -162,7 +225,8 @@ int PolygonGraph::extract_path(const PathTree& tree, int start, std::span<dtPoly
 
 std::size_t PolygonGraph::memory_bytes() const {
   return polygons_.memory_bytes() + passes_.capacity() + centroid_.capacity() * sizeof(glm::vec3) +
-         area_cost_.capacity() * sizeof(float) +
+         area_cost_.capacity() * sizeof(float) + tile_.capacity() * sizeof(std::int32_t) +
+         tile_position_.capacity() * sizeof(glm::ivec2) +
          (rev_start_.capacity() + rev_from_.capacity()) * sizeof(std::int32_t) +
          rev_mid_.capacity() * sizeof(glm::vec3);
 }

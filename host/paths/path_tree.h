@@ -24,15 +24,25 @@ class dtQueryFilter;
 
 namespace crowd {
 
-/// Toward-the-goal links of one tree: next[p] is the polygon after p on the way to the goal,
-/// kGoal at the goal itself, kUnreached where the goal cannot be reached from p.
+/// Toward-the-goal links of one tree over the polygons it reached: next_of(p) is the polygon
+/// after p on the way to the goal, kGoal at the goal itself, kUnreached where the tree does not
+/// reach p (out of reach, or outside the tiles it was confined to). Kept sparse, sorted by
+/// polygon, so that a tree confined to a few tiles of a large world stays small.
 struct PathTree {
   static constexpr std::int32_t kGoal = -1;
   static constexpr std::int32_t kUnreached = -2;
   std::int32_t goal = -1;
-  std::vector<std::int32_t> next;
-  std::size_t memory_bytes() const { return next.capacity() * sizeof(std::int32_t); }
+  std::vector<std::int32_t> polygons; ///< Reached polygons, increasing.
+  std::vector<std::int32_t> next;     ///< next[k]: the polygon after polygons[k].
+  std::int32_t next_of(int polygon) const;
+  std::size_t size() const { return polygons.size(); }
+  std::size_t memory_bytes() const {
+    return (polygons.capacity() + next.capacity()) * sizeof(std::int32_t);
+  }
 };
+
+/// Which tiles (by dtNavMesh tile slot, getTile's index) a search may enter; empty: all.
+using TileMask = std::vector<std::uint8_t>;
 
 /// The navmesh's polygons as a graph (built once; read-only afterwards, so shared by threads).
 class PolygonGraph {
@@ -47,8 +57,18 @@ public:
   }
   dtPolyRef ref_of(int index) const { return polygons_.ref_of(index); }
 
-  /// Dijkstra from `goal` over reversed links; fills `tree`.
-  void build_tree(int goal, PathTree& tree) const;
+  /// Dijkstra from `goal` over reversed links; fills `tree`. Only polygons of tiles set in
+  /// `allowed` are entered (an empty mask allows all). With `start` >= 0 the search is an A*
+  /// toward `start` (heuristic: the straight distance to its centroid) and stops once `start`
+  /// is reached, so that the tree holds at least the path from `start`.
+  void build_tree(int goal, PathTree& tree, const TileMask& allowed = {}, int start = -1) const;
+
+  /// The dtNavMesh tile slot of polygon `index`, and that tile's grid position.
+  int tile_of(int index) const { return tile_[static_cast<std::size_t>(index)]; }
+  glm::ivec2 tile_position(int slot) const {
+    return tile_position_[static_cast<std::size_t>(slot)];
+  }
+  int tile_slots() const { return static_cast<int>(tile_position_.size()); }
 
   /// The path from `start` along `tree`: at most `max_polys` references written to `out`;
   /// returns their count (0 when the goal is unreachable from `start`). `complete` tells
@@ -62,6 +82,8 @@ private:
   std::vector<std::uint8_t> passes_; // 1 where the polygon passes the filter
   std::vector<glm::vec3> centroid_;
   std::vector<float> area_cost_;
+  std::vector<std::int32_t> tile_;        // tile slot of each polygon
+  std::vector<glm::ivec2> tile_position_; // grid x, z of each tile slot
   // Reversed links in CSR form: rev_start_[u] .. rev_start_[u + 1] are the polygons w with a
   // link w -> u, and the midpoint of that portal.
   std::vector<std::int32_t> rev_start_;
