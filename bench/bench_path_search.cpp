@@ -11,6 +11,7 @@
 
 #include <DetourNavMeshQuery.h>
 #include <DetourNode.h>
+#include <algorithm>
 #include <benchmark/benchmark.h>
 #include <map>
 #include <memory>
@@ -30,7 +31,22 @@ struct PathWorld {
   TileGraph tiles;
   std::vector<std::pair<dtPolyRef, dtPolyRef>> pairs;
   std::vector<std::pair<glm::vec3, glm::vec3>> points;
+  /// Per pair, the flat A*'s path length, or a negative value where it did not reach the goal.
+  std::vector<float> flat_length;
 };
+
+float straight_length(dtNavMeshQuery& query, const glm::vec3& from, const glm::vec3& to,
+                      const std::vector<dtPolyRef>& path, int count) {
+  std::vector<float> points(3 * 4096);
+  int n = 0;
+  query.findStraightPath(&from.x, &to.x, path.data(), count, points.data(), nullptr, nullptr, &n,
+                         4096);
+  float length = 0.0f;
+  for (int i = 1; i < n; ++i)
+    length += glm::distance(glm::vec3(points[3 * i - 3], points[3 * i - 2], points[3 * i - 1]),
+                            glm::vec3(points[3 * i], points[3 * i + 1], points[3 * i + 2]));
+  return length;
+}
 
 PathWorld& path_world(int agents) {
   static std::map<int, std::unique_ptr<PathWorld>> worlds;
@@ -44,7 +60,7 @@ PathWorld& path_world(int agents) {
   PolygonGraph graph(navmesh.detour(), navmesh.filter());
   TileGraph tiles(navmesh.detour());
   world = std::make_unique<PathWorld>(
-      PathWorld{std::move(navmesh), std::move(graph), std::move(tiles), {}, {}});
+      PathWorld{std::move(navmesh), std::move(graph), std::move(tiles), {}, {}, {}});
   const float side = bench_scene_layout(agents).side;
   std::mt19937 rng(7);
   std::uniform_real_distribution<float> coordinate(-side / 2.0f, side / 2.0f);
@@ -63,20 +79,19 @@ PathWorld& path_world(int agents) {
     world->pairs.emplace_back(ra, rb);
     world->points.emplace_back(glm::vec3(pa[0], pa[1], pa[2]), glm::vec3(pb[0], pb[1], pb[2]));
   }
+  NavQueryPtr flat = world->navmesh.make_query(kMaxPath);
+  std::vector<dtPolyRef> path(kMaxPath);
+  for (std::size_t k = 0; k < world->pairs.size(); ++k) {
+    int count = 0;
+    const dtStatus status = flat->findPath(world->pairs[k].first, world->pairs[k].second,
+                                           &world->points[k].first.x, &world->points[k].second.x,
+                                           &world->navmesh.filter(), path.data(), &count, kMaxPath);
+    const bool reached = dtStatusSucceed(status) && !dtStatusDetail(status, DT_PARTIAL_RESULT);
+    world->flat_length.push_back(reached ? straight_length(*flat, world->points[k].first,
+                                                           world->points[k].second, path, count)
+                                         : -1.0f);
+  }
   return *world;
-}
-
-float straight_length(dtNavMeshQuery& query, const glm::vec3& from, const glm::vec3& to,
-                      const std::vector<dtPolyRef>& path, int count) {
-  std::vector<float> points(3 * 4096);
-  int n = 0;
-  query.findStraightPath(&from.x, &to.x, path.data(), count, points.data(), nullptr, nullptr, &n,
-                         4096);
-  float length = 0.0f;
-  for (int i = 1; i < n; ++i)
-    length += glm::distance(glm::vec3(points[3 * i - 3], points[3 * i - 2], points[3 * i - 1]),
-                            glm::vec3(points[3 * i], points[3 * i + 1], points[3 * i + 2]));
-  return length;
 }
 
 void report(benchmark::State& state, double expanded, double length, double reached) {
@@ -113,9 +128,11 @@ void BM_PathSearchHierarchical(benchmark::State& state) {
   PathWorld& w = path_world(static_cast<int>(state.range(0)));
   NavQueryPtr query = w.navmesh.make_query(64);
   std::vector<dtPolyRef> path(kMaxPath);
-  double expanded = 0.0, length = 0.0, reached = 0.0;
+  double expanded = 0.0, length = 0.0, reached = 0.0, worst = 0.0, mean = 0.0;
+  int compared = 0;
   for (auto _ : state) {
-    expanded = length = reached = 0.0;
+    expanded = length = reached = worst = mean = 0.0;
+    compared = 0;
     for (std::size_t k = 0; k < w.pairs.size(); ++k) {
       const HierarchicalPath found =
           find_path_by_tiles(w.graph, w.tiles, w.graph.index_of(w.pairs[k].first),
@@ -123,16 +140,31 @@ void BM_PathSearchHierarchical(benchmark::State& state) {
       expanded += static_cast<double>(found.expanded);
       reached += found.complete ? 1 : 0;
       state.PauseTiming();
-      length += straight_length(*query, w.points[k].first, w.points[k].second, path, found.count);
+      const float ours =
+          straight_length(*query, w.points[k].first, w.points[k].second, path, found.count);
+      length += ours;
+      if (w.flat_length[k] > 0.0f) {
+        const double longer = ours / w.flat_length[k] - 1.0;
+        worst = std::max(worst, longer);
+        mean += longer;
+        ++compared;
+      }
       state.ResumeTiming();
     }
   }
   report(state, expanded, length, reached);
+  // Against the flat A*'s paths where it reached the goal: how much longer, in percent.
+  state.counters["longer_worst_pct"] = 100.0 * worst;
+  state.counters["longer_mean_pct"] = compared > 0 ? 100.0 * mean / compared : 0.0;
   state.counters["tiles"] = w.navmesh.tile_count();
 }
 
-BENCHMARK(BM_PathSearchFlat)->Arg(1000)->Arg(1000000)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_PathSearchHierarchical)->Arg(1000)->Arg(1000000)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_PathSearchFlat)->Arg(1000)->Arg(1000000)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_PathSearchHierarchical)
+    ->Arg(1000)
+    ->Arg(1000000)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 } // namespace
 } // namespace crowd::bench

@@ -21,6 +21,11 @@ HierarchicalPath find_path_by_tiles(const PolygonGraph& graph, const TileGraph& 
   route_tiles.clear();
   for (const int cluster : route)
     route_tiles.push_back(tiles.tile_of_cluster(cluster));
+  // And the tiles along the straight line between the ends: on a grid of tiles, routes of
+  // equal cost include an L as well as a staircase along the diagonal, and the polygon search
+  // must be able to take the diagonal.
+  tiles.tiles_on_line(tiles.tile_of_cluster(route.front()), tiles.tile_of_cluster(route.back()),
+                      route_tiles);
   tiles.mark_around(route_tiles, margin, mask);
   graph.build_tree(goal, tree, mask, start);
   result.expanded = tree.size();

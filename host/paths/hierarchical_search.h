@@ -1,6 +1,7 @@
 // Hierarchical path search on a tiled navmesh: the cluster route first (TileGraph::route), then an
-// A* over the polygons of the tiles on it and within `margin` tiles of it (PolygonGraph::
-// build_tree with a tile mask), from the goal toward the start. Long paths no longer expand
+// A* over the polygons of the tiles on it, or on the straight line between its ends, and within
+// `margin` tiles of them (PolygonGraph::build_tree with a tile mask), from the goal toward the
+// start. Long paths no longer expand
 // the whole mesh: the polygon search sees only the corridor of tiles the route chose.
 #pragma once
 

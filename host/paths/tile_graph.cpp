@@ -2,6 +2,7 @@
 #include "host/paths/tile_graph.h"
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <limits>
 #include <numeric>
@@ -198,6 +199,22 @@ void TileGraph::mark_around(const std::vector<int>& slots, int margin, TileMask&
           mask[static_cast<std::size_t>(near)] = 1;
       }
     }
+  }
+}
+
+void TileGraph::tiles_on_line(int from, int to, std::vector<int>& out) const {
+  const glm::vec2 a = glm::vec2(position_[static_cast<std::size_t>(from)]) + 0.5f;
+  const glm::vec2 b = glm::vec2(position_[static_cast<std::size_t>(to)]) + 0.5f;
+  // Steps of a quarter tile: a line can cut a tile's corner by less, and then the margin
+  // around its neighbours covers it.
+  const int steps = static_cast<int>(std::ceil(4.0f * glm::distance(a, b))) + 1;
+  int last = -1;
+  for (int i = 0; i <= steps; ++i) {
+    const glm::vec2 p = a + (b - a) * (static_cast<float>(i) / static_cast<float>(steps));
+    const int slot = slot_at(static_cast<int>(std::floor(p.x)), static_cast<int>(std::floor(p.y)));
+    if (slot >= 0 && slot != last)
+      out.push_back(slot);
+    last = slot;
   }
 }
 

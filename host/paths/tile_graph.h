@@ -40,6 +40,10 @@ public:
   /// The largest of the x and z distances between two tiles (slots), in tiles.
   int tile_distance(int slot_a, int slot_b) const;
 
+  /// The tile slots a straight line from the centre of tile `from` to the centre of tile `to`
+  /// passes through, appended to `out`.
+  void tiles_on_line(int from, int to, std::vector<int>& out) const;
+
   std::size_t memory_bytes() const;
 
 private:

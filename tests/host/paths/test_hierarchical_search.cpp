@@ -1,6 +1,6 @@
 // Hierarchical path search (host/paths/hierarchical_search.h): on a tiled world with walls to
 // go round, it reaches every goal Detour's flat A* reaches, expands fewer polygons on long
-// paths, and its paths are at most kLongerBound longer.
+// paths, and its paths are at most kLongerBound longer (kMeanLongerBound on average).
 #include "host/navmesh/navmesh.h"
 #include "host/paths/hierarchical_search.h"
 
@@ -14,11 +14,15 @@
 namespace crowd {
 namespace {
 
-/// How much longer than the flat A*'s a path may be: the confined search finds the shortest
-/// path within the route's tiles and their neighbours, which can only miss a shorter way that
-/// leaves them. Measured worst case: 5.3% on this maze (40 pairs, printed by the test), and on
-/// the bench worlds (README, "Path search"); the bound is about twice that.
-constexpr float kLongerBound = 0.10f;
+/// How much longer than the flat A*'s a path may be (string-pulled lengths). Both searches
+/// price a polygon path by its portal midpoints, a proxy for the walked length, and ours runs
+/// from the goal toward the start (as the shared path trees do), so the two proxies choose
+/// differently even where the tiles confine nothing. Measured worst case of one path: 5.3% on
+/// this maze (40 pairs, printed by the test), 16.6% and 13.8% on the bench worlds of 1,000 and
+/// 1,000,000 agents (32 long pairs each, bench/bench_path_search.cpp), where the means are 1.8%
+/// and 4.3%. The bounds: 20% for one path, 5% on average.
+constexpr float kLongerBound = 0.20f;
+constexpr float kMeanLongerBound = 0.05f;
 
 // 150 x 150 m, pillars every 6 m and three long walls with gaps at alternate ends, built in
 // tiles of 32 cells (9.6 m): 16 x 16 tiles.
@@ -64,7 +68,7 @@ TEST(HierarchicalSearch, ReachesWhatAStarReachesWithinTheLengthBoundExpandingLes
   std::vector<dtPolyRef> flat(4096), ours(4096);
   int pairs = 0;
   double flat_expanded = 0.0, our_expanded = 0.0;
-  float worst = 0.0f;
+  float worst = 0.0f, mean_longer = 0.0f;
   while (pairs < 40) {
     const glm::vec3 a(coordinate(rng), 0.0f, coordinate(rng)),
         b(coordinate(rng), 0.0f, coordinate(rng));
@@ -94,7 +98,9 @@ TEST(HierarchicalSearch, ReachesWhatAStarReachesWithinTheLengthBoundExpandingLes
     const float our_length = straight_length(*query, pa, pb, ours, found.count);
     EXPECT_LE(our_length, flat_length * (1.0f + kLongerBound)) << "pair " << pairs;
     worst = std::max(worst, our_length / flat_length - 1.0f);
+    mean_longer += our_length / flat_length - 1.0f;
   }
+  EXPECT_LE(mean_longer / static_cast<float>(pairs), kMeanLongerBound);
   EXPECT_LT(our_expanded, flat_expanded);
   RecordProperty("worst_longer_percent", static_cast<int>(worst * 1000.0f));
   std::printf("hierarchical: worst %.2f%% longer; expanded %.0f against A*'s %.0f per path\n",
