@@ -27,9 +27,9 @@ struct BenchSceneLayout {
 ///
 /// The side solves agents = kBenchDensity x (side^2 - pillar area). The cell size is Recast's
 /// default 0.3 m up to a 1,200 m world (4,000 x 4,000 cells: about 270,000 agents; 64,000
-/// agents need a 470 m world, 1,570^2 cells), then side / 4,000, which keeps the single-tile
-/// build at 16 M cells (navmesh.cpp refuses more than 2^24) and about 650 MB of Recast
-/// memory at 1,000,000 agents (a 1,830 m world at 0.46 m cells).
+/// agents need a 470 m world, 1,570^2 cells), then side / 4,000, which keeps the grid at 16 M
+/// cells (a 1,830 m world at 0.46 m cells at 1,000,000 agents), so that the build time, in
+/// tiles above 4 M cells (navmesh.h), stays a few seconds.
 BenchSceneLayout bench_scene_layout(int agents);
 
 /// Blocks per axis of the flows: round(side / 64 m), at least 1.

@@ -1,5 +1,6 @@
 // A scenario whose world is built in tiles (world.navmesh.tile_size) runs like any other: agents
 // cross tile borders to their goals on every backend, the same way at any thread count.
+#include "host/checkpoint/archive.h"
 #include "host/sim/simulation.h"
 
 #include <gtest/gtest.h>
@@ -80,6 +81,30 @@ TEST(TiledWorld, SamePositionsWhateverTheThreadCount) {
     two.step();
   }
   const auto a = one.positions(), b = two.positions();
+  ASSERT_EQ(a.size(), b.size());
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(a[i], b[i]) << "agent " << i;
+  }
+}
+
+TEST(TiledWorld, ACheckpointResumesAsTheUninterruptedRun) {
+  Simulation reference = tiled_simulation(BackendKind::Cpu);
+  Simulation first = tiled_simulation(BackendKind::Cpu);
+  for (int s = 0; s < 150; ++s) {
+    reference.step();
+  }
+  for (int s = 0; s < 70; ++s) {
+    first.step();
+  }
+  ArchiveWriter out;
+  first.save_checkpoint(out);
+  Simulation resumed = tiled_simulation(BackendKind::Cpu);
+  ArchiveReader in(out.bytes().data(), out.bytes().size(), "tiled checkpoint");
+  resumed.restore_checkpoint(in);
+  while (resumed.step_index() < 150) {
+    resumed.step();
+  }
+  const auto a = reference.positions(), b = resumed.positions();
   ASSERT_EQ(a.size(), b.size());
   for (std::size_t i = 0; i < a.size(); ++i) {
     EXPECT_EQ(a[i], b[i]) << "agent " << i;
