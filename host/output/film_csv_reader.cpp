@@ -1,9 +1,9 @@
 #include "host/output/film_csv_reader.h"
 
+#include "host/output/csv_cells.h"
 #include "host/output/locomotion.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <fstream>
 
@@ -14,17 +14,6 @@ constexpr int kFields = 13;
 constexpr const char* kNames[kFields] = {"frame", "time",        "agent",        "type", "x",
                                          "y",     "z",           "vx",           "vz",   "heading",
                                          "gait",  "cycle_phase", "playback_rate"};
-
-template <class T> bool parse_number(std::string_view text, T& value) {
-  const char* end = text.data() + text.size();
-  const auto result = std::from_chars(text.data(), end, value);
-  return result.ec == std::errc() && result.ptr == end;
-}
-
-std::string shown(std::string_view text) {
-  constexpr std::size_t kShown = 60;
-  return "'" + std::string(text.substr(0, kShown)) + (text.size() > kShown ? "...'" : "'");
-}
 
 /// Splits one line into fields as RFC 4180 says (the writer quotes a type label holding a
 /// comma or a quote, doubling its quotes). Returns the field count (all fields are counted, at
@@ -109,7 +98,7 @@ FilmCsv read_film_csv(std::istream& in, const std::filesystem::path& file, int a
       if (text != kFilmCsvHeader)
         throw TrajectoryError(file, 1,
                               "the header must be '" + std::string(kFilmCsvHeader) + "', got " +
-                                  shown(text));
+                                  quoted_cell(text));
       continue;
     }
     if (text.empty())
@@ -126,25 +115,26 @@ FilmCsv read_film_csv(std::istream& in, const std::filesystem::path& file, int a
                                 std::string(kFilmCsvHeader) + "), got " + std::to_string(count));
     int number = 0, agent = 0;
     double time = 0.0;
-    if (!parse_number(std::string_view(fields[0]), number))
-      throw TrajectoryError(file, line, "frame must be an integer, got " + shown(fields[0]));
-    if (!parse_number(std::string_view(fields[1]), time) || !std::isfinite(time))
-      throw TrajectoryError(file, line, "time must be a finite number, got " + shown(fields[1]));
-    if (!parse_number(std::string_view(fields[2]), agent))
-      throw TrajectoryError(file, line, "agent must be an integer, got " + shown(fields[2]));
+    if (!parse_cell(std::string_view(fields[0]), number))
+      throw TrajectoryError(file, line, "frame must be an integer, got " + quoted_cell(fields[0]));
+    if (!parse_cell(std::string_view(fields[1]), time) || !std::isfinite(time))
+      throw TrajectoryError(file, line,
+                            "time must be a finite number, got " + quoted_cell(fields[1]));
+    if (!parse_cell(std::string_view(fields[2]), agent))
+      throw TrajectoryError(file, line, "agent must be an integer, got " + quoted_cell(fields[2]));
     // x, y, z, vx, vz, heading, then cycle_phase and playback_rate (checked, not kept).
     constexpr int kNumberFields[] = {4, 5, 6, 7, 8, 9, 11, 12};
     float values[8] = {};
     for (int k = 0; k < 8; ++k) {
       const int f = kNumberFields[k];
-      if (!parse_number(std::string_view(fields[f]), values[k]) || !std::isfinite(values[k]))
+      if (!parse_cell(std::string_view(fields[f]), values[k]) || !std::isfinite(values[k]))
         throw TrajectoryError(file, line,
                               std::string(kNames[f]) + " must be a finite number, got " +
-                                  shown(fields[f]));
+                                  quoted_cell(fields[f]));
     }
     if (std::find(kGaitNames.begin(), kGaitNames.end(), fields[10]) == kGaitNames.end())
-      throw TrajectoryError(file, line,
-                            "gait must be idle, walk, run, turn or wait, got " + shown(fields[10]));
+      throw TrajectoryError(
+          file, line, "gait must be idle, walk, run, turn or wait, got " + quoted_cell(fields[10]));
     if (agent < 0 || agent >= agents)
       throw TrajectoryError(file, line,
                             "agent " + std::to_string(agent) + " is not in the scenario (it has " +
@@ -190,9 +180,9 @@ FilmCsv read_film_csv(std::istream& in, const std::filesystem::path& file, int a
       type_lines[a] = line;
     } else if (film.types[a] != fields[3]) {
       throw TrajectoryError(file, line,
-                            "agent " + std::to_string(agent) + " is type " + shown(fields[3]) +
-                                " here but " + shown(film.types[a]) + " on line " +
-                                std::to_string(type_lines[a]));
+                            "agent " + std::to_string(agent) + " is type " +
+                                quoted_cell(fields[3]) + " here but " + quoted_cell(film.types[a]) +
+                                " on line " + std::to_string(type_lines[a]));
     }
     frame->positions[a] = {values[0], values[1], values[2]};
     frame->velocities[a] = {values[3], values[4]};

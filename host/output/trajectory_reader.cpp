@@ -1,7 +1,8 @@
 #include "host/output/trajectory_reader.h"
 
+#include "host/output/csv_cells.h"
+
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <fstream>
@@ -17,17 +18,6 @@ constexpr int kFields = 8;
 /// How far frame 0 may put an agent from where the scenario places it: both are the same
 /// snapped position in a run of this scenario, while another scenario's agents are metres off.
 constexpr float kPlacementTolerance = 0.05f;
-
-template <class T> bool parse_number(std::string_view text, T& value) {
-  const char* end = text.data() + text.size();
-  const auto result = std::from_chars(text.data(), end, value);
-  return result.ec == std::errc() && result.ptr == end;
-}
-
-std::string quoted(std::string_view text) {
-  constexpr std::size_t kShown = 60;
-  return "'" + std::string(text.substr(0, kShown)) + (text.size() > kShown ? "...'" : "'");
-}
 
 std::string format_number(double value) {
   std::ostringstream out;
@@ -65,7 +55,7 @@ Trajectory read_trajectory(std::istream& in, const std::filesystem::path& file, 
     if (line == 1) {
       if (text != kHeader)
         throw TrajectoryError(
-            file, 1, "the header must be '" + std::string(kHeader) + "', got " + quoted(text));
+            file, 1, "the header must be '" + std::string(kHeader) + "', got " + quoted_cell(text));
       continue;
     }
     if (text.empty())
@@ -91,17 +81,19 @@ Trajectory read_trajectory(std::istream& in, const std::filesystem::path& file, 
     int step = 0, agent = 0;
     double time = 0.0;
     float values[5] = {};
-    if (!parse_number(fields[0], step) || step < 0)
-      throw TrajectoryError(file, line, "step must be an integer >= 0, got " + quoted(fields[0]));
-    if (!parse_number(fields[1], time) || !std::isfinite(time))
-      throw TrajectoryError(file, line, "time must be a finite number, got " + quoted(fields[1]));
-    if (!parse_number(fields[2], agent))
-      throw TrajectoryError(file, line, "agent must be an integer, got " + quoted(fields[2]));
+    if (!parse_cell(fields[0], step) || step < 0)
+      throw TrajectoryError(file, line,
+                            "step must be an integer >= 0, got " + quoted_cell(fields[0]));
+    if (!parse_cell(fields[1], time) || !std::isfinite(time))
+      throw TrajectoryError(file, line,
+                            "time must be a finite number, got " + quoted_cell(fields[1]));
+    if (!parse_cell(fields[2], agent))
+      throw TrajectoryError(file, line, "agent must be an integer, got " + quoted_cell(fields[2]));
     for (int k = 0; k < 5; ++k)
-      if (!parse_number(fields[3 + k], values[k]) || !std::isfinite(values[k]))
+      if (!parse_cell(fields[3 + k], values[k]) || !std::isfinite(values[k]))
         throw TrajectoryError(file, line,
                               std::string(kNames[3 + k]) + " must be a finite number, got " +
-                                  quoted(fields[3 + k]));
+                                  quoted_cell(fields[3 + k]));
     if (agent < 0 || agent >= agents)
       throw TrajectoryError(file, line,
                             "agent " + std::to_string(agent) + " is not in the scenario (it has " +
