@@ -49,12 +49,6 @@ PolygonGraph::PolygonGraph(const dtNavMesh& navmesh, const dtQueryFilter& filter
   const auto count = static_cast<std::size_t>(polygons_.size());
   passes_.resize(count);
   tile_.resize(count);
-  tile_position_.resize(static_cast<std::size_t>(navmesh.getMaxTiles()));
-  for (int t = 0; t < navmesh.getMaxTiles(); ++t) {
-    const dtMeshTile* tile = navmesh.getTile(t);
-    if (tile != nullptr && tile->header != nullptr)
-      tile_position_[static_cast<std::size_t>(t)] = {tile->header->x, tile->header->y};
-  }
   for (std::size_t i = 0; i < count; ++i) {
     const dtMeshTile* tile = nullptr;
     const dtPoly* poly = nullptr;
@@ -226,7 +220,6 @@ int PolygonGraph::extract_path(const PathTree& tree, int start, std::span<dtPoly
 std::size_t PolygonGraph::memory_bytes() const {
   return polygons_.memory_bytes() + passes_.capacity() + centroid_.capacity() * sizeof(glm::vec3) +
          area_cost_.capacity() * sizeof(float) + tile_.capacity() * sizeof(std::int32_t) +
-         tile_position_.capacity() * sizeof(glm::ivec2) +
          (rev_start_.capacity() + rev_from_.capacity()) * sizeof(std::int32_t) +
          rev_mid_.capacity() * sizeof(glm::vec3);
 }

@@ -63,12 +63,8 @@ public:
   /// is reached, so that the tree holds at least the path from `start`.
   void build_tree(int goal, PathTree& tree, const TileMask& allowed = {}, int start = -1) const;
 
-  /// The dtNavMesh tile slot of polygon `index`, and that tile's grid position.
+  /// The dtNavMesh tile slot of polygon `index`.
   int tile_of(int index) const { return tile_[static_cast<std::size_t>(index)]; }
-  glm::ivec2 tile_position(int slot) const {
-    return tile_position_[static_cast<std::size_t>(slot)];
-  }
-  int tile_slots() const { return static_cast<int>(tile_position_.size()); }
 
   /// The path from `start` along `tree`: at most `max_polys` references written to `out`;
   /// returns their count (0 when the goal is unreachable from `start`). `complete` tells
@@ -82,8 +78,7 @@ private:
   std::vector<std::uint8_t> passes_; // 1 where the polygon passes the filter
   std::vector<glm::vec3> centroid_;
   std::vector<float> area_cost_;
-  std::vector<std::int32_t> tile_;        // tile slot of each polygon
-  std::vector<glm::ivec2> tile_position_; // grid x, z of each tile slot
+  std::vector<std::int32_t> tile_; // tile slot of each polygon
   // Reversed links in CSR form: rev_start_[u] .. rev_start_[u + 1] are the polygons w with a
   // link w -> u, and the midpoint of that portal.
   std::vector<std::int32_t> rev_start_;
