@@ -30,6 +30,7 @@ TileGraph::TileGraph(const dtNavMesh& navmesh) : navmesh_(&navmesh) {
   glm::ivec2 lo(std::numeric_limits<int>::max()), hi(std::numeric_limits<int>::min());
   // Clusters: union-find over each tile's links to polygons of the same tile.
   std::vector<std::int32_t> parent;
+  std::vector<int> members; // polygons of each cluster
   for (std::size_t t = 0; t < slots; ++t) {
     const dtMeshTile* tile = navmesh.getTile(static_cast<int>(t));
     if (tile == nullptr || tile->header == nullptr)
@@ -51,34 +52,31 @@ TileGraph::TileGraph(const dtNavMesh& navmesh) : navmesh_(&navmesh) {
         parent[static_cast<std::size_t>(std::max(a, b))] = std::min(a, b);
       }
     }
-    // Number the clusters in order of their lowest polygon, after those of earlier tiles.
+    // Number the clusters in order of their lowest polygon, after those of earlier tiles;
+    // centroid_ sums its polygons' centroids until the division below.
     std::vector<std::int32_t> number(static_cast<std::size_t>(polys), -1);
-    std::vector<glm::vec3> sum;
-    std::vector<int> count;
     for (int p = 0; p < polys; ++p) {
       const auto root = static_cast<std::size_t>(find_root(parent, p));
       if (number[root] < 0) {
         number[root] = static_cast<std::int32_t>(tile_.size());
         tile_.push_back(static_cast<std::int32_t>(t));
         centroid_.emplace_back(0.0f);
-        sum.emplace_back(0.0f);
-        count.push_back(0);
+        members.push_back(0);
       }
-      const int cluster = number[root];
-      poly_cluster_.push_back(cluster);
+      const auto cluster = static_cast<std::size_t>(number[root]);
+      poly_cluster_.push_back(number[root]);
       const dtPoly& poly = tile->polys[p];
       glm::vec3 c(0.0f);
       for (int v = 0; v < poly.vertCount; ++v) {
         const float* q = &tile->verts[static_cast<std::size_t>(poly.verts[v]) * 3];
         c += glm::vec3(q[0], q[1], q[2]);
       }
-      const auto local = static_cast<std::size_t>(cluster) - (tile_.size() - sum.size());
-      sum[local] += poly.vertCount > 0 ? c / static_cast<float>(poly.vertCount) : c;
-      ++count[local];
+      centroid_[cluster] += poly.vertCount > 0 ? c / static_cast<float>(poly.vertCount) : c;
+      ++members[cluster];
     }
-    for (std::size_t k = 0; k < sum.size(); ++k)
-      centroid_[tile_.size() - sum.size() + k] = sum[k] / static_cast<float>(count[k]);
   }
+  for (std::size_t k = 0; k < centroid_.size(); ++k)
+    centroid_[k] /= static_cast<float>(members[k]);
   // Links between clusters of different tiles.
   std::vector<std::pair<std::int32_t, std::int32_t>> pairs;
   for (std::size_t t = 0; t < slots; ++t) {
