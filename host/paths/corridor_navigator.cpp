@@ -22,6 +22,7 @@
 #include <oneapi/tbb/enumerable_thread_specific.h>
 #include <oneapi/tbb/parallel_for.h>
 #include <oneapi/tbb/task_arena.h>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
@@ -105,6 +106,15 @@ struct CorridorNavigator::Impl {
 
   dtNavMeshQuery& query() { return *queries.local(); }
 
+  // The point of `poly` nearest `target`: where a path that stops short of its target (longer
+  // than the corridor holds, or partial) ends. Nothing when Detour cannot tell.
+  std::optional<glm::vec3> nearest_in(dtPolyRef poly, const glm::vec3& target) {
+    float nearest[3];
+    if (dtStatusFailed(query().closestPointOnPoly(poly, &target.x, nearest, nullptr)))
+      return std::nullopt;
+    return glm::vec3(nearest[0], nearest[1], nearest[2]);
+  }
+
   template <class F> void for_each_agent(F&& f) {
     const int n = static_cast<int>(agents.size());
     tbb::parallel_for(tbb::blocked_range<int>(0, n, 16), [&](const tbb::blocked_range<int>& r) {
@@ -184,11 +194,10 @@ struct CorridorNavigator::Impl {
     if (!found.complete) {
       // Longer than the corridor holds: aim for the point of its last polygon nearest the
       // target; the validity check asks again near its end.
-      float nearest[3];
-      if (dtStatusFailed(
-              query().closestPointOnPoly(result.path.back(), &a.target_pos.x, nearest, nullptr)))
+      const std::optional<glm::vec3> end = nearest_in(result.path.back(), a.target_pos);
+      if (!end)
         return false;
-      result.end = {nearest[0], nearest[1], nearest[2]};
+      result.end = *end;
     }
     result.ok = true;
     return true;
@@ -213,11 +222,10 @@ struct CorridorNavigator::Impl {
     result.end = a.target_pos;
     if (result.path.back() != a.target_ref) {
       // Partial path: aim for the nearest reachable point, inside the last polygon.
-      float nearest[3];
-      if (dtStatusFailed(
-              q.closestPointOnPoly(result.path.back(), &a.target_pos.x, nearest, nullptr)))
+      const std::optional<glm::vec3> end = nearest_in(result.path.back(), a.target_pos);
+      if (!end)
         return result;
-      result.end = {nearest[0], nearest[1], nearest[2]};
+      result.end = *end;
       // Out of reach for good only when the search was not cut short.
       result.partial_final =
           !dtStatusDetail(status, DT_OUT_OF_NODES) && !dtStatusDetail(status, DT_BUFFER_TOO_SMALL);
@@ -243,11 +251,11 @@ struct CorridorNavigator::Impl {
     if (!complete) {
       // Longer than the corridor holds: aim for the point of the last polygon nearest to the
       // target; the validity check asks again near its end.
-      float nearest[3];
-      if (dtStatusFailed(query().closestPointOnPoly(path[static_cast<std::size_t>(count - 1)],
-                                                    &a.target_pos.x, nearest, nullptr)))
+      const std::optional<glm::vec3> nearest =
+          nearest_in(path[static_cast<std::size_t>(count - 1)], a.target_pos);
+      if (!nearest)
         return false;
-      end = {nearest[0], nearest[1], nearest[2]};
+      end = *nearest;
     }
     a.corridor.setCorridor(&end.x, path.data(), count);
     // The tree chose the way out of the agent's polygon for the portal it was reached by, not
