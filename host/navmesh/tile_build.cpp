@@ -71,6 +71,12 @@ std::string tile_name(const TileRegion& region) {
   return " (tile " + std::to_string(region.tile_x) + ", " + std::to_string(region.tile_z) + ")";
 }
 
+// What to change when a tile holds more vertices than Detour allows.
+std::string tile_size_advice(const TileRegion& region) {
+  return region.border == 0 ? "build it in tiles: set world.navmesh.tile_size"
+                            : "lower world.navmesh.tile_size";
+}
+
 // A Recast step failed. Recast reports too many vertices for one tile (rcBuildPolyMesh's
 // 0xfffe limit) in its log; that one names the setting that fixes it.
 [[noreturn]] void recast_failure(const BuildContext& context, const TileRegion& region,
@@ -79,8 +85,7 @@ std::string tile_name(const TileRegion& region) {
   if (log.find("Too many vertices") != std::string::npos) {
     throw NavmeshError("the navmesh" + tile_name(region) + " has more than 65,534 vertices (" +
                            log + " in " + step + "), more than one Detour tile holds; " +
-                           (region.border == 0 ? "build it in tiles: set world.navmesh.tile_size"
-                                               : "lower world.navmesh.tile_size"),
+                           tile_size_advice(region),
                        NavmeshError::Setting::TileSize);
   }
   std::string message = "navmesh build failed" + tile_name(region) + " in " + step;
@@ -282,8 +287,7 @@ DetourTileData build_tile(const RecastInput& input, const TileRegion& region,
     throw NavmeshError("the navmesh" + tile_name(region) + " has " + std::to_string(pmesh->nverts) +
                            " vertices and " + std::to_string(pmesh->npolys) +
                            " polygons, more than one Detour tile holds; " +
-                           (region.border == 0 ? "build it in tiles: set world.navmesh.tile_size"
-                                               : "lower world.navmesh.tile_size"),
+                           tile_size_advice(region),
                        NavmeshError::Setting::TileSize);
   }
   tile.vertex_count = pmesh->nverts;
