@@ -12,17 +12,6 @@ std::uint64_t splitmix64(std::uint64_t x) {
   return x ^ (x >> 31);
 }
 
-/// Eight colours far apart in hue and light for types that name none (Okabe & Ito's
-/// colour-blind-safe palette, "Color Universal Design", 2008, in linear-ish sRGB fractions).
-constexpr std::array<glm::vec3, 8> kPalette{{{0.90f, 0.62f, 0.00f},
-                                             {0.34f, 0.71f, 0.91f},
-                                             {0.00f, 0.62f, 0.45f},
-                                             {0.94f, 0.89f, 0.26f},
-                                             {0.00f, 0.45f, 0.70f},
-                                             {0.84f, 0.37f, 0.00f},
-                                             {0.80f, 0.47f, 0.65f},
-                                             {0.60f, 0.60f, 0.60f}}};
-
 } // namespace
 
 CharacterCast::CharacterCast(std::uint64_t scenario_seed,
@@ -72,7 +61,7 @@ CharacterLook CharacterCast::look(int id, const std::string& type, float radius)
   } else {
     const auto it = palette_index_.find(type);
     const int index = it == palette_index_.end() ? 0 : it->second;
-    look.color = kPalette[static_cast<std::size_t>(index) % kPalette.size()];
+    look.color = kOkabeItoPalette[static_cast<std::size_t>(index) % kOkabeItoPalette.size()];
   }
   return look;
 }

@@ -5,6 +5,7 @@
 
 #include "host/scenario/character_clips.h"
 
+#include <array>
 #include <cstdint>
 #include <glm/glm.hpp>
 #include <map>
@@ -12,6 +13,18 @@
 #include <string>
 
 namespace crowd {
+
+/// Eight colours far apart in hue and light (Okabe & Ito's colour-blind-safe palette, "Color
+/// Universal Design", 2008, in linear-ish sRGB fractions): the film exports' colours of types
+/// that name none, and `crowd render --colour type`'s colours (host/render/agent_style.h).
+inline constexpr std::array<glm::vec3, 8> kOkabeItoPalette{{{0.90f, 0.62f, 0.00f},
+                                                            {0.34f, 0.71f, 0.91f},
+                                                            {0.00f, 0.62f, 0.45f},
+                                                            {0.94f, 0.89f, 0.26f},
+                                                            {0.00f, 0.45f, 0.70f},
+                                                            {0.84f, 0.37f, 0.00f},
+                                                            {0.80f, 0.47f, 0.65f},
+                                                            {0.60f, 0.60f, 0.60f}}};
 
 /// One agent's character in the film exports.
 struct CharacterLook {

@@ -3,8 +3,10 @@
 // is the one place a colour is defined, and tests can predict a pixel.
 #pragma once
 
+#include "host/output/character_cast.h"
 #include "host/scenario/population.h"
 
+#include <array>
 #include <cstdint>
 #include <glm/glm.hpp>
 #include <span>
@@ -23,7 +25,7 @@ enum class AgentState : std::uint8_t {
 };
 inline constexpr int kAgentStates = 4;
 /// Colours of `--colour type`; the palette repeats after this many type labels.
-inline constexpr int kTypeColourCount = 8;
+inline constexpr int kTypeColourCount = static_cast<int>(kOkabeItoPalette.size());
 
 namespace palette {
 inline constexpr glm::vec3 kBackground{0.96f, 0.96f, 0.94f};
@@ -37,12 +39,9 @@ inline constexpr glm::vec3 kSpeedStops[3] = {
 /// Walking blue, slowed orange, at goal grey, waiting teal.
 inline constexpr glm::vec3 kStateColours[kAgentStates] = {
     {0.20f, 0.45f, 0.85f}, {0.90f, 0.35f, 0.10f}, {0.55f, 0.55f, 0.60f}, {0.05f, 0.62f, 0.55f}};
-/// By type label, in order of first appearance among the agents (by id): Okabe & Ito's
-/// colour-blind-safe palette ("Color Universal Design", 2008; character_cast.cpp's film
-/// palette), orange, sky blue, bluish green, yellow, blue, vermilion, reddish purple, grey.
-inline constexpr glm::vec3 kTypeColours[kTypeColourCount] = {
-    {0.90f, 0.62f, 0.00f}, {0.34f, 0.71f, 0.91f}, {0.00f, 0.62f, 0.45f}, {0.94f, 0.89f, 0.26f},
-    {0.00f, 0.45f, 0.70f}, {0.84f, 0.37f, 0.00f}, {0.80f, 0.47f, 0.65f}, {0.60f, 0.60f, 0.60f}};
+/// By type label, in order of first appearance among the agents (by id): the film exports'
+/// palette (host/output/character_cast.h).
+inline constexpr const std::array<glm::vec3, kTypeColourCount>& kTypeColours = kOkabeItoPalette;
 inline constexpr glm::vec4 kSelection{0.95f, 0.10f, 0.75f, 1.0f};
 inline constexpr glm::vec4 kNeighbourLink{0.95f, 0.10f, 0.75f, 0.9f};
 inline constexpr glm::vec4 kWallSegment{1.00f, 0.45f, 0.00f, 1.0f};

@@ -185,7 +185,7 @@ struct CrowdRenderer::Impl {
     agents.set("colour_mode", static_cast<int>(options.colouring));
     agents.set("speed_stops", palette::kSpeedStops, 3);
     agents.set("state_colours", palette::kStateColours, kAgentStates);
-    agents.set("type_colours", palette::kTypeColours, kTypeColourCount);
+    agents.set("type_colours", palette::kTypeColours.data(), kTypeColourCount);
     glBindVertexArray(agent_vao);
     glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, static_cast<GLsizei>(n));
   }
