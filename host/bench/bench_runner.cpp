@@ -167,6 +167,8 @@ std::vector<BenchRun> run_bench(const BenchOptions& options, const BenchObserver
             observer.step_done(s, options.steps, sim.last_step_ms());
         }
         host_bytes = std::max(host_bytes, agent_bytes());
+        if (const std::size_t device_bytes = sim.device_memory_bytes(); device_bytes > 0)
+          run.device_bytes_per_agent = static_cast<double>(device_bytes) / agents;
         run.navmesh_bytes =
             static_cast<double>(sim.navmesh().detour_bytes() + sim.navmesh_table_bytes());
         run.steps = options.steps;

@@ -54,8 +54,7 @@ struct BenchRun {
   double navmesh_build_ms = 0.0;
   int navmesh_tiles = 0;
   double navmesh_bytes = 0.0;
-  /// Device memory per agent: none for host backends (and not measured yet for cuda:
-  /// Simulation does not expose the executor's device_memory_bytes()).
+  /// Device memory per agent (largest seen, the wall grid included): none for host backends.
   std::optional<double> device_bytes_per_agent;
   MetricsSummary metrics; ///< arrived, overlap_events, wall_events, ...
 };

@@ -73,6 +73,8 @@ public:
   /// The part of host_memory_bytes() in tables built from the navmesh (polygon graph, portal
   /// and outline tables, wall grid): it grows with the world, not with the agents.
   virtual std::size_t navmesh_table_bytes() const { return 0; }
+  /// Bytes of device memory the backend holds (0 for backends that run on the host).
+  virtual std::size_t device_memory_bytes() const { return 0; }
 
   /// Checkpoints (host/checkpoint/archive.h): everything a later step reads. restore() is
   /// called on a backend that has the scenario's first agents and replaces its whole state.

@@ -35,6 +35,7 @@ public:
   const StepHealth& last_step_health() const override { return health_; }
   std::size_t host_memory_bytes() const override;
   std::size_t navmesh_table_bytes() const override;
+  std::size_t device_memory_bytes() const override { return executor_->device_memory_bytes(); }
   void save(ArchiveWriter& out) const override;
   void restore(ArchiveReader& in) override;
 

@@ -365,6 +365,9 @@ std::size_t Simulation::host_memory_bytes() const {
 std::size_t Simulation::navmesh_table_bytes() const {
   return impl_->backend->navmesh_table_bytes();
 }
+std::size_t Simulation::device_memory_bytes() const {
+  return impl_->backend->device_memory_bytes();
+}
 MetricsSummary Simulation::metrics() const {
   MetricsSummary summary = impl_->metrics->summary(impl_->backend->name(), impl_->step_index);
   summary.faults = impl_->faults;

@@ -125,6 +125,8 @@ public:
   /// The part of host_memory_bytes() in the backend's tables of the navmesh (not counting the
   /// Detour navmesh itself: navmesh().detour_bytes()).
   std::size_t navmesh_table_bytes() const;
+  /// Bytes of device memory the backend holds (0 unless it runs on a GPU).
+  std::size_t device_memory_bytes() const;
   /// The metrics of the steps run so far.
   MetricsSummary metrics() const;
   /// Our solver's state for inspection (host/sim/agent_debug_view.h); null for the detour
