@@ -487,6 +487,20 @@ public:
     copies.finish_download(download_staging_);
   }
 
+  void read_back_proximity_rows(int agent) override {
+    if (agent < 0 || agent >= count_)
+      return;
+    AgentArrays& a = *agents_;
+    const auto i = static_cast<std::size_t>(agent);
+    const auto k = static_cast<std::size_t>(a.max_neighbors);
+    const auto s = static_cast<std::size_t>(a.max_segments);
+    copy_row_to_host(a.neighbor_index.data() + i * k, neighbor_index_.data() + i * k, k);
+    copy_row_to_host(a.neighbor_count.data() + i, neighbor_count_.data() + i, 1);
+    copy_row_to_host(a.segment.data() + i * s, segment_.data() + i * s, s);
+    copy_row_to_host(a.segment_count.data() + i, segment_count_.data() + i, 1);
+    CROWD_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+  }
+
   AgentGridSnapshot agent_grid() const override {
     AgentGridSnapshot grid;
     const auto n = static_cast<std::size_t>(count_);
@@ -645,6 +659,13 @@ private:
   }
 
   /// Synchronous device -> host copy of a whole buffer's first host.size() elements.
+  /// Queues a copy of `count` elements from the device to the host (read_back_proximity_rows).
+  template <class T> void copy_row_to_host(T* host, const T* device, std::size_t count) const {
+    if (count > 0)
+      CROWD_CUDA_CHECK(cudaMemcpyAsync(host, device, bytes_of<T>(count), cudaMemcpyDeviceToHost,
+                                       stream_.get()));
+  }
+
   template <class T> void copy_to_host(std::vector<T>& host, const DeviceBuffer<T>& device) const {
     if (host.empty())
       return;

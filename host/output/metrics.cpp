@@ -756,17 +756,19 @@ void MetricsCollector::record_arrival(int agent, double time, bool by_contact) {
 }
 
 void MetricsCollector::record_step_time(double ms, const StageTimes& stages) {
-  Impl& m = *impl_;
-  m.step_ms.add(ms);
-  for (const auto& entry : stages.entries()) {
-    auto it = std::find_if(m.stage_totals.begin(), m.stage_totals.end(),
-                           [&](const auto& e) { return e.first == entry.first; });
-    if (it == m.stage_totals.end()) {
-      m.stage_totals.push_back(entry);
-    } else {
-      it->second += entry.second;
-    }
-  }
+  impl_->step_ms.add(ms);
+  for (const auto& [stage, stage_ms] : stages.entries())
+    add_stage_time(stage, stage_ms);
+}
+
+void MetricsCollector::add_stage_time(const std::string& stage, double ms) {
+  auto& totals = impl_->stage_totals;
+  auto it = std::find_if(totals.begin(), totals.end(),
+                         [&](const auto& entry) { return entry.first == stage; });
+  if (it == totals.end())
+    totals.emplace_back(stage, ms);
+  else
+    it->second += ms;
 }
 
 bool MetricsCollector::goal_unreachable(int agent) const {

@@ -117,6 +117,8 @@ public:
   void record_arrival(int agent, double time, bool by_contact = false);
   /// Wall time of one step and of its stages.
   void record_step_time(double ms, const StageTimes& stages);
+  /// Adds `ms` to stage `stage` of the step recorded last (an observer timed after it).
+  void add_stage_time(const std::string& stage, double ms);
 
   bool goal_unreachable(int agent) const;
   long long overlap_events() const;

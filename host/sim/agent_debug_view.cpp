@@ -110,12 +110,23 @@ AgentDebugView inspect_agent(const AgentArrays& a, const CorridorNavigator& navi
 }
 
 std::optional<AgentDebugView> inspect_agent(const Simulation& simulation, int id) {
-  simulation.position(id); // validates the id
+  const int index = simulation.backend_index(id); // validates the id
   const CrowdSolver* solver = simulation.crowd_solver();
   if (solver == nullptr)
     return std::nullopt;
-  return inspect_agent(solver->arrays(), solver->navigator(), simulation.navmesh(),
-                       solver->standoff_params(), id);
+  if (index < 0) {
+    AgentDebugView waiting; // not entered yet: nothing the solver sees
+    waiting.agent = id;
+    return waiting;
+  }
+  // The solver's arrays are numbered by backend index; the view speaks agent ids.
+  solver->read_back_proximity_rows(index);
+  AgentDebugView view = inspect_agent(solver->arrays(), solver->navigator(), simulation.navmesh(),
+                                      solver->standoff_params(), index);
+  view.agent = id;
+  for (int& neighbour : view.neighbours)
+    neighbour = simulation.agent_of_backend_index(neighbour);
+  return view;
 }
 
 } // namespace crowd

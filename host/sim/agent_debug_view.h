@@ -40,8 +40,10 @@ struct AgentDebugView {
 AgentDebugView inspect_agent(const AgentArrays& arrays, const CorridorNavigator& navigator,
                              const NavMesh& navmesh, const StandoffParams& standoff, int id);
 
-/// The same for an agent of a simulation; nothing for the detour backend, whose internals
-/// are DetourCrowd's own. Throws ApiError for an unknown id.
+/// The same for agent `id` of a simulation (agent ids throughout, the neighbours' too, although
+/// the solver numbers its agents in the order they entered); an agent that has not entered
+/// yet gets an empty view. Nothing for the detour backend, whose internals are DetourCrowd's
+/// own. Throws ApiError for an unknown id.
 std::optional<AgentDebugView> inspect_agent(const Simulation& simulation, int id);
 
 } // namespace crowd

@@ -90,6 +90,10 @@ public:
   /// the executor, the proximity rows and the displacement included (the CPU executor works on
   /// them in place: nothing to do).
   virtual void read_back_everything() {}
+  /// Copies agent `agent`'s proximity rows (neighbour and wall-segment lists and counts) as the
+  /// last step's kernels left them into the `agents` of that step, for the debug view; a step
+  /// downloads only the counts. The CPU executor works on them in place: nothing to do.
+  virtual void read_back_proximity_rows(int /*agent*/) {}
   /// The agent grid that build_grid built last.
   virtual AgentGridSnapshot agent_grid() const = 0;
 

@@ -130,6 +130,7 @@ struct Simulation::Impl {
   double max_navmesh_correction = 0.0;
   int step_index = 0;
   double last_step_ms = 0.0;
+  StageTimes step_stages; ///< The last step's stages, "host" and "observe" included.
   /// For observers' path queries (walking_direction), made on first use.
   mutable NavQueryPtr observer_query;
   /// The scenario's ground, for observers (ground_height), indexed on first use.
@@ -281,11 +282,26 @@ void Simulation::step() {
   m.periodic.apply(m.schedule, *m.backend);
   m.schedule.after_step(m.setups, *m.backend, *m.metrics, now);
   m.handle_stuck(now);
-  m.last_step_ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  m.metrics->record_step_time(m.last_step_ms, m.backend->last_step_stages());
+  const auto stepped = std::chrono::steady_clock::now();
+  m.last_step_ms = std::chrono::duration<double, std::milli>(stepped - start).count();
+  // The backend's stages, then "host": the rest of the step on the host (the schedule,
+  // arrivals, stuck agents, the backend's bookkeeping between its stages), and "observe": the
+  // metrics and flow observers, which last_step_ms leaves out.
+  m.step_stages = m.backend->last_step_stages();
+  double staged_ms = 0.0;
+  for (const auto& [stage, ms] : m.step_stages.entries())
+    staged_ms += ms;
+  m.step_stages.add("host", std::max(0.0, m.last_step_ms - staged_ms));
   m.metrics->observe_step(positions(), phases());
   m.observe_flow();
+  m.step_stages.add(
+      "observe",
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - stepped).count());
+  m.metrics->record_step_time(m.last_step_ms, m.step_stages);
+}
+
+void Simulation::record_observer_time(double ms) {
+  impl_->metrics->add_stage_time("observe", ms);
 }
 
 int Simulation::step_index() const {
@@ -354,7 +370,7 @@ std::string Simulation::backend_name() const {
   return impl_->backend->name();
 }
 const StageTimes& Simulation::last_step_stages() const {
-  return impl_->backend->last_step_stages();
+  return impl_->step_stages;
 }
 double Simulation::last_step_ms() const {
   return impl_->last_step_ms;
@@ -436,6 +452,15 @@ void Simulation::restore_checkpoint(ArchiveReader& in) {
 
 const CrowdSolver* Simulation::crowd_solver() const {
   return dynamic_cast<const CrowdSolver*>(impl_->backend.get());
+}
+
+int Simulation::backend_index(int id) const {
+  position(id); // validates the id
+  return impl_->schedule.backend_of(id);
+}
+
+int Simulation::agent_of_backend_index(int index) const {
+  return impl_->schedule.agent_of_backend(index);
 }
 
 } // namespace crowd

@@ -119,8 +119,14 @@ public:
   const Scenario& scenario() const;
   const NavMesh& navmesh() const;
   std::string backend_name() const;
+  /// The last step's stage times: the backend's, then "host" (the rest of the step on the
+  /// host) and "observe" (the metrics and flow observers, outside last_step_ms).
   const StageTimes& last_step_stages() const;
+  /// Wall time of the last step, observers left out.
   double last_step_ms() const;
+  /// Adds `ms` to this step's "observe" time in the metrics: the caller's own observers (the
+  /// outputs a run writes), timed by the caller.
+  void record_observer_time(double ms);
   std::size_t host_memory_bytes() const;
   /// The part of host_memory_bytes() in the backend's tables of the navmesh (not counting the
   /// Detour navmesh itself: navmesh().detour_bytes()).
@@ -132,6 +138,12 @@ public:
   /// Our solver's state for inspection (host/sim/agent_debug_view.h); null for the detour
   /// backend.
   const CrowdSolver* crowd_solver() const;
+  /// The index by which the backend (and crowd_solver()'s arrays) knows agent `id`: agents
+  /// enter the backend when they start, so with start delays and emitters it differs from
+  /// `id`; -1 before the agent has entered. Throws ApiError for an unknown id.
+  int backend_index(int id) const;
+  /// The agent id of the backend's agent `index` (the inverse of backend_index).
+  int agent_of_backend_index(int index) const;
 
   /// Checkpoints (host/checkpoint/archive.h): the whole state after the last step, so that a
   /// Simulation built from the same scenario and options, restored from it, steps exactly as

@@ -74,6 +74,17 @@ TEST(CrowdRun, MetricsHoldEveryKeyOfTheSpec) {
   EXPECT_EQ(m["steps"], 30);
   EXPECT_TRUE(m["stage_ms"].is_object());
   EXPECT_TRUE(m["stage_ms"].contains("avoidance"));
+  // The host's time outside the stages, then the observers' (metrics and the outputs written),
+  // each its own entry after the pipeline's stages.
+  std::vector<std::string> stages;
+  const auto in_file_order = nlohmann::ordered_json::parse(read_file(path));
+  for (const auto& [stage, ms] : in_file_order["stage_ms"].items()) {
+    stages.push_back(stage);
+    EXPECT_GE(ms.get<double>(), 0.0) << stage;
+  }
+  ASSERT_GE(stages.size(), 3u);
+  EXPECT_EQ(stages[stages.size() - 2], "host");
+  EXPECT_EQ(stages.back(), "observe");
   // Nobody crosses a 40 m circle in 3 s.
   EXPECT_TRUE(m["mean_arrival_time"].is_null());
   // The summary names the figures a user looks at first.

@@ -151,6 +151,44 @@ TEST(CudaExecutor, ReportsNeighbourTruncationLikeTheCpu) {
   }
 }
 
+// A step downloads only the neighbour and segment counts; the debug view asks for one agent's
+// rows when it shows that agent, and gets what the kernels found (the CPU's rows, to the bit).
+TEST(CudaExecutor, ReadsBackOneAgentsProximityRowsForTheDebugView) {
+  if (cuda_device_count() == 0)
+    GTEST_SKIP() << kNoCudaDevice;
+  RandomCrowd crowd =
+      test::random_crowd_in_motion(test::size_for_device(300, 60), 11u, /*big_pattern_every=*/0,
+                                   /*warmup_steps=*/3);
+  AgentArrays on_cpu = crowd.agents;
+  AgentArrays on_gpu = crowd.agents;
+  // Rows nobody wrote: only a read-back can make them the kernels' rows.
+  std::fill(on_gpu.neighbor_index.begin(), on_gpu.neighbor_index.end(), -7);
+  std::fill(on_gpu.segment.begin(), on_gpu.segment.end(), glm::vec4(-7.0f));
+  const WallGridData walls = test::random_crowd_walls(); // the CPU executor keeps a view
+  auto cpu = make_cpu_executor(1);
+  auto gpu = make_cuda_executor();
+  cpu->set_walls(walls);
+  gpu->set_walls(walls);
+  StageTimes times;
+  cpu->step(on_cpu, crowd.params(), times);
+  gpu->step(on_gpu, crowd.params(), times);
+  const auto k = static_cast<std::size_t>(on_cpu.max_neighbors);
+  const auto s = static_cast<std::size_t>(on_cpu.max_segments);
+  int with_rows = 0;
+  for (int agent = 0; agent < on_cpu.count(); agent += 7) {
+    const auto i = static_cast<std::size_t>(agent);
+    gpu->read_back_proximity_rows(agent);
+    ASSERT_EQ(on_gpu.neighbor_count[i], on_cpu.neighbor_count[i]) << agent;
+    ASSERT_EQ(on_gpu.segment_count[i], on_cpu.segment_count[i]) << agent;
+    for (std::size_t t = 0; t < static_cast<std::size_t>(on_cpu.neighbor_count[i]); ++t)
+      EXPECT_EQ(on_gpu.neighbor_index[i * k + t], on_cpu.neighbor_index[i * k + t]) << agent;
+    for (std::size_t t = 0; t < static_cast<std::size_t>(on_cpu.segment_count[i]); ++t)
+      EXPECT_EQ(on_gpu.segment[i * s + t], on_cpu.segment[i * s + t]) << agent;
+    with_rows += on_cpu.neighbor_count[i] > 0 && on_cpu.segment_count[i] > 0;
+  }
+  EXPECT_GT(with_rows, 0) << "the crowd is dense enough to have neighbours and walls";
+}
+
 } // namespace
 } // namespace crowd
 

@@ -58,6 +58,55 @@ TEST(AgentDebugView, SamplesAreTheKernelsAndItsAnswerIsTheKernelsChoice) {
   EXPECT_EQ(copy.new_velocity[0], view->chosen_velocity);
 }
 
+// Agent 0 enters last, so the solver numbers the agents 1, 2, 0: the view must still be agent
+// 0's, with its neighbours named by agent id.
+constexpr char kLateEntry[] = R"({
+  "name": "late-entry", "dt": 0.1, "steps": 40,
+  "world": {"bounds": [[0, 0], [30, 6]]},
+  "agents": [
+    {"position": [25, 3], "goal": [28, 3], "start_delay": 1.0},
+    {"position": [3, 3], "goal": [17, 3]},
+    {"position": [4.5, 3], "goal": [17, 3]}
+  ]})";
+
+TEST(AgentDebugView, ShowsTheAgentAskedForWhenAgentsEnterOutOfOrder) {
+  SimulationOptions options;
+  options.backend = BackendKind::Cpu;
+  Simulation sim(parse_scenario(kLateEntry, "late-entry.json"), options);
+  sim.step();
+  ASSERT_EQ(sim.backend_index(0), -1) << "agent 0 has not entered yet";
+  const auto waiting = inspect_agent(sim, 0);
+  ASSERT_TRUE(waiting.has_value());
+  EXPECT_EQ(waiting->agent, 0);
+  EXPECT_TRUE(waiting->samples.empty() && waiting->neighbours.empty() && waiting->corridor.empty());
+
+  for (int s = 0; s < 15; ++s)
+    sim.step();
+  ASSERT_EQ(sim.backend_index(0), 2);
+  ASSERT_EQ(sim.backend_index(1), 0);
+  ASSERT_EQ(sim.agent_of_backend_index(2), 0);
+
+  // Agent 1 and agent 2 walk together, agent 0 stands 20 m away from both.
+  const auto one = inspect_agent(sim, 1);
+  ASSERT_TRUE(one.has_value());
+  EXPECT_EQ(one->agent, 1);
+  EXPECT_EQ(one->neighbours, std::vector<int>{2}) << "neighbours are named by agent id";
+  const auto zero = inspect_agent(sim, 0);
+  ASSERT_TRUE(zero.has_value());
+  EXPECT_TRUE(zero->neighbours.empty());
+  EXPECT_FALSE(zero->samples.empty());
+  // Its corridor starts on the polygon under agent 0, not under the solver's agent 0 (agent 1).
+  ASSERT_FALSE(zero->corridor.empty());
+  float min_x = FLT_MAX, max_x = -FLT_MAX;
+  for (const glm::vec3& v : zero->corridor.front()) {
+    min_x = std::min(min_x, v.x);
+    max_x = std::max(max_x, v.x);
+  }
+  const float x = sim.position(0).x;
+  EXPECT_TRUE(min_x <= x && x <= max_x) << x << " outside [" << min_x << ", " << max_x << "]";
+  EXPECT_GT(x, 20.0f);
+}
+
 TEST(AgentDebugView, NothingForTheDetourBackend) {
   SimulationOptions options;
   options.backend = BackendKind::Detour;

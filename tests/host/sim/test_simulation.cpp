@@ -43,6 +43,30 @@ TEST(SimulationHealth, AgentsQueuedAtADoorAreFoundStuckReplannedAndReleased) {
   EXPECT_TRUE(s.faults.empty());
 }
 
+// stage_ms.host is the step's time outside the backend's stages, so the stages and it add up
+// to the step's time; the observers are timed apart, outside it.
+TEST(SimulationStages, HostTimeIsTheStepOutsideTheStagesAndObserversAreApart) {
+  SimulationOptions options;
+  options.backend = BackendKind::Cpu;
+  Simulation sim = Simulation::from_file(kScenarios / "circle.json", options);
+  for (int s = 0; s < 5; ++s) {
+    sim.step();
+    double in_step = 0.0;
+    bool host = false, observe = false;
+    for (const auto& [stage, ms] : sim.last_step_stages().entries()) {
+      EXPECT_GE(ms, 0.0) << stage;
+      if (stage == "observe") {
+        observe = true;
+        continue;
+      }
+      host = host || stage == "host";
+      in_step += ms;
+    }
+    EXPECT_TRUE(host && observe);
+    EXPECT_NEAR(in_step, sim.last_step_ms(), 1e-9 + 1e-9 * sim.last_step_ms());
+  }
+}
+
 TEST(SimulationHealth, DetectionOffCountsNothing) {
   const MetricsSummary s = run_bottleneck(0.0);
   EXPECT_EQ(s.stuck.agents, 0);
