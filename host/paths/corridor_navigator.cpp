@@ -7,6 +7,7 @@
 #include "host/paths/corridor_move.h"
 #include "host/paths/corridor_visibility.h"
 #include "host/paths/hierarchical_search.h"
+#include "host/paths/navmesh_tables.h"
 #include "host/paths/path_tree.h"
 #include "host/paths/portal_table.h"
 #include "host/paths/tile_graph.h"
@@ -80,6 +81,7 @@ struct CorridorNavigator::Impl {
   PolygonGraph graph;
   PortalTable portals;            // every portal of the navmesh, for the corners of every step
   PolygonShapes shapes;           // every polygon's outline, for the closest points and raycasts
+  NavmeshTablesView tables;       // portals and shapes as the corridor kernels read them
   std::optional<TileGraph> tiles; // a tiled navmesh's tiles, for hierarchical searches
   std::unordered_map<std::int32_t, CachedTree> trees; // by goal polygon
   std::uint64_t path_step = 0;
@@ -90,7 +92,7 @@ struct CorridorNavigator::Impl {
       : navmesh(mesh), options(opts), arena(task_arena),
         queries([this] { return navmesh.make_query(options.path_search_nodes); }),
         graph(mesh.detour(), mesh.filter()), portals(mesh.detour()),
-        shapes(mesh.detour(), mesh.filter()) {
+        shapes(mesh.detour(), mesh.filter()), tables(navmesh_tables_view(portals, shapes)) {
     if (mesh.tile_size() > 0)
       tiles.emplace(mesh.detour());
   }
@@ -423,7 +425,7 @@ struct CorridorNavigator::Impl {
     verts.resize(static_cast<std::size_t>(max_corners) * 3);
     flags.resize(static_cast<std::size_t>(max_corners));
     polys.resize(static_cast<std::size_t>(max_corners));
-    int n = find_corridor_corners(a.corridor, portals, shapes, q, verts.data(), flags.data(),
+    int n = find_corridor_corners(a.corridor, tables, portals.index(), verts.data(), flags.data(),
                                   polys.data(), max_corners);
     if (n < 0)
       n = a.corridor.findCorners(verts.data(), flags.data(), polys.data(), max_corners, &q,

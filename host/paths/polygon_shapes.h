@@ -60,6 +60,11 @@ public:
   bool is_flat(int p) const { return flat_[static_cast<std::size_t>(p)] != 0; }
   float flat_height(int p) const { return height_[static_cast<std::size_t>(p)]; }
 
+  /// The outlines as the kernels read them (NavmeshTablesView): polygon p's vertices are
+  /// [vertex_start()[p], vertex_start()[p + 1]) of vertex_data(), x y z each.
+  const std::int32_t* vertex_start() const { return start_.data(); }
+  const float* vertex_data() const { return verts_.data(); }
+
   std::size_t memory_bytes() const;
 
 private:

@@ -32,9 +32,8 @@ PortalTable::PortalTable(const dtNavMesh& navmesh) : polygons_(navmesh) {
             dtStatusFailed(navmesh.getTileAndPolyByRef(link.ref, &to_tile, &to_poly)) ||
             to_poly->getType() != DT_POLYTYPE_GROUND)
           continue;
-        Portal portal;
-        portal.to = link.ref;
-        portal.to_index = polygons_.index_of(link.ref);
+        NavPortal portal;
+        portal.to = polygons_.index_of(link.ref);
         portal_points(*tile, *poly, link, portal.left, portal.right);
         portals_.push_back(portal);
       }
@@ -45,7 +44,7 @@ PortalTable::PortalTable(const dtNavMesh& navmesh) : polygons_(navmesh) {
 
 std::size_t PortalTable::memory_bytes() const {
   return polygons_.memory_bytes() + start_.capacity() * sizeof(std::int32_t) +
-         portals_.capacity() * sizeof(Portal);
+         portals_.capacity() * sizeof(NavPortal);
 }
 
 } // namespace crowd

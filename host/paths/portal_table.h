@@ -5,6 +5,7 @@
 // (about a quarter of the instructions at 4,000 agents).
 #pragma once
 
+#include "cuda/kernels/navmesh_tables.h"
 #include "host/paths/polygon_index.h"
 
 #include <DetourNavMesh.h>
@@ -22,13 +23,6 @@ void portal_points(const dtMeshTile& tile, const dtPoly& poly, const dtLink& lin
 
 class PortalTable {
 public:
-  struct Portal {
-    dtPolyRef to = 0;
-    std::int32_t to_index = -1; ///< dense index of `to`
-    float left[3] = {0.0f, 0.0f, 0.0f};
-    float right[3] = {0.0f, 0.0f, 0.0f};
-  };
-
   /// Every link between two ground polygons of `navmesh`, with its portal computed as
   /// dtNavMeshQuery::getPortalPoints does. Off-mesh connections are left out (their portals
   /// are points): a lookup for them fails.
@@ -36,33 +30,36 @@ public:
 
   /// The portal from polygon `from` into `to` (the first link of `from` to `to`, as
   /// getPortalPoints finds it), or nullptr when there is none in the table.
-  const Portal* find(dtPolyRef from, dtPolyRef to) const {
-    return find_from(polygons_.index_of(from), to);
+  const NavPortal* find(dtPolyRef from, dtPolyRef to) const {
+    const int to_index = polygons_.index_of(to);
+    return to_index < 0 ? nullptr : view_of(polygons_.index_of(from), to_index);
   }
 
-  /// find(from, to) with `from` given by its dense index (index_of, or a portal's to_index):
-  /// a path's portals are looked up one after the other, each from where the last one led.
-  const Portal* find_from(int from, dtPolyRef to) const {
+  /// Dense index of a polygon, or -1 (PolygonIndex::index_of).
+  int index_of(dtPolyRef ref) const { return polygons_.index_of(ref); }
+  const PolygonIndex& index() const { return polygons_; }
+
+  /// Portals of dense polygon p: [start()[p], start()[p + 1]) of portals(), their `to` dense.
+  const std::int32_t* start() const { return start_.data(); }
+  const NavPortal* portals() const { return portals_.data(); }
+
+  std::size_t memory_bytes() const;
+
+private:
+  const NavPortal* view_of(int from, int to) const {
     if (from < 0)
       return nullptr;
-    const auto index = static_cast<std::size_t>(from);
-    const auto end = static_cast<std::size_t>(start_[index + 1]);
-    for (auto k = static_cast<std::size_t>(start_[index]); k < end; ++k) {
+    for (auto k = static_cast<std::size_t>(start_[static_cast<std::size_t>(from)]);
+         k < static_cast<std::size_t>(start_[static_cast<std::size_t>(from) + 1]); ++k) {
       if (portals_[k].to == to)
         return &portals_[k];
     }
     return nullptr;
   }
 
-  /// Dense index of a polygon, or -1 (PolygonIndex::index_of).
-  int index_of(dtPolyRef ref) const { return polygons_.index_of(ref); }
-
-  std::size_t memory_bytes() const;
-
-private:
   PolygonIndex polygons_;
   std::vector<std::int32_t> start_; ///< Portals of polygon p: [start_[p], start_[p + 1]).
-  std::vector<Portal> portals_;
+  std::vector<NavPortal> portals_;
 };
 
 } // namespace crowd

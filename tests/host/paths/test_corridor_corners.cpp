@@ -2,6 +2,7 @@
 // corners to the bit, for corridors of every length and agents anywhere along them.
 #include "host/navmesh/navmesh.h"
 #include "host/paths/corridor_corners.h"
+#include "host/paths/navmesh_tables.h"
 #include "host/paths/portal_table.h"
 #include "tests/support/pillar_field.h"
 #include "tests/support/random_path.h"
@@ -42,6 +43,7 @@ TEST(CorridorCorners, AgreeWithDetourToTheBitAlongRandomCorridors) {
   NavQueryPtr query = navmesh.make_query();
   const PortalTable portals(navmesh.detour());
   const PolygonShapes shapes(navmesh.detour(), navmesh.filter());
+  const NavmeshTablesView tables = navmesh_tables_view(portals, shapes);
   const dtQueryFilter& filter = navmesh.filter();
   const glm::vec3 ext = navmesh.placement_extents();
   std::mt19937 rng(7);
@@ -58,7 +60,7 @@ TEST(CorridorCorners, AgreeWithDetourToTheBitAlongRandomCorridors) {
     for (int step = 0; step < 200 && corridor.getPathCount() > 0; ++step) {
       for (const int capacity : {2, 4, 32}) {
         Corners ours(capacity), detour(capacity);
-        ours.count = find_corridor_corners(corridor, portals, shapes, *query, ours.verts.data(),
+        ours.count = find_corridor_corners(corridor, tables, portals.index(), ours.verts.data(),
                                            ours.flags.data(), ours.polys.data(), capacity);
         detour.count = corridor.findCorners(detour.verts.data(), detour.flags.data(),
                                             detour.polys.data(), capacity, query.get(), &filter);
@@ -115,8 +117,8 @@ TEST(CorridorCorners, AskForDetourWhenAPortalIsNotInTheTable) {
   const dtPolyRef path[2] = {ra, rb};
   corridor.setCorridor(pb, path, 2);
   Corners ours(4);
-  EXPECT_EQ(find_corridor_corners(corridor, portals, shapes, *query, ours.verts.data(),
-                                  ours.flags.data(), ours.polys.data(), 4),
+  EXPECT_EQ(find_corridor_corners(corridor, navmesh_tables_view(portals, shapes), portals.index(),
+                                  ours.verts.data(), ours.flags.data(), ours.polys.data(), 4),
             -1);
 }
 

@@ -1,0 +1,118 @@
+#include "cuda/executor/corridor_kernels.h"
+
+#include "cuda/executor/cuda_check.h"
+#include "cuda/executor/device_buffer.h"
+#include "cuda/executor/launch_policy.h"
+#include "cuda/kernels/corridor_corners.h"
+
+#include <string>
+
+namespace crowd {
+
+void CornerRows::resize(int agents, int corners_per_agent) {
+  capacity = corners_per_agent;
+  const auto n = static_cast<std::size_t>(agents);
+  const auto c = static_cast<std::size_t>(corners_per_agent);
+  verts.assign(n * c * 3, 0.0f);
+  flags.assign(n * c, 0);
+  polys.assign(n * c, -1);
+  count.assign(n, 0);
+}
+
+namespace {
+
+/// One agent's corners per thread.
+__global__ void __launch_bounds__(kAgentPolicy.threads_per_block)
+    corners_kernel(NavmeshTablesView nav, CorridorRowsView in, CornerRowsView out) {
+  const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  if (i < in.count)
+    corners_of_agent(i, nav, in, out);
+}
+
+template <class T> void upload(DeviceBuffer<T>& device, const T* host, std::size_t count,
+                               const std::string& what) {
+  device.reserve(count > 0 ? count : 1, what);
+  if (count > 0)
+    CROWD_CUDA_CHECK(cudaMemcpy(device.data(), host, count * sizeof(T), cudaMemcpyHostToDevice));
+}
+
+template <class T> void download(std::vector<T>& host, const DeviceBuffer<T>& device) {
+  if (!host.empty())
+    CROWD_CUDA_CHECK(cudaMemcpy(host.data(), device.data(), host.size() * sizeof(T),
+                                cudaMemcpyDeviceToHost));
+}
+
+} // namespace
+
+struct DeviceNavmeshTables::Buffers {
+  NavmeshTablesView view;
+  DeviceBuffer<std::int32_t> portal_start, vertex_start;
+  DeviceBuffer<NavPortal> portals;
+  DeviceBuffer<float> vertices;
+};
+
+DeviceNavmeshTables::DeviceNavmeshTables(const NavmeshTablesView& host)
+    : buffers_(std::make_unique<Buffers>()) {
+  Buffers& b = *buffers_;
+  const auto polygons = static_cast<std::size_t>(host.polygon_count);
+  const std::string what = "the navmesh tables (" + std::to_string(polygons) + " polygons)";
+  upload(b.portal_start, host.portal_start, polygons + 1, what);
+  upload(b.portals, host.portals, static_cast<std::size_t>(host.portal_start[polygons]), what);
+  upload(b.vertex_start, host.vertex_start, polygons + 1, what);
+  upload(b.vertices, host.vertices, static_cast<std::size_t>(host.vertex_start[polygons]) * 3,
+         what);
+  b.view.polygon_count = host.polygon_count;
+  b.view.portal_start = b.portal_start.data();
+  b.view.portals = b.portals.data();
+  b.view.vertex_start = b.vertex_start.data();
+  b.view.vertices = b.vertices.data();
+}
+
+DeviceNavmeshTables::~DeviceNavmeshTables() = default;
+
+NavmeshTablesView DeviceNavmeshTables::view() const {
+  return buffers_->view;
+}
+
+std::size_t DeviceNavmeshTables::device_bytes() const {
+  const Buffers& b = *buffers_;
+  return b.portal_start.bytes() + b.vertex_start.bytes() + b.portals.bytes() + b.vertices.bytes();
+}
+
+CornerRows find_corners_on_device(const DeviceNavmeshTables& tables, const CorridorRows& corridors,
+                                  int max_corners) {
+  const int n = corridors.count();
+  CornerRows result;
+  result.resize(n, max_corners);
+  if (n == 0)
+    return result;
+  const auto agents = static_cast<std::size_t>(n);
+  const std::string what = "the corridors of " + std::to_string(n) + " agents";
+  DeviceBuffer<std::int32_t> polys, size, corner_polys, count;
+  DeviceBuffer<float> position, target, verts;
+  DeviceBuffer<std::uint8_t> flags;
+  upload(polys, corridors.polys.data(), corridors.polys.size(), what);
+  upload(size, corridors.size.data(), agents, what);
+  upload(position, corridors.position.data(), agents * 3, what);
+  upload(target, corridors.target.data(), agents * 3, what);
+  verts.reserve(result.verts.size() > 0 ? result.verts.size() : 1, what);
+  flags.reserve(result.flags.size() > 0 ? result.flags.size() : 1, what);
+  corner_polys.reserve(result.polys.size() > 0 ? result.polys.size() : 1, what);
+  count.reserve(agents, what);
+
+  const CorridorRowsView in{n, corridors.capacity, polys.data(), size.data(), position.data(),
+                            target.data()};
+  const CornerRowsView out{max_corners, verts.data(), flags.data(), corner_polys.data(),
+                           count.data()};
+  corners_kernel<<<blocks_for(n, kAgentPolicy), kAgentPolicy.threads_per_block>>>(tables.view(),
+                                                                                  in, out);
+  CROWD_CUDA_CHECK_LAUNCH("corners_kernel");
+  CROWD_CUDA_CHECK(cudaDeviceSynchronize());
+  download(result.verts, verts);
+  download(result.flags, flags);
+  download(result.polys, corner_polys);
+  download(result.count, count);
+  return result;
+}
+
+} // namespace crowd

@@ -1,0 +1,58 @@
+// The corridor kernels on a GPU: the navmesh tables copied to device memory once per navmesh,
+// and the corners of a batch of corridors (cuda/kernels/corridor_corners.h), one thread per
+// agent. Plain C++ declarations: the host code that calls them needs no CUDA compiler.
+#pragma once
+
+#include "cuda/kernels/navmesh_tables.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace crowd {
+
+/// Corridors in the agent arrays' layout (CorridorRowsView), on the host.
+struct CorridorRows {
+  int capacity = 0;
+  std::vector<std::int32_t> polys; ///< [agents x capacity]
+  std::vector<std::int32_t> size;  ///< [agents]
+  std::vector<float> position;     ///< [agents x 3]
+  std::vector<float> target;       ///< [agents x 3]
+  int count() const { return static_cast<int>(size.size()); }
+};
+
+/// Corners in the CornerRowsView layout, on the host.
+struct CornerRows {
+  int capacity = 0;
+  std::vector<float> verts;         ///< [agents x capacity x 3]
+  std::vector<std::uint8_t> flags;  ///< [agents x capacity]
+  std::vector<std::int32_t> polys;  ///< [agents x capacity]
+  std::vector<std::int32_t> count;  ///< [agents]
+  void resize(int agents, int corners_per_agent);
+};
+
+/// The navmesh tables in device memory: copied from `host` (whose arrays need not outlive
+/// this), viewed by the kernels through view().
+class DeviceNavmeshTables {
+public:
+  explicit DeviceNavmeshTables(const NavmeshTablesView& host);
+  ~DeviceNavmeshTables();
+  DeviceNavmeshTables(const DeviceNavmeshTables&) = delete;
+  DeviceNavmeshTables& operator=(const DeviceNavmeshTables&) = delete;
+
+  /// Device pointers: for kernels only.
+  NavmeshTablesView view() const;
+  std::size_t device_bytes() const;
+
+private:
+  struct Buffers;
+  std::unique_ptr<Buffers> buffers_;
+};
+
+/// The corners of every corridor of `corridors`, computed on the device against `tables`:
+/// what corners_of_agent gives on the CPU, to the bit. Synchronous.
+CornerRows find_corners_on_device(const DeviceNavmeshTables& tables, const CorridorRows& corridors,
+                                  int max_corners);
+
+} // namespace crowd

@@ -1,0 +1,51 @@
+// The navmesh as the per-step corridor kernels read it: flat tables over dense polygon indices
+// (0..n-1, tile by tile in polygon order: host/paths/polygon_index.h), built once per navmesh
+// on the host (host/paths/portal_table.h, host/paths/polygon_shapes.h) and viewed here, like
+// the wall grid (wall_grid.h), so that one kernel body reads them on the CPU or on a GPU.
+#pragma once
+
+#include "cuda/common/hd.h"
+
+#include <cstdint>
+
+namespace crowd {
+
+/// The portal from one ground polygon into a neighbouring one, as
+/// dtNavMeshQuery::getPortalPoints computes it: the shared edge, narrowed to the part a
+/// tile-border link covers.
+struct NavPortal {
+  std::int32_t to = -1; ///< Dense index of the polygon the portal leads into.
+  float left[3] = {0.0f, 0.0f, 0.0f};
+  float right[3] = {0.0f, 0.0f, 0.0f};
+};
+
+struct NavmeshTablesView {
+  std::int32_t polygon_count = 0;
+  /// Portals of polygon p: [portal_start[p], portal_start[p + 1]), in Detour's link-chain
+  /// order (getPortalPoints takes the first link to a polygon).
+  const std::int32_t* portal_start = nullptr;
+  const NavPortal* portals = nullptr;
+  /// Vertices (x y z) and edges of polygon p: [vertex_start[p], vertex_start[p + 1]); edge e
+  /// runs from vertex e to vertex e + 1. Off-mesh connections have none.
+  const std::int32_t* vertex_start = nullptr;
+  const float* vertices = nullptr;
+
+  CROWD_HD bool contains_polygon(int p) const { return p >= 0 && p < polygon_count; }
+
+  /// The portal from polygon `from` into polygon `to`, or nullptr when the table has none.
+  CROWD_HD const NavPortal* find_portal(int from, int to) const {
+    if (!contains_polygon(from))
+      return nullptr;
+    for (int k = portal_start[from]; k < portal_start[from + 1]; ++k) {
+      if (portals[k].to == to)
+        return &portals[k];
+    }
+    return nullptr;
+  }
+
+  /// Vertex count of polygon p (0 for an off-mesh connection).
+  CROWD_HD int vertex_count(int p) const { return vertex_start[p + 1] - vertex_start[p]; }
+  CROWD_HD const float* polygon_vertices(int p) const { return &vertices[vertex_start[p] * 3]; }
+};
+
+} // namespace crowd

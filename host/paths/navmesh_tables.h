@@ -1,0 +1,24 @@
+// The host's tables of a navmesh (host/paths/portal_table.h, host/paths/polygon_shapes.h) as
+// the corridor kernels read them (cuda/kernels/navmesh_tables.h).
+#pragma once
+
+#include "cuda/kernels/navmesh_tables.h"
+#include "host/paths/polygon_shapes.h"
+#include "host/paths/portal_table.h"
+
+namespace crowd {
+
+/// A view of `portals` and `shapes`, which must be built from the same navmesh (they then
+/// number its polygons alike) and outlive the view.
+inline NavmeshTablesView navmesh_tables_view(const PortalTable& portals,
+                                             const PolygonShapes& shapes) {
+  NavmeshTablesView view;
+  view.polygon_count = portals.index().size();
+  view.portal_start = portals.start();
+  view.portals = portals.portals();
+  view.vertex_start = shapes.vertex_start();
+  view.vertices = shapes.vertex_data();
+  return view;
+}
+
+} // namespace crowd
