@@ -56,6 +56,67 @@ CROWD_HD float tri_area_2d(const float* a, const float* b, const float* c) {
   return acx * abz - abx * acz;
 }
 
+/// dtVdist2D
+CROWD_HD float vdist_2d(const float* v1, const float* v2) {
+  const float dx = v2[0] - v1[0];
+  const float dz = v2[2] - v1[2];
+  return sqrtf(dx * dx + dz * dz);
+}
+
+/// dtVperp2D
+CROWD_HD float vperp_2d(const float* u, const float* v) {
+  return u[2] * v[0] - u[0] * v[2];
+}
+
+/// dtIntersectSegmentPoly2D: the parameters along p0->p1 where it enters (tmin, across edge
+/// seg_min) and leaves (tmax, seg_max) the convex polygon; false when it misses it. Edge j
+/// runs from vertex j to vertex j + 1; -1 for none.
+CROWD_HD bool intersect_segment_poly_2d(const float* p0, const float* p1, const float* verts,
+                                        int nverts, float& tmin, float& tmax, int& seg_min,
+                                        int& seg_max) {
+  constexpr float kEps = 0.00000001f; // 1e-8 in the 1.5.1 snapshot Debian ships (later 1e-6)
+  tmin = 0;
+  tmax = 1;
+  seg_min = -1;
+  seg_max = -1;
+  const float dir[3] = {p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]};
+  for (int i = 0, j = nverts - 1; i < nverts; j = i++) {
+    const float* vi = &verts[i * 3];
+    const float* vj = &verts[j * 3];
+    const float edge[3] = {vi[0] - vj[0], vi[1] - vj[1], vi[2] - vj[2]};
+    const float diff[3] = {p0[0] - vj[0], p0[1] - vj[1], p0[2] - vj[2]};
+    const float n = vperp_2d(edge, diff);
+    const float d = vperp_2d(dir, edge);
+    if (fabsf(d) < kEps) {
+      // S is nearly parallel to this edge
+      if (n < 0)
+        return false;
+      continue;
+    }
+    const float t = n / d;
+    if (d < 0) {
+      // segment S is entering across this edge
+      if (t > tmin) {
+        tmin = t;
+        seg_min = j;
+        // S enters after leaving polygon
+        if (tmin > tmax)
+          return false;
+      }
+    } else {
+      // segment S is leaving across this edge
+      if (t < tmax) {
+        tmax = t;
+        seg_max = j;
+        // S leaves before entering polygon
+        if (tmax < tmin)
+          return false;
+      }
+    }
+  }
+  return true;
+}
+
 /// dtDistancePtSegSqr2D
 CROWD_HD float distance_pt_seg_sqr_2d(const float* pt, const float* p, const float* q, float& t) {
   const float pqx = q[0] - p[0];

@@ -19,6 +19,12 @@ struct NavPortal {
   float right[3] = {0.0f, 0.0f, 0.0f};
 };
 
+/// What a ray leaving a polygon across an edge enters when it is not a polygon (across()):
+/// no link the raycast follows, so it stops at the edge;
+inline constexpr std::int32_t kEdgeWall = -1;
+/// a partial tile-border link, whose way on depends on where the ray crosses it: Detour answers.
+inline constexpr std::int32_t kEdgeAskDetour = -2;
+
 struct NavmeshTablesView {
   std::int32_t polygon_count = 0;
   /// Portals of polygon p: [portal_start[p], portal_start[p + 1]), in Detour's link-chain
@@ -29,6 +35,10 @@ struct NavmeshTablesView {
   /// runs from vertex e to vertex e + 1. Off-mesh connections have none.
   const std::int32_t* vertex_start = nullptr;
   const float* vertices = nullptr;
+  /// Per edge, as the vertices: the dense index of the polygon a raycast leaving across it
+  /// enters (the first link of the edge, in link-chain order, to a ground polygon the query
+  /// filter passes), or kEdgeWall / kEdgeAskDetour.
+  const std::int32_t* across = nullptr;
 
   CROWD_HD bool contains_polygon(int p) const { return p >= 0 && p < polygon_count; }
 
@@ -46,6 +56,7 @@ struct NavmeshTablesView {
   /// Vertex count of polygon p (0 for an off-mesh connection).
   CROWD_HD int vertex_count(int p) const { return vertex_start[p + 1] - vertex_start[p]; }
   CROWD_HD const float* polygon_vertices(int p) const { return &vertices[vertex_start[p] * 3]; }
+  CROWD_HD std::int32_t across_edge(int p, int edge) const { return across[vertex_start[p] + edge]; }
 };
 
 } // namespace crowd

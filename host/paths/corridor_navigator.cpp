@@ -44,6 +44,7 @@ constexpr int kRouteMarginTiles = 1;
 
 struct NavAgent {
   dtPathCorridor corridor;
+  DenseCorridor dense; ///< corridor's polygons as dense indices, for the corners kernel
   dtPolyRef target_ref = 0;
   glm::vec3 target_pos{0.0f};
   TargetState state = TargetState::None;
@@ -425,8 +426,8 @@ struct CorridorNavigator::Impl {
     verts.resize(static_cast<std::size_t>(max_corners) * 3);
     flags.resize(static_cast<std::size_t>(max_corners));
     polys.resize(static_cast<std::size_t>(max_corners));
-    int n = find_corridor_corners(a.corridor, tables, portals.index(), verts.data(), flags.data(),
-                                  polys.data(), max_corners);
+    int n = find_corridor_corners(a.corridor, a.dense, tables, portals.index(), verts.data(),
+                                  flags.data(), polys.data(), max_corners);
     if (n < 0)
       n = a.corridor.findCorners(verts.data(), flags.data(), polys.data(), max_corners, &q,
                                  &filter);
@@ -608,7 +609,10 @@ std::size_t CorridorNavigator::memory_bytes() const {
   std::size_t trees = 0;
   for (const auto& [goal, cached] : impl_->trees)
     trees += sizeof(cached) + cached.tree.memory_bytes();
-  return impl_->agents.size() * per_agent + impl_->queue.size() * sizeof(int) +
+  std::size_t dense_corridors = 0;
+  for (const NavAgent& a : impl_->agents)
+    dense_corridors += a.dense.memory_bytes();
+  return impl_->agents.size() * per_agent + dense_corridors + impl_->queue.size() * sizeof(int) +
          navmesh_table_bytes() + trees;
 }
 

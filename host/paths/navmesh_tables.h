@@ -18,6 +18,7 @@ inline NavmeshTablesView navmesh_tables_view(const PortalTable& portals,
   view.portals = portals.portals();
   view.vertex_start = shapes.vertex_start();
   view.vertices = shapes.vertex_data();
+  view.across = shapes.across_data();
   return view;
 }
 

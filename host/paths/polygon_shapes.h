@@ -5,6 +5,7 @@
 // walking its link chain on every call.
 #pragma once
 
+#include "cuda/kernels/navmesh_tables.h"
 #include "host/paths/polygon_index.h"
 
 #include <DetourCommon.h>
@@ -20,9 +21,9 @@ class PolygonShapes {
 public:
   /// What lies across an edge for dtNavMeshQuery::raycast (across()) when not a polygon:
   /// no link the raycast follows, so it stops at the edge;
-  static constexpr std::int32_t kWall = -1;
+  static constexpr std::int32_t kWall = kEdgeWall;
   /// a partial tile-border link, whose way on depends on where the ray crosses it.
-  static constexpr std::int32_t kAskDetour = -2;
+  static constexpr std::int32_t kAskDetour = kEdgeAskDetour;
 
   /// The ground polygons of `navmesh`; the edges' neighbours are the ones `filter` lets a
   /// raycast enter (it must be the filter of the raycasts answered from the table).
@@ -64,6 +65,7 @@ public:
   /// [vertex_start()[p], vertex_start()[p + 1]) of vertex_data(), x y z each.
   const std::int32_t* vertex_start() const { return start_.data(); }
   const float* vertex_data() const { return verts_.data(); }
+  const std::int32_t* across_data() const { return across_.data(); }
 
   std::size_t memory_bytes() const;
 
