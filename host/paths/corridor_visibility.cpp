@@ -1,40 +1,28 @@
 #include "host/paths/corridor_visibility.h"
 
+#include "cuda/kernels/corridor_visibility.h"
 #include "host/paths/corridor_path_copy.h"
+#include "host/paths/navmesh_tables.h"
 
 #include <DetourCommon.h>
-#include <cfloat>
+#include <cstdint>
+#include <vector>
 
 namespace crowd {
 
 bool raycast_polygons(const PolygonShapes& shapes, dtPolyRef start, const float* start_pos,
                       const float* end_pos, float& t, dtPolyRef* path, int& count, int max_path) {
-  int current = shapes.index().index_of(start); // raycast refuses an invalid start: so do we
-  if (current < 0 || !shapes.is_ground(current))
+  // The kernel body on the outline tables, its dense polygons turned back into references.
+  thread_local std::vector<std::int32_t> visited;
+  visited.resize(static_cast<std::size_t>(max_path > 0 ? max_path : 0));
+  const int n = raycast_polygons(outline_tables_view(shapes), shapes.index().index_of(start),
+                                 start_pos, end_pos, t, visited.data(), max_path);
+  if (n < 0)
     return false;
-  t = 0.0f;
-  count = 0;
-  for (;;) {
-    float tmin = 0.0f, tmax = 0.0f;
-    int seg_min = 0, seg_max = 0;
-    if (!dtIntersectSegmentPoly2D(start_pos, end_pos, shapes.vertices(current),
-                                  shapes.vertex_count(current), tmin, tmax, seg_min, seg_max))
-      return true; // the ray misses the polygon: keep the t so far
-    if (tmax > t)
-      t = tmax; // the furthest t so far
-    if (count < max_path)
-      path[count++] = shapes.index().ref_of(current);
-    if (seg_max == -1) {
-      t = FLT_MAX; // the ray ends inside the polygon
-      return true;
-    }
-    const std::int32_t next = shapes.across(current, seg_max);
-    if (next == PolygonShapes::kAskDetour)
-      return false;
-    if (next == PolygonShapes::kWall)
-      return true;
-    current = next;
-  }
+  count = n;
+  for (int k = 0; k < n; ++k)
+    path[k] = shapes.index().ref_of(visited[static_cast<std::size_t>(k)]);
+  return true;
 }
 
 void optimize_corridor_visibility(dtPathCorridor& corridor, const float* next, float range,

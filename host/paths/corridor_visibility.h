@@ -1,9 +1,9 @@
-// dtPathCorridor::optimizePathVisibility with its raycast answered from a PolygonShapes table:
-// dtNavMeshQuery::raycast's walk from polygon to polygon along the ray, with the same
-// dtIntersectSegmentPoly2D on the same vertices, so the hit, the polygons visited and the
-// shortcut taken are Detour's to the bit (tests/host/paths/test_corridor_visibility.cpp
-// compares them). Detour answers where the table cannot: a start polygon that is not in it,
-// or a partial tile-border link on the way.
+// dtPathCorridor::optimizePathVisibility with its raycast answered by the kernel body
+// (cuda/kernels/corridor_visibility.h) from a PolygonShapes table: dtNavMeshQuery::raycast's
+// walk from polygon to polygon along the ray, with the same dtIntersectSegmentPoly2D on the
+// same vertices, so the hit, the polygons visited and the shortcut taken are Detour's to the
+// bit (tests/host/paths/test_corridor_visibility.cpp compares them). Detour answers where the
+// table cannot: a start polygon that is not in it, or a partial tile-border link on the way.
 #pragma once
 
 #include "host/paths/polygon_shapes.h"

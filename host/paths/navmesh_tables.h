@@ -8,17 +8,24 @@
 
 namespace crowd {
 
+/// A view of the outlines and edge neighbours of `shapes` (no portals: enough for raycasts),
+/// which must outlive it.
+inline NavmeshTablesView outline_tables_view(const PolygonShapes& shapes) {
+  NavmeshTablesView view;
+  view.polygon_count = shapes.index().size();
+  view.vertex_start = shapes.vertex_start();
+  view.vertices = shapes.vertex_data();
+  view.across = shapes.across_data();
+  return view;
+}
+
 /// A view of `portals` and `shapes`, which must be built from the same navmesh (they then
 /// number its polygons alike) and outlive the view.
 inline NavmeshTablesView navmesh_tables_view(const PortalTable& portals,
                                              const PolygonShapes& shapes) {
-  NavmeshTablesView view;
-  view.polygon_count = portals.index().size();
+  NavmeshTablesView view = outline_tables_view(shapes);
   view.portal_start = portals.start();
   view.portals = portals.portals();
-  view.vertex_start = shapes.vertex_start();
-  view.vertices = shapes.vertex_data();
-  view.across = shapes.across_data();
   return view;
 }
 
