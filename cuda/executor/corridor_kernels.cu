@@ -4,6 +4,7 @@
 #include "cuda/executor/device_buffer.h"
 #include "cuda/executor/launch_policy.h"
 #include "cuda/kernels/corridor_corners.h"
+#include "cuda/kernels/corridor_visibility.h"
 
 #include <string>
 
@@ -29,6 +30,16 @@ __global__ void __launch_bounds__(kAgentPolicy.threads_per_block)
     corners_of_agent(i, nav, in, out);
 }
 
+/// One agent's visibility shortcut per thread.
+__global__ void __launch_bounds__(kAgentPolicy.threads_per_block)
+    shortcut_kernel(NavmeshTablesView nav, int count, std::int32_t* polys, std::int32_t* size,
+                    int capacity, const float* position, const float* next, const float* range,
+                    std::int32_t* answered) {
+  const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  if (i < count)
+    shortcut_of_agent(i, nav, polys, size, capacity, position, next, range, answered);
+}
+
 template <class T> void upload(DeviceBuffer<T>& device, const T* host, std::size_t count,
                                const std::string& what) {
   device.reserve(count > 0 ? count : 1, what);
@@ -46,7 +57,7 @@ template <class T> void download(std::vector<T>& host, const DeviceBuffer<T>& de
 
 struct DeviceNavmeshTables::Buffers {
   NavmeshTablesView view;
-  DeviceBuffer<std::int32_t> portal_start, vertex_start;
+  DeviceBuffer<std::int32_t> portal_start, vertex_start, across;
   DeviceBuffer<NavPortal> portals;
   DeviceBuffer<float> vertices;
 };
@@ -56,16 +67,25 @@ DeviceNavmeshTables::DeviceNavmeshTables(const NavmeshTablesView& host)
   Buffers& b = *buffers_;
   const auto polygons = static_cast<std::size_t>(host.polygon_count);
   const std::string what = "the navmesh tables (" + std::to_string(polygons) + " polygons)";
-  upload(b.portal_start, host.portal_start, polygons + 1, what);
-  upload(b.portals, host.portals, static_cast<std::size_t>(host.portal_start[polygons]), what);
-  upload(b.vertex_start, host.vertex_start, polygons + 1, what);
-  upload(b.vertices, host.vertices, static_cast<std::size_t>(host.vertex_start[polygons]) * 3,
-         what);
+  // Each table is optional (a view of the outlines alone serves raycasts).
   b.view.polygon_count = host.polygon_count;
-  b.view.portal_start = b.portal_start.data();
-  b.view.portals = b.portals.data();
-  b.view.vertex_start = b.vertex_start.data();
-  b.view.vertices = b.vertices.data();
+  if (host.portal_start != nullptr) {
+    upload(b.portal_start, host.portal_start, polygons + 1, what);
+    upload(b.portals, host.portals, static_cast<std::size_t>(host.portal_start[polygons]), what);
+    b.view.portal_start = b.portal_start.data();
+    b.view.portals = b.portals.data();
+  }
+  if (host.vertex_start != nullptr) {
+    const auto edges = static_cast<std::size_t>(host.vertex_start[polygons]);
+    upload(b.vertex_start, host.vertex_start, polygons + 1, what);
+    upload(b.vertices, host.vertices, edges * 3, what);
+    b.view.vertex_start = b.vertex_start.data();
+    b.view.vertices = b.vertices.data();
+    if (host.across != nullptr) {
+      upload(b.across, host.across, edges, what);
+      b.view.across = b.across.data();
+    }
+  }
 }
 
 DeviceNavmeshTables::~DeviceNavmeshTables() = default;
@@ -76,7 +96,8 @@ NavmeshTablesView DeviceNavmeshTables::view() const {
 
 std::size_t DeviceNavmeshTables::device_bytes() const {
   const Buffers& b = *buffers_;
-  return b.portal_start.bytes() + b.vertex_start.bytes() + b.portals.bytes() + b.vertices.bytes();
+  return b.portal_start.bytes() + b.vertex_start.bytes() + b.across.bytes() + b.portals.bytes() +
+         b.vertices.bytes();
 }
 
 CornerRows find_corners_on_device(const DeviceNavmeshTables& tables, const CorridorRows& corridors,
@@ -113,6 +134,35 @@ CornerRows find_corners_on_device(const DeviceNavmeshTables& tables, const Corri
   download(result.polys, corner_polys);
   download(result.count, count);
   return result;
+}
+
+std::vector<std::int32_t> optimize_visibility_on_device(const DeviceNavmeshTables& tables,
+                                                        CorridorRows& corridors,
+                                                        const std::vector<float>& next,
+                                                        const std::vector<float>& range) {
+  const int n = corridors.count();
+  std::vector<std::int32_t> answered(static_cast<std::size_t>(n), 0);
+  if (n == 0)
+    return answered;
+  const auto agents = static_cast<std::size_t>(n);
+  const std::string what = "the corridors of " + std::to_string(n) + " agents";
+  DeviceBuffer<std::int32_t> polys, size, answered_device;
+  DeviceBuffer<float> position, next_device, range_device;
+  upload(polys, corridors.polys.data(), corridors.polys.size(), what);
+  upload(size, corridors.size.data(), agents, what);
+  upload(position, corridors.position.data(), agents * 3, what);
+  upload(next_device, next.data(), agents * 3, what);
+  upload(range_device, range.data(), agents, what);
+  answered_device.reserve(agents, what);
+  shortcut_kernel<<<blocks_for(n, kAgentPolicy), kAgentPolicy.threads_per_block>>>(
+      tables.view(), n, polys.data(), size.data(), corridors.capacity, position.data(),
+      next_device.data(), range_device.data(), answered_device.data());
+  CROWD_CUDA_CHECK_LAUNCH("shortcut_kernel");
+  CROWD_CUDA_CHECK(cudaDeviceSynchronize());
+  download(corridors.polys, polys);
+  download(corridors.size, size);
+  download(answered, answered_device);
+  return answered;
 }
 
 } // namespace crowd

@@ -33,7 +33,7 @@ struct CornerRows {
 };
 
 /// The navmesh tables in device memory: copied from `host` (whose arrays need not outlive
-/// this), viewed by the kernels through view().
+/// this; the tables it leaves null stay null), viewed by the kernels through view().
 class DeviceNavmeshTables {
 public:
   explicit DeviceNavmeshTables(const NavmeshTablesView& host);
@@ -49,6 +49,14 @@ private:
   struct Buffers;
   std::unique_ptr<Buffers> buffers_;
 };
+
+/// The visibility shortcut of every corridor of `corridors` (rows changed in place) toward
+/// next[i] (x y z) within range[i], on the device: what shortcut_of_agent does on the CPU, to
+/// the bit. Returns answered[i] (0 where the host must ask Detour). Synchronous.
+std::vector<std::int32_t> optimize_visibility_on_device(const DeviceNavmeshTables& tables,
+                                                        CorridorRows& corridors,
+                                                        const std::vector<float>& next,
+                                                        const std::vector<float>& range);
 
 /// The corners of every corridor of `corridors`, computed on the device against `tables`:
 /// what corners_of_agent gives on the CPU, to the bit. Synchronous.

@@ -25,6 +25,9 @@ namespace crowd::detail {
 inline void cuda_check(cudaError_t status, const char* call, const char* file, int line) {
   if (status == cudaSuccess)
     return;
+  // Reported once: a non-sticky error must not stay the runtime's last error, where the next
+  // launch check (or CUB's) would find it again and blame another call.
+  (void)cudaGetLastError();
   throw std::runtime_error(std::string("CUDA error: ") + call + " failed at " + file + ":" +
                            std::to_string(line) + ": " + cudaGetErrorName(status) + " (" +
                            cudaGetErrorString(status) + ")");

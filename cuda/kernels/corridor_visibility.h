@@ -127,4 +127,22 @@ CROWD_HD int optimize_visibility(const NavmeshTablesView& nav, std::int32_t* pat
   return npath;
 }
 
+/// optimize_visibility for agent i of corridor rows (CorridorRowsView's layout, the rows
+/// written in place): toward next[i] within range[i]. answered[i] is 0 where the tables could
+/// not answer (the row is unchanged: the host asks Detour), else 1.
+CROWD_HD void shortcut_of_agent(int i, const NavmeshTablesView& nav, std::int32_t* polys,
+                                std::int32_t* size, int capacity, const float* position,
+                                const float* next, const float* range, std::int32_t* answered) {
+  std::int32_t* row = polys + i * capacity;
+  if (size[i] <= 0) {
+    answered[i] = 1; // no corridor, nothing to shorten (Detour asserts a path)
+    return;
+  }
+  const int n = optimize_visibility(nav, row, size[i], capacity, position + i * 3, next + i * 3,
+                                    range[i]);
+  answered[i] = n >= 0 ? 1 : 0;
+  if (n >= 0)
+    size[i] = n;
+}
+
 } // namespace crowd
