@@ -39,6 +39,15 @@ struct NavmeshTablesView {
   /// enters (the first link of the edge, in link-chain order, to a ground polygon the query
   /// filter passes), or kEdgeWall / kEdgeAskDetour.
   const std::int32_t* across = nullptr;
+  /// Per edge, as the vertices: the polygons moveAlongSurface may step into across it (every
+  /// filter-passing link of a tile-border edge, at most 8; the neighbour of an inner edge), as
+  /// [neighbour_start[e], neighbour_start[e + 1]) of neighbours.
+  const std::int32_t* neighbour_start = nullptr;
+  const std::int32_t* neighbours = nullptr;
+  /// Per polygon: 1 when it and its detail mesh lie at one height, flat_height[p] (then
+  /// dtNavMesh::getPolyHeight gives that height for every point inside it).
+  const std::uint8_t* flat = nullptr;
+  const float* flat_height = nullptr;
 
   CROWD_HD bool contains_polygon(int p) const { return p >= 0 && p < polygon_count; }
 

@@ -23,6 +23,12 @@ class DenseCorridor {
 public:
   /// The dense indices of corridor.getPath() (-1 for a polygon the navmesh no longer has).
   const std::vector<std::int32_t>& of(const dtPathCorridor& corridor, const PolygonIndex& polygons);
+  /// Records that the corridor now holds `refs`, whose dense indices are `dense` (count each):
+  /// what a kernel that moved the corridor already knows.
+  void assign(const dtPolyRef* refs, const std::int32_t* dense, int count) {
+    refs_.assign(refs, refs + count);
+    dense_.assign(dense, dense + count);
+  }
   std::size_t memory_bytes() const {
     return refs_.capacity() * sizeof(dtPolyRef) + dense_.capacity() * sizeof(std::int32_t);
   }

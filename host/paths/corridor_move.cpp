@@ -1,8 +1,13 @@
 #include "host/paths/corridor_move.h"
 
+#include "cuda/kernels/corridor_move.h"
 #include "host/paths/corridor_path_copy.h"
+#include "host/paths/navmesh_tables.h"
 
 #include <DetourCommon.h>
+#include <algorithm>
+#include <cstdint>
+#include <vector>
 
 namespace crowd {
 
@@ -22,11 +27,10 @@ void poly_height(const PolygonShapes& shapes, const dtNavMeshQuery& query, dtPol
   query.getPolyHeight(ref, pos, &height);
 }
 
-} // namespace
-
-bool move_corridor_position(dtPathCorridor& corridor, const float* npos, int max_path,
-                            const PolygonShapes& shapes, dtNavMeshQuery& query,
-                            const dtQueryFilter& filter) {
+// movePosition with Detour's moveAlongSurface, for what the tables cannot answer.
+bool move_with_detour(dtPathCorridor& corridor, const float* npos, int max_path,
+                      const PolygonShapes& shapes, dtNavMeshQuery& query,
+                      const dtQueryFilter& filter) {
   // DetourPathCorridor.cpp's movePosition, step for step.
   constexpr int kMaxVisited = 16;
   float result[3];
@@ -49,6 +53,51 @@ bool move_corridor_position(dtPathCorridor& corridor, const float* npos, int max
   corridor.reset(path[0], result); // the position; the path and target are loaded next
   corridor.setCorridor(target, path.data(), merged);
   return true;
+}
+
+} // namespace
+
+bool move_corridor_position(dtPathCorridor& corridor, DenseCorridor& dense, const float* npos,
+                            int max_path, const PolygonShapes& shapes, dtNavMeshQuery& query,
+                            const dtQueryFilter& filter) {
+  const std::vector<std::int32_t>& current = dense.of(corridor, shapes.index());
+  const int count = static_cast<int>(current.size());
+  // Room for the merge to grow the path up to the corridor's capacity; only the path is copied.
+  thread_local std::vector<std::int32_t> row;
+  const auto room = static_cast<std::size_t>(std::max(max_path, count));
+  if (row.size() < room)
+    row.resize(room);
+  std::copy(current.begin(), current.end(), row.begin());
+  float pos[3];
+  dtVcopy(pos, corridor.getPos());
+  const int merged = move_corridor(outline_tables_view(shapes), row.data(), count, max_path, pos,
+                                   npos);
+  if (merged < 0)
+    return move_with_detour(corridor, npos, max_path, shapes, query, filter);
+  // The path in references: the corridor's own when the move left it as it was (most steps).
+  thread_local std::vector<dtPolyRef> refs;
+  const bool unchanged = merged == count && std::equal(current.begin(), current.end(), row.begin());
+  if (unchanged) {
+    refs.assign(corridor.getPath(), corridor.getPath() + count);
+  } else {
+    refs.resize(static_cast<std::size_t>(merged));
+    for (int k = 0; k < merged; ++k)
+      refs[static_cast<std::size_t>(k)] = shapes.index().ref_of(row[static_cast<std::size_t>(k)]);
+  }
+  float target[3];
+  dtVcopy(target, corridor.getTarget());
+  corridor.reset(refs[0], pos); // the position; the path and target are loaded next
+  corridor.setCorridor(target, refs.data(), merged);
+  if (!unchanged)
+    dense.assign(refs.data(), row.data(), merged);
+  return true;
+}
+
+bool move_corridor_position(dtPathCorridor& corridor, const float* npos, int max_path,
+                            const PolygonShapes& shapes, dtNavMeshQuery& query,
+                            const dtQueryFilter& filter) {
+  DenseCorridor dense;
+  return move_corridor_position(corridor, dense, npos, max_path, shapes, query, filter);
 }
 
 } // namespace crowd

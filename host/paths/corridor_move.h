@@ -1,10 +1,11 @@
-// dtPathCorridor::movePosition with the height of the new position read from a PolygonShapes
-// table where the polygon is flat: the same moveAlongSurface and dtMergeCorridorStartMoved,
-// and, for a point inside a flat polygon, the height dtNavMesh::getPolyHeight would
-// interpolate between equal heights, without walking its detail triangles. The corridor ends
-// up as movePosition leaves it, to the bit (tests/host/paths/test_corridor_move.cpp).
+// dtPathCorridor::movePosition through the corridor move kernel body
+// (cuda/kernels/corridor_move.h: moveAlongSurface over the polygon tables,
+// dtMergeCorridorStartMoved, and the height of a flat polygon), with Detour's own
+// moveAlongSurface and getPolyHeight where the tables cannot answer. The corridor ends up as
+// movePosition leaves it, to the bit (tests/host/paths/test_corridor_move.cpp).
 #pragma once
 
+#include "host/paths/corridor_corners.h"
 #include "host/paths/polygon_shapes.h"
 
 #include <DetourNavMeshQuery.h>
@@ -12,8 +13,14 @@
 
 namespace crowd {
 
-/// corridor.movePosition(npos, &query, &filter); `shapes` is built for the query's navmesh
-/// and max_path is the corridor's capacity (its init). Returns movePosition's result.
+/// corridor.movePosition(npos, &query, &filter); `shapes` is built for the query's navmesh and
+/// filter, max_path is the corridor's capacity (its init), and `dense` mirrors the corridor's
+/// polygons (kept up to date here). Returns movePosition's result.
+bool move_corridor_position(dtPathCorridor& corridor, DenseCorridor& dense, const float* npos,
+                            int max_path, const PolygonShapes& shapes, dtNavMeshQuery& query,
+                            const dtQueryFilter& filter);
+
+/// The same without a mirror kept between calls.
 bool move_corridor_position(dtPathCorridor& corridor, const float* npos, int max_path,
                             const PolygonShapes& shapes, dtNavMeshQuery& query,
                             const dtQueryFilter& filter);

@@ -564,8 +564,8 @@ CorridorNavigator::Corrections CorridorNavigator::constrain(AgentArrays& arrays,
       if (!a.corridor.getFirstPoly())
         return;
       const glm::vec3 wanted = arrays.position[k];
-      move_corridor_position(a.corridor, &wanted.x, m.options.max_path_polys, m.shapes, m.query(),
-                             m.navmesh.filter());
+      move_corridor_position(a.corridor, a.dense, &wanted.x, m.options.max_path_polys, m.shapes,
+                             m.query(), m.navmesh.filter());
       const float* p = a.corridor.getPos();
       arrays.position[k] = {p[0], p[1], p[2]};
       const float put_back = std::hypot(p[0] - wanted.x, p[2] - wanted.z);

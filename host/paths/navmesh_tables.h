@@ -16,6 +16,10 @@ inline NavmeshTablesView outline_tables_view(const PolygonShapes& shapes) {
   view.vertex_start = shapes.vertex_start();
   view.vertices = shapes.vertex_data();
   view.across = shapes.across_data();
+  view.neighbour_start = shapes.neighbour_start();
+  view.neighbours = shapes.neighbour_data();
+  view.flat = shapes.flat_data();
+  view.flat_height = shapes.flat_height_data();
   return view;
 }
 

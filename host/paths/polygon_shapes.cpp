@@ -4,6 +4,11 @@ namespace crowd {
 
 namespace {
 
+// dtQueryFilter::passFilter (defined inside Detour's query source, not exported).
+bool passes(const dtQueryFilter& filter, const dtPoly& poly) {
+  return (poly.flags & filter.getIncludeFlags()) != 0 && (poly.flags & filter.getExcludeFlags()) == 0;
+}
+
 // What dtNavMeshQuery::raycast's neighbour loop finds across `edge` of `poly`, where it does
 // not depend on the ray: the first link of the edge to a ground polygon the filter passes,
 // when that link covers the whole edge.
@@ -21,9 +26,7 @@ std::int32_t across_edge(const dtNavMesh& navmesh, const PolygonIndex& polygons,
       return PolygonShapes::kAskDetour;
     if (next_poly->getType() == DT_POLYTYPE_OFFMESH_CONNECTION)
       continue;
-    // dtQueryFilter::passFilter (defined inside Detour's query source, not exported).
-    if ((next_poly->flags & filter.getIncludeFlags()) == 0 ||
-        (next_poly->flags & filter.getExcludeFlags()) != 0)
+    if (!passes(filter, *next_poly))
       continue;
     const bool whole_edge = link.side == 0xff || (link.bmin == 0 && link.bmax == 255);
     if (!whole_edge)
@@ -34,12 +37,41 @@ std::int32_t across_edge(const dtNavMesh& navmesh, const PolygonIndex& polygons,
   return PolygonShapes::kWall;
 }
 
+// The polygons dtNavMeshQuery::moveAlongSurface may step into across `edge` of `poly`, in its
+// order: across a tile border every link of the edge to a polygon the filter passes (up to
+// its MAX_NEIS = 8), inside a tile the edge's neighbour if the filter passes it.
+void move_neighbours(const dtNavMesh& navmesh, const PolygonIndex& polygons,
+                     const dtQueryFilter& filter, const dtMeshTile& tile, const dtPoly& poly,
+                     int edge, std::vector<std::int32_t>& out) {
+  constexpr int kMaxNeighbours = 8;
+  int count = 0;
+  if (poly.neis[edge] & DT_EXT_LINK) {
+    for (unsigned int k = poly.firstLink; k != DT_NULL_LINK; k = tile.links[k].next) {
+      const dtLink& link = tile.links[k];
+      if (static_cast<int>(link.edge) != edge || link.ref == 0)
+        continue;
+      const dtMeshTile* next_tile = nullptr;
+      const dtPoly* next_poly = nullptr;
+      navmesh.getTileAndPolyByRefUnsafe(link.ref, &next_tile, &next_poly);
+      if (passes(filter, *next_poly) && count < kMaxNeighbours) {
+        out.push_back(polygons.index_of(link.ref));
+        ++count;
+      }
+    }
+  } else if (poly.neis[edge]) {
+    const unsigned int index = static_cast<unsigned int>(poly.neis[edge] - 1);
+    if (passes(filter, tile.polys[index]))
+      out.push_back(polygons.index_of(navmesh.getPolyRefBase(&tile) | index));
+  }
+}
+
 } // namespace
 
 PolygonShapes::PolygonShapes(const dtNavMesh& navmesh, const dtQueryFilter& filter)
     : polygons_(navmesh) {
   const auto count = static_cast<std::size_t>(polygons_.size());
   start_.assign(count + 1, 0);
+  neighbour_start_.assign(1, 0);
   flat_.assign(count, 0);
   height_.assign(count, 0.0f);
   for (std::size_t i = 0; i < count; ++i) {
@@ -51,6 +83,8 @@ PolygonShapes::PolygonShapes(const dtNavMesh& navmesh, const dtQueryFilter& filt
         const float* p = &tile->verts[static_cast<std::size_t>(poly->verts[v]) * 3];
         verts_.insert(verts_.end(), p, p + 3);
         across_.push_back(across_edge(navmesh, polygons_, filter, *tile, *poly, v));
+        move_neighbours(navmesh, polygons_, filter, *tile, *poly, v, neighbours_);
+        neighbour_start_.push_back(static_cast<std::int32_t>(neighbours_.size()));
       }
       const float y = tile->verts[static_cast<std::size_t>(poly->verts[0]) * 3 + 1];
       bool flat = true;
@@ -73,7 +107,8 @@ PolygonShapes::PolygonShapes(const dtNavMesh& navmesh, const dtQueryFilter& filt
 std::size_t PolygonShapes::memory_bytes() const {
   return polygons_.memory_bytes() + start_.capacity() * sizeof(std::int32_t) +
          verts_.capacity() * sizeof(float) + across_.capacity() * sizeof(std::int32_t) +
-         flat_.capacity() + height_.capacity() * sizeof(float);
+         flat_.capacity() + height_.capacity() * sizeof(float) +
+         (neighbour_start_.capacity() + neighbours_.capacity()) * sizeof(std::int32_t);
 }
 
 } // namespace crowd

@@ -66,6 +66,12 @@ public:
   const std::int32_t* vertex_start() const { return start_.data(); }
   const float* vertex_data() const { return verts_.data(); }
   const std::int32_t* across_data() const { return across_.data(); }
+  /// moveAlongSurface's neighbours across edge e (numbered as the vertices):
+  /// [neighbour_start()[e], neighbour_start()[e + 1]) of neighbour_data(), dense indices.
+  const std::int32_t* neighbour_start() const { return neighbour_start_.data(); }
+  const std::int32_t* neighbour_data() const { return neighbours_.data(); }
+  const std::uint8_t* flat_data() const { return flat_.data(); }
+  const float* flat_height_data() const { return height_.data(); }
 
   std::size_t memory_bytes() const;
 
@@ -74,6 +80,8 @@ private:
   std::vector<std::int32_t> start_; ///< Vertices and edges of polygon p: [start_[p], start_[p+1]).
   std::vector<float> verts_;
   std::vector<std::int32_t> across_;
+  std::vector<std::int32_t> neighbour_start_; ///< Per edge (as across_), plus one.
+  std::vector<std::int32_t> neighbours_;
   std::vector<std::uint8_t> flat_;
   std::vector<float> height_;
 };

@@ -18,8 +18,16 @@
 namespace crowd {
 namespace {
 
-TEST(CorridorMove, AgreesWithDetourToTheBitAlongRandomWalks) {
-  const NavMesh navmesh = NavMesh::build(test::pillar_field());
+/// The pillar field on one tile (0), or in tiles of `tile_size` cells: the walks then cross
+/// tile borders, whose links the move follows from the tables as well.
+class CorridorMove : public ::testing::TestWithParam<int> {};
+
+TEST_P(CorridorMove, AgreesWithDetourToTheBitAlongRandomWalks) {
+  Scenario world = test::pillar_field();
+  if (GetParam() > 0)
+    world.world.navmesh.tile_size = GetParam();
+  const NavMesh navmesh = NavMesh::build(world);
+  ASSERT_EQ(navmesh.tile_size(), GetParam());
   NavQueryPtr query = navmesh.make_query();
   const PolygonShapes shapes(navmesh.detour(), navmesh.filter());
   const dtQueryFilter& filter = navmesh.filter();
@@ -65,6 +73,12 @@ TEST(CorridorMove, AgreesWithDetourToTheBitAlongRandomWalks) {
   EXPECT_GT(changed_paths, 2000) << "walks should leave and enter polygons";
   EXPECT_GT(blocked, 500) << "walks should run into pillars and the border";
 }
+
+INSTANTIATE_TEST_SUITE_P(OneTileAndTiles, CorridorMove, ::testing::Values(0, 32),
+                         [](const ::testing::TestParamInfo<int>& param) {
+                           return param.param == 0 ? std::string("one_tile")
+                                                  : "tiles_of_" + std::to_string(param.param);
+                         });
 
 } // namespace
 } // namespace crowd
