@@ -12,6 +12,7 @@
 #pragma once
 
 #include "cuda/common/hd.h"
+#include "cuda/kernels/corridor_merge.h"
 #include "cuda/kernels/navmesh_geometry.h"
 #include "cuda/kernels/navmesh_tables.h"
 
@@ -52,19 +53,6 @@ struct MoveNodePool {
 
 } // namespace detail
 
-/// dtPointInPolygon
-CROWD_HD bool point_in_polygon(const float* pt, const float* verts, int nverts) {
-  bool c = false;
-  for (int i = 0, j = nverts - 1; i < nverts; j = i++) {
-    const float* vi = &verts[i * 3];
-    const float* vj = &verts[j * 3];
-    if (((vi[2] > pt[2]) != (vj[2] > pt[2])) &&
-        (pt[0] < (vj[0] - vi[0]) * (pt[2] - vi[2]) / (vj[2] - vi[2]) + vi[0]))
-      c = !c;
-  }
-  return c;
-}
-
 /// dtNavMeshQuery::moveAlongSurface(start, start_pos, end_pos, filter, result, visited, &count,
 /// max_visited) for the filter the tables were built with: writes the result position and the
 /// polygons visited, start first (at most max_visited), and returns their count. Returns -1
@@ -104,7 +92,7 @@ CROWD_HD int move_along_surface(const NavmeshTablesView& nav, int start, const f
     if (nverts == 0)
       return -1; // an off-mesh connection: Detour's
     // If target is inside the poly, stop search.
-    if (point_in_polygon(end_pos, verts, nverts)) {
+    if (nav::point_in_polygon(end_pos, verts, nverts)) {
       best_node = cur;
       nav::vcopy(best_pos, end_pos);
       break;
@@ -178,49 +166,6 @@ CROWD_HD int move_along_surface(const NavmeshTablesView& nav, int start, const f
   return n;
 }
 
-/// dtMergeCorridorStartMoved (DetourPathCorridor.cpp): the corridor `path` (npath of max_path)
-/// with its start replaced by the polygons `visited` (start first) up to the furthest polygon
-/// the two have in common. Returns the new count.
-CROWD_HD int merge_corridor_start_moved(std::int32_t* path, int npath, int max_path,
-                                        const std::int32_t* visited, int nvisited) {
-  int furthest_path = -1;
-  int furthest_visited = -1;
-  // Find furthest common polygon.
-  for (int i = npath - 1; i >= 0; --i) {
-    bool found = false;
-    for (int j = nvisited - 1; j >= 0; --j) {
-      if (path[i] == visited[j]) {
-        furthest_path = i;
-        furthest_visited = j;
-        found = true;
-      }
-    }
-    if (found)
-      break;
-  }
-  // If no intersection found just return current path.
-  if (furthest_path == -1 || furthest_visited == -1)
-    return npath;
-  // Adjust beginning of the buffer to include the visited.
-  const int req = nvisited - furthest_visited;
-  const int orig = furthest_path + 1 < npath ? furthest_path + 1 : npath;
-  int size = npath - orig > 0 ? npath - orig : 0;
-  if (req + size > max_path)
-    size = max_path - req;
-  // memmove(path + req, path + orig, size)
-  if (req < orig) {
-    for (int k = 0; k < size; ++k)
-      path[req + k] = path[orig + k];
-  } else if (req > orig) {
-    for (int k = size - 1; k >= 0; --k)
-      path[req + k] = path[orig + k];
-  }
-  // Store visited
-  for (int i = 0; i < req; ++i)
-    path[i] = visited[(nvisited - 1) - i];
-  return req + size;
-}
-
 /// dtPathCorridor::movePosition(npos, ...) for an agent at `pos` (x y z, overwritten with the
 /// new position) whose corridor is `path` (npath of max_path, dense indices, changed in place).
 /// Returns the corridor's new count; 0 when moveAlongSurface fails (movePosition returns false
@@ -236,18 +181,15 @@ CROWD_HD int move_corridor(const NavmeshTablesView& nav, std::int32_t* path, int
   if (nvisited < 0)
     return -1;
   // The first polygon after the merge: the last one visited where the two share a polygon.
-  bool shared = false;
-  for (int i = 0; i < npath && !shared; ++i) {
-    for (int j = 0; j < nvisited && !shared; ++j)
-      shared = path[i] == visited[j];
-  }
-  const int first = shared ? visited[nvisited - 1] : path[0];
+  int furthest_path = -1, furthest_visited = -1;
+  detail::furthest_common_polygon(path, npath, visited, nvisited, furthest_path, furthest_visited);
+  const int first = furthest_path >= 0 ? visited[nvisited - 1] : path[0];
   // Keep the position on the navmesh surface: a flat polygon's height for a point inside it
   // (getPolyHeight), the old height for a point outside (getPolyHeight fails then).
   if (!nav.contains_polygon(first) || !nav.flat[first])
     return -1;
   float height = pos[1];
-  if (point_in_polygon(result, nav.polygon_vertices(first), nav.vertex_count(first)))
+  if (nav::point_in_polygon(result, nav.polygon_vertices(first), nav.vertex_count(first)))
     height = nav.flat_height[first];
   const int merged = merge_corridor_start_moved(path, npath, max_path, visited, nvisited);
   pos[0] = result[0];

@@ -10,6 +10,7 @@
 #pragma once
 
 #include "cuda/common/hd.h"
+#include "cuda/kernels/corridor_merge.h"
 #include "cuda/kernels/navmesh_geometry.h"
 #include "cuda/kernels/navmesh_tables.h"
 
@@ -50,52 +51,6 @@ CROWD_HD int raycast_polygons(const NavmeshTablesView& nav, int start, const flo
       return count;
     current = next;
   }
-}
-
-/// dtMergeCorridorStartShortcut (DetourPathCorridor.cpp): the corridor `path` (npath of
-/// max_path) with its start replaced by the polygons `visited` up to the furthest polygon the
-/// two have in common. Returns the new count.
-CROWD_HD int merge_corridor_start_shortcut(std::int32_t* path, int npath, int max_path,
-                                           const std::int32_t* visited, int nvisited) {
-  int furthest_path = -1;
-  int furthest_visited = -1;
-  // Find furthest common polygon.
-  for (int i = npath - 1; i >= 0; --i) {
-    bool found = false;
-    for (int j = nvisited - 1; j >= 0; --j) {
-      if (path[i] == visited[j]) {
-        furthest_path = i;
-        furthest_visited = j;
-        found = true;
-      }
-    }
-    if (found)
-      break;
-  }
-  // If no intersection found just return current path.
-  if (furthest_path == -1 || furthest_visited == -1)
-    return npath;
-  // Adjust beginning of the buffer to include the visited.
-  const int req = furthest_visited;
-  if (req <= 0)
-    return npath;
-  const int orig = furthest_path;
-  int size = npath - orig > 0 ? npath - orig : 0;
-  if (req + size > max_path)
-    size = max_path - req;
-  // memmove(path + req, path + orig, size): in the direction that never overwrites what is
-  // still to be copied.
-  if (req < orig) {
-    for (int k = 0; k < size; ++k)
-      path[req + k] = path[orig + k];
-  } else if (req > orig) {
-    for (int k = size - 1; k >= 0; --k)
-      path[req + k] = path[orig + k];
-  }
-  // Store visited
-  for (int i = 0; i < req; ++i)
-    path[i] = visited[i];
-  return req + size;
 }
 
 /// The most polygons the shortcut's raycast collects (optimizePathVisibility's MAX_RES).

@@ -139,6 +139,23 @@ CROWD_HD float distance_pt_seg_sqr_2d(const float* pt, const float* p, const flo
 /// The largest polygon Detour builds (DT_VERTS_PER_POLYGON).
 inline constexpr int kMaxPolygonVertices = 6;
 
+/// One step of the crossing test of dtPointInPolygon and dtDistancePtPolyEdgesSqr: whether
+/// the ray from pt toward +x crosses the edge vj-vi.
+CROWD_HD bool crosses(const float* pt, const float* vi, const float* vj) {
+  return ((vi[2] > pt[2]) != (vj[2] > pt[2])) &&
+         (pt[0] < (vj[0] - vi[0]) * (pt[2] - vi[2]) / (vj[2] - vi[2]) + vi[0]);
+}
+
+/// dtPointInPolygon
+CROWD_HD bool point_in_polygon(const float* pt, const float* verts, int nverts) {
+  bool c = false;
+  for (int i = 0, j = nverts - 1; i < nverts; j = i++) {
+    if (crosses(pt, &verts[i * 3], &verts[j * 3]))
+      c = !c;
+  }
+  return c;
+}
+
 /// dtDistancePtPolyEdgesSqr: whether pt is inside the polygon (the crossing test), and for each
 /// edge j (vertex j to j + 1) the squared distance ed[j] and the closest point's parameter et[j].
 CROWD_HD bool distance_pt_poly_edges_sqr(const float* pt, const float* verts, int nverts,
@@ -147,8 +164,7 @@ CROWD_HD bool distance_pt_poly_edges_sqr(const float* pt, const float* verts, in
   for (int i = 0, j = nverts - 1; i < nverts; j = i++) {
     const float* vi = &verts[i * 3];
     const float* vj = &verts[j * 3];
-    if (((vi[2] > pt[2]) != (vj[2] > pt[2])) &&
-        (pt[0] < (vj[0] - vi[0]) * (pt[2] - vi[2]) / (vj[2] - vi[2]) + vi[0]))
+    if (crosses(pt, vi, vj))
       c = !c;
     ed[j] = distance_pt_seg_sqr_2d(pt, vj, vi, et[j]);
   }

@@ -7,6 +7,7 @@
 #include "host/navmesh/navmesh.h"
 #include "host/paths/navmesh_tables.h"
 #include "tests/support/pillar_field.h"
+#include "tests/support/random_path.h"
 
 #if defined(CROWD_HAS_CUDA)
 #include "cuda/executor/corridor_kernels.h"
@@ -24,35 +25,14 @@ namespace {
 
 constexpr int kCapacity = 256;
 
-/// A corridor from a random start by way of a random point to a random goal (as a corridor
-/// looks after its agent was pushed off its way), loaded into `corridor`; false when a point
-/// misses the navmesh or a search fails.
+/// A corridor with a detour in it (test::random_path_with_a_detour) loaded into `corridor`.
 bool corridor_with_a_detour(const NavMesh& navmesh, dtNavMeshQuery& query, std::mt19937& rng,
                             dtPathCorridor& corridor) {
-  std::uniform_real_distribution<float> coord(-29.0f, 29.0f);
-  const glm::vec3 ext = navmesh.placement_extents();
-  const dtQueryFilter& filter = navmesh.filter();
-  const glm::vec3 from{coord(rng), 0.0f, coord(rng)}, via{coord(rng), 0.0f, coord(rng)},
-      to{coord(rng), 0.0f, coord(rng)};
-  dtPolyRef start = 0, middle = 0, goal = 0;
-  float start_pos[3], middle_pos[3], goal_pos[3];
-  query.findNearestPoly(&from.x, &ext.x, &filter, &start, start_pos);
-  query.findNearestPoly(&via.x, &ext.x, &filter, &middle, middle_pos);
-  query.findNearestPoly(&to.x, &ext.x, &filter, &goal, goal_pos);
-  if (!start || !middle || !goal)
+  test::RandomPath path;
+  if (!test::random_path_with_a_detour(query, navmesh.filter(), navmesh.placement_extents(), rng,
+                                       kCapacity, path))
     return false;
-  std::vector<dtPolyRef> path(kCapacity), second(kCapacity);
-  int count = 0, second_count = 0;
-  query.findPath(start, middle, start_pos, middle_pos, &filter, path.data(), &count, kCapacity);
-  query.findPath(middle, goal, middle_pos, goal_pos, &filter, second.data(), &second_count,
-                 kCapacity);
-  if (count == 0 || second_count == 0 || path[static_cast<std::size_t>(count - 1)] != middle)
-    return false;
-  for (int k = 1; k < second_count && count < kCapacity - 1; ++k)
-    path[static_cast<std::size_t>(count++)] = second[static_cast<std::size_t>(k)];
-  corridor.init(kCapacity);
-  corridor.reset(start, start_pos);
-  corridor.setCorridor(goal_pos, path.data(), count);
+  test::load_corridors(path, kCapacity, {&corridor});
   return true;
 }
 

@@ -5,6 +5,7 @@
 #include "host/paths/corridor_visibility.h"
 #include "host/paths/polygon_shapes.h"
 #include "tests/support/pillar_field.h"
+#include "tests/support/random_path.h"
 
 #include <DetourPathCorridor.h>
 #include <cmath>
@@ -87,32 +88,13 @@ TEST(CorridorVisibility, ShortcutsAreDetoursAlongRandomCorridors) {
       wobble_of(-1.5f, 1.5f);
   int comparisons = 0, shortcuts = 0;
   for (int trial = 0; trial < 1000; ++trial) {
-    // A corridor with a detour: from the start by way of a random point to the goal, as a
-    // corridor looks after the agent was pushed off its way; the shortcuts straighten it.
-    const glm::vec3 from{coord(rng), 0.0f, coord(rng)}, via{coord(rng), 0.0f, coord(rng)},
-        to{coord(rng), 0.0f, coord(rng)};
-    dtPolyRef start = 0, middle = 0, goal = 0;
-    float start_pos[3], middle_pos[3], goal_pos[3];
-    query->findNearestPoly(&from.x, &ext.x, &filter, &start, start_pos);
-    query->findNearestPoly(&via.x, &ext.x, &filter, &middle, middle_pos);
-    query->findNearestPoly(&to.x, &ext.x, &filter, &goal, goal_pos);
-    if (!start || !middle || !goal)
+    // A corridor with a detour, as a corridor looks after the agent was pushed off its way;
+    // the shortcuts straighten it.
+    test::RandomPath detour_path;
+    if (!test::random_path_with_a_detour(*query, filter, ext, rng, kCapacity, detour_path))
       continue;
-    std::vector<dtPolyRef> path(kCapacity), second(kCapacity);
-    int count = 0, second_count = 0;
-    query->findPath(start, middle, start_pos, middle_pos, &filter, path.data(), &count, kCapacity);
-    query->findPath(middle, goal, middle_pos, goal_pos, &filter, second.data(), &second_count,
-                    kCapacity);
-    if (count == 0 || second_count == 0 || path[static_cast<std::size_t>(count - 1)] != middle)
-      continue;
-    for (int k = 1; k < second_count && count < kCapacity - 1; ++k)
-      path[static_cast<std::size_t>(count++)] = second[static_cast<std::size_t>(k)];
     dtPathCorridor ours, detour;
-    for (dtPathCorridor* c : {&ours, &detour}) {
-      c->init(kCapacity);
-      c->reset(start, start_pos);
-      c->setCorridor(goal_pos, path.data(), count);
-    }
+    test::load_corridors(detour_path, kCapacity, {&ours, &detour});
     // Walk the agent toward its corners, shortcutting toward the corner after next each step
     // (as the crowd does), and toward random points now and then.
     for (int step = 0; step < 100 && detour.getPathCount() > 0; ++step) {
