@@ -1,6 +1,9 @@
 // The corridor kernels on a GPU: the navmesh tables copied to device memory once per navmesh,
-// and the corners of a batch of corridors (cuda/kernels/corridor_corners.h), one thread per
-// agent. Plain C++ declarations: the host code that calls them needs no CUDA compiler.
+// and the corners, visibility shortcuts and moves of a batch of corridors
+// (cuda/kernels/corridor_corners.h, corridor_visibility.h, corridor_move.h), one thread per
+// agent. Each call uploads the batch, runs its kernel and downloads the result; `kernel_ms`,
+// when given, receives the kernel's own time from CUDA events (bench/bench_corridor_kernels.cpp).
+// Plain C++ declarations: the host code that calls them needs no CUDA compiler.
 #pragma once
 
 #include "cuda/kernels/navmesh_tables.h"
@@ -56,11 +59,20 @@ private:
 std::vector<std::int32_t> optimize_visibility_on_device(const DeviceNavmeshTables& tables,
                                                         CorridorRows& corridors,
                                                         const std::vector<float>& next,
-                                                        const std::vector<float>& range);
+                                                        const std::vector<float>& range,
+                                                        double* kernel_ms = nullptr);
+
+/// The corridor move of every corridor of `corridors` (rows and positions changed in place)
+/// toward npos[i] (x y z), on the device: what move_of_agent does on the CPU, to the bit.
+/// Returns answered[i] (0 where the host must ask Detour). Synchronous.
+std::vector<std::int32_t> move_corridors_on_device(const DeviceNavmeshTables& tables,
+                                                   CorridorRows& corridors,
+                                                   const std::vector<float>& npos,
+                                                   double* kernel_ms = nullptr);
 
 /// The corners of every corridor of `corridors`, computed on the device against `tables`:
 /// what corners_of_agent gives on the CPU, to the bit. Synchronous.
 CornerRows find_corners_on_device(const DeviceNavmeshTables& tables, const CorridorRows& corridors,
-                                  int max_corners);
+                                  int max_corners, double* kernel_ms = nullptr);
 
 } // namespace crowd
