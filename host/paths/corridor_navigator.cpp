@@ -1,8 +1,8 @@
 #include "host/paths/corridor_navigator.h"
 
+#include "cuda/kernels/corner_steering.h"
 #include "host/checkpoint/archive.h"
 #include "host/navmesh/nearest_polygon.h"
-#include "host/paths/corner_steering.h"
 #include "host/paths/corridor_corners.h"
 #include "host/paths/corridor_move.h"
 #include "host/paths/corridor_visibility.h"
@@ -422,7 +422,6 @@ struct CorridorNavigator::Impl {
     thread_local std::vector<float> verts;
     thread_local std::vector<unsigned char> flags;
     thread_local std::vector<dtPolyRef> polys;
-    thread_local std::vector<Corner> corners;
     verts.resize(static_cast<std::size_t>(max_corners) * 3);
     flags.resize(static_cast<std::size_t>(max_corners));
     polys.resize(static_cast<std::size_t>(max_corners));
@@ -431,12 +430,6 @@ struct CorridorNavigator::Impl {
     if (n < 0)
       n = a.corridor.findCorners(verts.data(), flags.data(), polys.data(), max_corners, &q,
                                  &filter);
-    corners.resize(static_cast<std::size_t>(n));
-    for (int c = 0; c < n; ++c) {
-      const std::size_t s = static_cast<std::size_t>(c);
-      corners[s].position = {verts[s * 3], verts[s * 3 + 1], verts[s * 3 + 2]};
-      corners[s].end_of_path = (flags[s] & DT_STRAIGHTPATH_END) != 0;
-    }
     // Shortcut to the corner after next when it is visible (DT_CROWD_OPTIMIZE_VIS).
     if (n > 0) {
       const float* target = &verts[static_cast<std::size_t>(std::min(1, n - 1)) * 3];
@@ -444,8 +437,9 @@ struct CorridorNavigator::Impl {
                                    options.path_optimization_range_factor * a.radius,
                                    options.max_path_polys, shapes, q, filter);
     }
+    static_assert(kCornerEnd == DT_STRAIGHTPATH_END);
     arrays.preferred_velocity[k] =
-        preferred_velocity(arrays.position[k], corners, a.radius, a.max_speed);
+        preferred_velocity(arrays.position[k], verts.data(), flags.data(), n, a.radius, a.max_speed);
   }
 };
 
