@@ -99,7 +99,7 @@ struct DeviceNavmeshTables::Buffers {
   DeviceBuffer<std::int32_t> portal_start, vertex_start, across, neighbour_start, neighbours;
   DeviceBuffer<NavPortal> portals;
   DeviceBuffer<float> vertices, flat_height;
-  DeviceBuffer<std::uint8_t> flat;
+  DeviceBuffer<std::uint8_t> flat, passable;
 };
 
 DeviceNavmeshTables::DeviceNavmeshTables(const NavmeshTablesView& host)
@@ -133,6 +133,10 @@ DeviceNavmeshTables::DeviceNavmeshTables(const NavmeshTablesView& host)
       b.view.neighbours = b.neighbours.data();
     }
   }
+  if (host.passable != nullptr) {
+    upload(b.passable, host.passable, polygons, what);
+    b.view.passable = b.passable.data();
+  }
   if (host.flat != nullptr) {
     upload(b.flat, host.flat, polygons, what);
     upload(b.flat_height, host.flat_height, polygons, what);
@@ -151,7 +155,7 @@ std::size_t DeviceNavmeshTables::device_bytes() const {
   const Buffers& b = *buffers_;
   return b.portal_start.bytes() + b.vertex_start.bytes() + b.across.bytes() +
          b.neighbour_start.bytes() + b.neighbours.bytes() + b.portals.bytes() + b.vertices.bytes() +
-         b.flat_height.bytes() + b.flat.bytes();
+         b.flat_height.bytes() + b.flat.bytes() + b.passable.bytes();
 }
 
 CornerRows find_corners_on_device(const DeviceNavmeshTables& tables, const CorridorRows& corridors,

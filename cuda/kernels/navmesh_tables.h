@@ -47,6 +47,9 @@ struct NavmeshTablesView {
   /// Per polygon: 1 when it and its detail mesh lie at one height, flat_height[p] (then
   /// dtNavMesh::getPolyHeight gives that height for every point inside it).
   const std::uint8_t* flat = nullptr;
+  /// Per polygon: 1 when the query filter the tables were built with passes it (the check of
+  /// dtNavMeshQuery::isValidPolyRef for a polygon that exists).
+  const std::uint8_t* passable = nullptr;
   const float* flat_height = nullptr;
 
   CROWD_HD bool contains_polygon(int p) const { return p >= 0 && p < polygon_count; }

@@ -1,6 +1,7 @@
 #include "host/paths/corridor_navigator.h"
 
 #include "cuda/kernels/corner_steering.h"
+#include "cuda/kernels/corridor_validity.h"
 #include "host/checkpoint/archive.h"
 #include "host/navmesh/nearest_polygon.h"
 #include "host/paths/corridor_corners.h"
@@ -162,7 +163,9 @@ struct CorridorNavigator::Impl {
     }
     if (a.state == TargetState::Failed)
       return false;
-    if (!a.corridor.isValid(kCheckLookahead, &q, &filter)) {
+    const std::vector<std::int32_t>& dense_path = a.dense.of(a.corridor, portals.index());
+    if (!corridor_is_valid(tables, dense_path.data(), static_cast<int>(dense_path.size()),
+                           kCheckLookahead)) {
       a.corridor.trimInvalidPath(agent_ref, &agent_pos.x, &q, &filter);
       replan = true;
     }

@@ -20,6 +20,7 @@ inline NavmeshTablesView outline_tables_view(const PolygonShapes& shapes) {
   view.neighbours = shapes.neighbour_data();
   view.flat = shapes.flat_data();
   view.flat_height = shapes.flat_height_data();
+  view.passable = shapes.passable_data();
   return view;
 }
 

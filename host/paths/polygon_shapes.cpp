@@ -73,11 +73,13 @@ PolygonShapes::PolygonShapes(const dtNavMesh& navmesh, const dtQueryFilter& filt
   start_.assign(count + 1, 0);
   neighbour_start_.assign(1, 0);
   flat_.assign(count, 0);
+  passable_.assign(count, 0);
   height_.assign(count, 0.0f);
   for (std::size_t i = 0; i < count; ++i) {
     const dtMeshTile* tile = nullptr;
     const dtPoly* poly = nullptr;
     navmesh.getTileAndPolyByRefUnsafe(polygons_.ref_of(static_cast<int>(i)), &tile, &poly);
+    passable_[i] = passes(filter, *poly) ? 1 : 0;
     if (poly->getType() == DT_POLYTYPE_GROUND) {
       for (int v = 0; v < static_cast<int>(poly->vertCount); ++v) {
         const float* p = &tile->verts[static_cast<std::size_t>(poly->verts[v]) * 3];
@@ -107,7 +109,7 @@ PolygonShapes::PolygonShapes(const dtNavMesh& navmesh, const dtQueryFilter& filt
 std::size_t PolygonShapes::memory_bytes() const {
   return polygons_.memory_bytes() + start_.capacity() * sizeof(std::int32_t) +
          verts_.capacity() * sizeof(float) + across_.capacity() * sizeof(std::int32_t) +
-         flat_.capacity() + height_.capacity() * sizeof(float) +
+         flat_.capacity() + passable_.capacity() + height_.capacity() * sizeof(float) +
          (neighbour_start_.capacity() + neighbours_.capacity()) * sizeof(std::int32_t);
 }
 

@@ -71,6 +71,8 @@ public:
   const std::int32_t* neighbour_start() const { return neighbour_start_.data(); }
   const std::int32_t* neighbour_data() const { return neighbours_.data(); }
   const std::uint8_t* flat_data() const { return flat_.data(); }
+  /// Per polygon: 1 when the filter passes it.
+  const std::uint8_t* passable_data() const { return passable_.data(); }
   const float* flat_height_data() const { return height_.data(); }
 
   std::size_t memory_bytes() const;
@@ -83,6 +85,7 @@ private:
   std::vector<std::int32_t> neighbour_start_; ///< Per edge (as across_), plus one.
   std::vector<std::int32_t> neighbours_;
   std::vector<std::uint8_t> flat_;
+  std::vector<std::uint8_t> passable_;
   std::vector<float> height_;
 };
 
