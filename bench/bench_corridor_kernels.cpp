@@ -31,7 +31,7 @@ struct CorridorScene {
   PolygonShapes shapes;
   NavmeshTablesView tables;
   std::unique_ptr<DeviceNavmeshTables> device;
-  CorridorRows distinct; ///< kDistinctPaths rows
+  CorridorRows distinct;    ///< kDistinctPaths rows
   std::vector<float> ahead; ///< per distinct row: 1 m along the path toward its target
 
   CorridorScene()
@@ -52,10 +52,11 @@ struct CorridorScene {
       distinct.size.push_back(static_cast<int>(path.polys.size()));
       distinct.position.insert(distinct.position.end(), path.start_pos, path.start_pos + 3);
       distinct.target.insert(distinct.target.end(), path.goal_pos, path.goal_pos + 3);
-      const float dx = path.goal_pos[0] - path.start_pos[0], dz = path.goal_pos[2] - path.start_pos[2];
+      const float dx = path.goal_pos[0] - path.start_pos[0],
+                  dz = path.goal_pos[2] - path.start_pos[2];
       const float len = std::max(1e-3f, std::sqrt(dx * dx + dz * dz));
-      ahead.insert(ahead.end(), {path.start_pos[0] + dx / len, path.start_pos[1],
-                                 path.start_pos[2] + dz / len});
+      ahead.insert(ahead.end(),
+                   {path.start_pos[0] + dx / len, path.start_pos[1], path.start_pos[2] + dz / len});
     }
   }
 
@@ -70,7 +71,8 @@ struct CorridorScene {
       out.polys.insert(out.polys.end(), distinct.polys.begin() + static_cast<std::ptrdiff_t>(row),
                        distinct.polys.begin() + static_cast<std::ptrdiff_t>(row + kPathCapacity));
       out.size.push_back(distinct.size[d]);
-      out.position.insert(out.position.end(), &distinct.position[d * 3], &distinct.position[d * 3] + 3);
+      out.position.insert(out.position.end(), &distinct.position[d * 3],
+                          &distinct.position[d * 3] + 3);
       out.target.insert(out.target.end(), &distinct.target[d * 3], &distinct.target[d * 3] + 3);
       points.insert(points.end(), &ahead[d * 3], &ahead[d * 3] + 3);
     }
@@ -117,7 +119,8 @@ void BM_CudaCorridorShortcut(benchmark::State& state) {
   for (auto _ : state) {
     CorridorRows work = rows;
     double ms = 0.0;
-    benchmark::DoNotOptimize(optimize_visibility_on_device(*scene->device, work, ahead, range, &ms));
+    benchmark::DoNotOptimize(
+        optimize_visibility_on_device(*scene->device, work, ahead, range, &ms));
     state.SetIterationTime(ms / 1000.0);
   }
   set_agents_processed(state, rows.count());

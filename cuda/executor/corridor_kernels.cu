@@ -1,5 +1,4 @@
 #include "cuda/executor/corridor_kernels.h"
-
 #include "cuda/executor/cuda_check.h"
 #include "cuda/executor/device_buffer.h"
 #include "cuda/executor/launch_policy.h"
@@ -79,8 +78,8 @@ private:
   cudaEvent_t stop_ = nullptr;
 };
 
-template <class T> void upload(DeviceBuffer<T>& device, const T* host, std::size_t count,
-                               const std::string& what) {
+template <class T>
+void upload(DeviceBuffer<T>& device, const T* host, std::size_t count, const std::string& what) {
   device.reserve(count > 0 ? count : 1, what);
   if (count > 0)
     CROWD_CUDA_CHECK(cudaMemcpy(device.data(), host, count * sizeof(T), cudaMemcpyHostToDevice));
@@ -88,8 +87,8 @@ template <class T> void upload(DeviceBuffer<T>& device, const T* host, std::size
 
 template <class T> void download(std::vector<T>& host, const DeviceBuffer<T>& device) {
   if (!host.empty())
-    CROWD_CUDA_CHECK(cudaMemcpy(host.data(), device.data(), host.size() * sizeof(T),
-                                cudaMemcpyDeviceToHost));
+    CROWD_CUDA_CHECK(
+        cudaMemcpy(host.data(), device.data(), host.size() * sizeof(T), cudaMemcpyDeviceToHost));
 }
 
 } // namespace
@@ -179,14 +178,14 @@ CornerRows find_corners_on_device(const DeviceNavmeshTables& tables, const Corri
   corner_polys.reserve(result.polys.size() > 0 ? result.polys.size() : 1, what);
   count.reserve(agents, what);
 
-  const CorridorRowsView in{n, corridors.capacity, polys.data(), size.data(), position.data(),
-                            target.data()};
+  const CorridorRowsView in{n,           corridors.capacity, polys.data(),
+                            size.data(), position.data(),    target.data()};
   const CornerRowsView out{max_corners, verts.data(), flags.data(), corner_polys.data(),
                            count.data()};
   KernelTimer timer;
   timer.start();
-  corners_kernel<<<blocks_for(n, kAgentPolicy), kAgentPolicy.threads_per_block>>>(tables.view(),
-                                                                                  in, out);
+  corners_kernel<<<blocks_for(n, kAgentPolicy), kAgentPolicy.threads_per_block>>>(tables.view(), in,
+                                                                                  out);
   CROWD_CUDA_CHECK_LAUNCH("corners_kernel");
   timer.stop(kernel_ms);
   download(result.verts, verts);

@@ -28,10 +28,10 @@ struct CorridorRows {
 /// Corners in the CornerRowsView layout, on the host.
 struct CornerRows {
   int capacity = 0;
-  std::vector<float> verts;         ///< [agents x capacity x 3]
-  std::vector<std::uint8_t> flags;  ///< [agents x capacity]
-  std::vector<std::int32_t> polys;  ///< [agents x capacity]
-  std::vector<std::int32_t> count;  ///< [agents]
+  std::vector<float> verts;        ///< [agents x capacity x 3]
+  std::vector<std::uint8_t> flags; ///< [agents x capacity]
+  std::vector<std::int32_t> polys; ///< [agents x capacity]
+  std::vector<std::int32_t> count; ///< [agents]
   void resize(int agents, int corners_per_agent);
 };
 

@@ -662,8 +662,8 @@ private:
   /// Queues a copy of `count` elements from the device to the host (read_back_proximity_rows).
   template <class T> void copy_row_to_host(T* host, const T* device, std::size_t count) const {
     if (count > 0)
-      CROWD_CUDA_CHECK(cudaMemcpyAsync(host, device, bytes_of<T>(count), cudaMemcpyDeviceToHost,
-                                       stream_.get()));
+      CROWD_CUDA_CHECK(
+          cudaMemcpyAsync(host, device, bytes_of<T>(count), cudaMemcpyDeviceToHost, stream_.get()));
   }
 
   template <class T> void copy_to_host(std::vector<T>& host, const DeviceBuffer<T>& device) const {

@@ -156,7 +156,8 @@ CROWD_HD int find_corners(const NavmeshTablesView& nav, const float* pos, const 
   // connections here, whose corners it keeps and after which it cuts the path).
   constexpr float kMinTargetDistance = 0.01f;
   int n = out.count;
-  while (n > 0 && nav::vdist_2d_sqr(&out.verts[0], pos) <= kMinTargetDistance * kMinTargetDistance) {
+  while (n > 0 &&
+         nav::vdist_2d_sqr(&out.verts[0], pos) <= kMinTargetDistance * kMinTargetDistance) {
     --n;
     for (int k = 0; k < n; ++k) {
       out.flags[k] = out.flags[k + 1];
@@ -183,10 +184,10 @@ struct CorridorRowsView {
 /// count, -1 where the tables cannot answer and the host asks Detour.
 struct CornerRowsView {
   int capacity = 0;
-  float* verts = nullptr;          ///< [count x capacity x 3]
-  std::uint8_t* flags = nullptr;   ///< [count x capacity]
-  std::int32_t* polys = nullptr;   ///< [count x capacity]
-  std::int32_t* count = nullptr;   ///< [count]
+  float* verts = nullptr;        ///< [count x capacity x 3]
+  std::uint8_t* flags = nullptr; ///< [count x capacity]
+  std::int32_t* polys = nullptr; ///< [count x capacity]
+  std::int32_t* count = nullptr; ///< [count]
 };
 
 /// find_corners for agent i: one thread per agent on the GPU, per worker on the CPU.

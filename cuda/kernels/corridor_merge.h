@@ -13,8 +13,8 @@ namespace detail {
 /// The furthest polygon of `path` that `visited` also holds (the last of path; the first of
 /// visited where it holds it twice): sets furthest_path / furthest_visited, or leaves them -1.
 CROWD_HD void furthest_common_polygon(const std::int32_t* path, int npath,
-                                      const std::int32_t* visited, int nvisited,
-                                      int& furthest_path, int& furthest_visited) {
+                                      const std::int32_t* visited, int nvisited, int& furthest_path,
+                                      int& furthest_visited) {
   furthest_path = -1;
   furthest_visited = -1;
   for (int i = npath - 1; i >= 0; --i) {

@@ -204,8 +204,8 @@ CROWD_HD int move_corridor(const NavmeshTablesView& nav, std::int32_t* path, int
 CROWD_HD void move_of_agent(int i, const NavmeshTablesView& nav, std::int32_t* polys,
                             std::int32_t* size, int capacity, float* position, const float* npos,
                             std::int32_t* answered) {
-  const int n = move_corridor(nav, polys + i * capacity, size[i], capacity, position + i * 3,
-                              npos + i * 3);
+  const int n =
+      move_corridor(nav, polys + i * capacity, size[i], capacity, position + i * 3, npos + i * 3);
   answered[i] = n >= 0 ? 1 : 0;
   if (n >= 0)
     size[i] = n;

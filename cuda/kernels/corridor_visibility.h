@@ -65,7 +65,7 @@ CROWD_HD int optimize_visibility(const NavmeshTablesView& nav, std::int32_t* pat
   nav::vcopy(goal, next);
   float dist = nav::vdist_2d(pos, goal);
   if (dist < 0.01f)
-    return npath; // too close to the goal to optimize
+    return npath;                                       // too close to the goal to optimize
   dist = (dist + 0.01f) < range ? dist + 0.01f : range; // overshoot a little (dtMin)
   const float delta[3] = {goal[0] - pos[0], goal[1] - pos[1], goal[2] - pos[2]};
   const float scale = range / dist;
@@ -93,8 +93,8 @@ CROWD_HD void shortcut_of_agent(int i, const NavmeshTablesView& nav, std::int32_
     answered[i] = 1; // no corridor, nothing to shorten (Detour asserts a path)
     return;
   }
-  const int n = optimize_visibility(nav, row, size[i], capacity, position + i * 3, next + i * 3,
-                                    range[i]);
+  const int n =
+      optimize_visibility(nav, row, size[i], capacity, position + i * 3, next + i * 3, range[i]);
   answered[i] = n >= 0 ? 1 : 0;
   if (n >= 0)
     size[i] = n;

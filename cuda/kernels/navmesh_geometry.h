@@ -158,8 +158,8 @@ CROWD_HD bool point_in_polygon(const float* pt, const float* verts, int nverts) 
 
 /// dtDistancePtPolyEdgesSqr: whether pt is inside the polygon (the crossing test), and for each
 /// edge j (vertex j to j + 1) the squared distance ed[j] and the closest point's parameter et[j].
-CROWD_HD bool distance_pt_poly_edges_sqr(const float* pt, const float* verts, int nverts,
-                                         float* ed, float* et) {
+CROWD_HD bool distance_pt_poly_edges_sqr(const float* pt, const float* verts, int nverts, float* ed,
+                                         float* et) {
   bool c = false;
   for (int i = 0, j = nverts - 1; i < nverts; j = i++) {
     const float* vi = &verts[i * 3];

@@ -68,7 +68,9 @@ struct NavmeshTablesView {
   /// Vertex count of polygon p (0 for an off-mesh connection).
   CROWD_HD int vertex_count(int p) const { return vertex_start[p + 1] - vertex_start[p]; }
   CROWD_HD const float* polygon_vertices(int p) const { return &vertices[vertex_start[p] * 3]; }
-  CROWD_HD std::int32_t across_edge(int p, int edge) const { return across[vertex_start[p] + edge]; }
+  CROWD_HD std::int32_t across_edge(int p, int edge) const {
+    return across[vertex_start[p] + edge];
+  }
 };
 
 } // namespace crowd

@@ -256,9 +256,9 @@ int run_steps(const RunOptions& options, Simulation& sim, RunOutputs& outputs, i
       deliver_steps();
     deliver_film();
     // The outputs observe the step: their time is the metrics' stage_ms.observe too.
-    sim.record_observer_time(std::chrono::duration<double, std::milli>(
-                                 std::chrono::steady_clock::now() - outputs_start)
-                                 .count());
+    sim.record_observer_time(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - outputs_start)
+            .count());
     // Interrupted: a last checkpoint here, before the stop frame below, which an
     // uninterrupted run would not have (resume cuts the outputs back to the checkpoint).
     if (checkpointer.due(s) || (stop && s < total_steps && checkpointer.enabled()))

@@ -42,8 +42,7 @@ int find_corridor_corners(const dtPathCorridor& corridor, const NavmeshTablesVie
                           const PolygonIndex& polygons, float* verts, unsigned char* flags,
                           dtPolyRef* polys, int max_corners) {
   DenseCorridor dense;
-  return find_corridor_corners(corridor, dense, tables, polygons, verts, flags, polys,
-                               max_corners);
+  return find_corridor_corners(corridor, dense, tables, polygons, verts, flags, polys, max_corners);
 }
 
 } // namespace crowd

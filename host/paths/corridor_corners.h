@@ -9,7 +9,6 @@
 #include "host/paths/polygon_index.h"
 
 #include <DetourPathCorridor.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <vector>

@@ -70,8 +70,8 @@ bool move_corridor_position(dtPathCorridor& corridor, DenseCorridor& dense, cons
   std::copy(current.begin(), current.end(), row.begin());
   float pos[3];
   dtVcopy(pos, corridor.getPos());
-  const int merged = move_corridor(outline_tables_view(shapes), row.data(), count, max_path, pos,
-                                   npos);
+  const int merged =
+      move_corridor(outline_tables_view(shapes), row.data(), count, max_path, pos, npos);
   if (merged < 0)
     return move_with_detour(corridor, npos, max_path, shapes, query, filter);
   // The path in references: the corridor's own when the move left it as it was (most steps).

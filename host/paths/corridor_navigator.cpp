@@ -441,8 +441,8 @@ struct CorridorNavigator::Impl {
                                    options.max_path_polys, shapes, q, filter);
     }
     static_assert(kCornerEnd == DT_STRAIGHTPATH_END);
-    arrays.preferred_velocity[k] =
-        preferred_velocity(arrays.position[k], verts.data(), flags.data(), n, a.radius, a.max_speed);
+    arrays.preferred_velocity[k] = preferred_velocity(arrays.position[k], verts.data(),
+                                                      flags.data(), n, a.radius, a.max_speed);
   }
 };
 

@@ -6,7 +6,8 @@ namespace {
 
 // dtQueryFilter::passFilter (defined inside Detour's query source, not exported).
 bool passes(const dtQueryFilter& filter, const dtPoly& poly) {
-  return (poly.flags & filter.getIncludeFlags()) != 0 && (poly.flags & filter.getExcludeFlags()) == 0;
+  return (poly.flags & filter.getIncludeFlags()) != 0 &&
+         (poly.flags & filter.getExcludeFlags()) == 0;
 }
 
 // What dtNavMeshQuery::raycast's neighbour loop finds across `edge` of `poly`, where it does

@@ -294,9 +294,9 @@ void Simulation::step() {
   m.step_stages.add("host", std::max(0.0, m.last_step_ms - staged_ms));
   m.metrics->observe_step(positions(), phases());
   m.observe_flow();
-  m.step_stages.add(
-      "observe",
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - stepped).count());
+  m.step_stages.add("observe", std::chrono::duration<double, std::milli>(
+                                   std::chrono::steady_clock::now() - stepped)
+                                   .count());
   m.metrics->record_step_time(m.last_step_ms, m.step_stages);
 }
 

@@ -62,8 +62,12 @@ CorridorRowsOnHost random_corridors(const NavMesh& navmesh, const PolygonIndex& 
 }
 
 CorridorRowsView view_of(const CorridorRowsOnHost& rows) {
-  return {static_cast<int>(rows.size.size()), rows.capacity, rows.polys.data(), rows.size.data(),
-          rows.position.data(), rows.target.data()};
+  return {static_cast<int>(rows.size.size()),
+          rows.capacity,
+          rows.polys.data(),
+          rows.size.data(),
+          rows.position.data(),
+          rows.target.data()};
 }
 
 struct CornersOnHost {
@@ -75,7 +79,9 @@ struct CornersOnHost {
         flags(static_cast<std::size_t>(agents) * kMaxCorners),
         polys(static_cast<std::size_t>(agents) * kMaxCorners),
         count(static_cast<std::size_t>(agents)) {}
-  CornerRowsView view() { return {kMaxCorners, verts.data(), flags.data(), polys.data(), count.data()}; }
+  CornerRowsView view() {
+    return {kMaxCorners, verts.data(), flags.data(), polys.data(), count.data()};
+  }
 };
 
 TEST(CorridorCornersKernel, IsFindCornersToTheBitBesideAndInsideTheFirstPolygon) {

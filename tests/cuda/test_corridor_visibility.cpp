@@ -72,8 +72,8 @@ TEST(CorridorVisibilityKernel, ShortensDenseCorridorsAsOptimizePathVisibilityDoe
       const float r = range(rng);
       std::vector<std::int32_t> row = dense_row(detour, index);
       const int before = detour.getPathCount();
-      const int ours = optimize_visibility(tables, row.data(), before, kCapacity, detour.getPos(),
-                                           next, r);
+      const int ours =
+          optimize_visibility(tables, row.data(), before, kCapacity, detour.getPos(), next, r);
       detour.optimizePathVisibility(next, r, query.get(), &navmesh.filter());
       ASSERT_EQ(ours, detour.getPathCount()) << "trial " << trial << " step " << step;
       for (int k = 0; k < ours; ++k)

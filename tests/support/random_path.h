@@ -58,8 +58,8 @@ inline bool random_path_with_a_detour(const dtNavMeshQuery& query, const dtQuery
   int count = 0, second_count = 0;
   query.findPath(out.start, middle, out.start_pos, middle_pos, &filter, out.polys.data(), &count,
                  capacity);
-  query.findPath(middle, out.goal, middle_pos, out.goal_pos, &filter, second.data(),
-                 &second_count, capacity);
+  query.findPath(middle, out.goal, middle_pos, out.goal_pos, &filter, second.data(), &second_count,
+                 capacity);
   if (count == 0 || second_count == 0 || out.polys[static_cast<std::size_t>(count - 1)] != middle)
     return false;
   for (int k = 1; k < second_count && count < capacity - 1; ++k)

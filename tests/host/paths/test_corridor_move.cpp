@@ -77,7 +77,7 @@ TEST_P(CorridorMove, AgreesWithDetourToTheBitAlongRandomWalks) {
 INSTANTIATE_TEST_SUITE_P(OneTileAndTiles, CorridorMove, ::testing::Values(0, 32),
                          [](const ::testing::TestParamInfo<int>& param) {
                            return param.param == 0 ? std::string("one_tile")
-                                                  : "tiles_of_" + std::to_string(param.param);
+                                                   : "tiles_of_" + std::to_string(param.param);
                          });
 
 } // namespace
