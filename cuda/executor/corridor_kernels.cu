@@ -157,6 +157,40 @@ std::size_t DeviceNavmeshTables::device_bytes() const {
          b.flat_height.bytes() + b.flat.bytes() + b.passable.bytes();
 }
 
+namespace {
+
+/// A batch of corridor rows on the device for one launch: the rows, their sizes, positions and
+/// targets uploaded, and `answered` room for the kernels that report it; download_into brings
+/// back what the kernels change.
+struct DeviceCorridorRows {
+  int count;
+  std::string what;
+  DeviceBuffer<std::int32_t> polys, size, answered;
+  DeviceBuffer<float> position, target;
+
+  explicit DeviceCorridorRows(const CorridorRows& rows)
+      : count(rows.count()), what("the corridors of " + std::to_string(count) + " agents") {
+    const auto agents = static_cast<std::size_t>(count);
+    upload(polys, rows.polys.data(), rows.polys.size(), what);
+    upload(size, rows.size.data(), agents, what);
+    upload(position, rows.position.data(), agents * 3, what);
+    upload(target, rows.target.data(), rows.target.size(), what);
+    answered.reserve(agents, what);
+  }
+
+  /// The rows, sizes and positions back into `rows`; the per-agent answers returned.
+  std::vector<std::int32_t> download_into(CorridorRows& rows) const {
+    std::vector<std::int32_t> result(static_cast<std::size_t>(count), 0);
+    download(rows.polys, polys);
+    download(rows.size, size);
+    download(rows.position, position);
+    download(result, answered);
+    return result;
+  }
+};
+
+} // namespace
+
 CornerRows find_corners_on_device(const DeviceNavmeshTables& tables, const CorridorRows& corridors,
                                   int max_corners, double* kernel_ms) {
   const int n = corridors.count();
@@ -164,22 +198,21 @@ CornerRows find_corners_on_device(const DeviceNavmeshTables& tables, const Corri
   result.resize(n, max_corners);
   if (n == 0)
     return result;
-  const auto agents = static_cast<std::size_t>(n);
-  const std::string what = "the corridors of " + std::to_string(n) + " agents";
-  DeviceBuffer<std::int32_t> polys, size, corner_polys, count;
-  DeviceBuffer<float> position, target, verts;
+  const DeviceCorridorRows rows(corridors);
+  DeviceBuffer<std::int32_t> corner_polys, count;
+  DeviceBuffer<float> verts;
   DeviceBuffer<std::uint8_t> flags;
-  upload(polys, corridors.polys.data(), corridors.polys.size(), what);
-  upload(size, corridors.size.data(), agents, what);
-  upload(position, corridors.position.data(), agents * 3, what);
-  upload(target, corridors.target.data(), agents * 3, what);
-  verts.reserve(result.verts.size() > 0 ? result.verts.size() : 1, what);
-  flags.reserve(result.flags.size() > 0 ? result.flags.size() : 1, what);
-  corner_polys.reserve(result.polys.size() > 0 ? result.polys.size() : 1, what);
-  count.reserve(agents, what);
+  verts.reserve(result.verts.size() > 0 ? result.verts.size() : 1, rows.what);
+  flags.reserve(result.flags.size() > 0 ? result.flags.size() : 1, rows.what);
+  corner_polys.reserve(result.polys.size() > 0 ? result.polys.size() : 1, rows.what);
+  count.reserve(static_cast<std::size_t>(n), rows.what);
 
-  const CorridorRowsView in{n,           corridors.capacity, polys.data(),
-                            size.data(), position.data(),    target.data()};
+  const CorridorRowsView in{n,
+                            corridors.capacity,
+                            rows.polys.data(),
+                            rows.size.data(),
+                            rows.position.data(),
+                            rows.target.data()};
   const CornerRowsView out{max_corners, verts.data(), flags.data(), corner_polys.data(),
                            count.data()};
   KernelTimer timer;
@@ -201,30 +234,20 @@ std::vector<std::int32_t> optimize_visibility_on_device(const DeviceNavmeshTable
                                                         const std::vector<float>& range,
                                                         double* kernel_ms) {
   const int n = corridors.count();
-  std::vector<std::int32_t> answered(static_cast<std::size_t>(n), 0);
   if (n == 0)
-    return answered;
-  const auto agents = static_cast<std::size_t>(n);
-  const std::string what = "the corridors of " + std::to_string(n) + " agents";
-  DeviceBuffer<std::int32_t> polys, size, answered_device;
-  DeviceBuffer<float> position, next_device, range_device;
-  upload(polys, corridors.polys.data(), corridors.polys.size(), what);
-  upload(size, corridors.size.data(), agents, what);
-  upload(position, corridors.position.data(), agents * 3, what);
-  upload(next_device, next.data(), agents * 3, what);
-  upload(range_device, range.data(), agents, what);
-  answered_device.reserve(agents, what);
+    return {};
+  DeviceCorridorRows rows(corridors);
+  DeviceBuffer<float> next_device, range_device;
+  upload(next_device, next.data(), static_cast<std::size_t>(n) * 3, rows.what);
+  upload(range_device, range.data(), static_cast<std::size_t>(n), rows.what);
   KernelTimer timer;
   timer.start();
   shortcut_kernel<<<blocks_for(n, kAgentPolicy), kAgentPolicy.threads_per_block>>>(
-      tables.view(), n, polys.data(), size.data(), corridors.capacity, position.data(),
-      next_device.data(), range_device.data(), answered_device.data());
+      tables.view(), n, rows.polys.data(), rows.size.data(), corridors.capacity,
+      rows.position.data(), next_device.data(), range_device.data(), rows.answered.data());
   CROWD_CUDA_CHECK_LAUNCH("shortcut_kernel");
   timer.stop(kernel_ms);
-  download(corridors.polys, polys);
-  download(corridors.size, size);
-  download(answered, answered_device);
-  return answered;
+  return rows.download_into(corridors);
 }
 
 std::vector<std::int32_t> move_corridors_on_device(const DeviceNavmeshTables& tables,
@@ -232,30 +255,19 @@ std::vector<std::int32_t> move_corridors_on_device(const DeviceNavmeshTables& ta
                                                    const std::vector<float>& npos,
                                                    double* kernel_ms) {
   const int n = corridors.count();
-  std::vector<std::int32_t> answered(static_cast<std::size_t>(n), 0);
   if (n == 0)
-    return answered;
-  const auto agents = static_cast<std::size_t>(n);
-  const std::string what = "the corridors of " + std::to_string(n) + " agents";
-  DeviceBuffer<std::int32_t> polys, size, answered_device;
-  DeviceBuffer<float> position, npos_device;
-  upload(polys, corridors.polys.data(), corridors.polys.size(), what);
-  upload(size, corridors.size.data(), agents, what);
-  upload(position, corridors.position.data(), agents * 3, what);
-  upload(npos_device, npos.data(), agents * 3, what);
-  answered_device.reserve(agents, what);
+    return {};
+  DeviceCorridorRows rows(corridors);
+  DeviceBuffer<float> npos_device;
+  upload(npos_device, npos.data(), static_cast<std::size_t>(n) * 3, rows.what);
   KernelTimer timer;
   timer.start();
   move_kernel<<<blocks_for(n, kAgentPolicy), kAgentPolicy.threads_per_block>>>(
-      tables.view(), n, polys.data(), size.data(), corridors.capacity, position.data(),
-      npos_device.data(), answered_device.data());
+      tables.view(), n, rows.polys.data(), rows.size.data(), corridors.capacity,
+      rows.position.data(), npos_device.data(), rows.answered.data());
   CROWD_CUDA_CHECK_LAUNCH("move_kernel");
   timer.stop(kernel_ms);
-  download(corridors.polys, polys);
-  download(corridors.size, size);
-  download(corridors.position, position);
-  download(answered, answered_device);
-  return answered;
+  return rows.download_into(corridors);
 }
 
 } // namespace crowd
