@@ -84,8 +84,16 @@ struct CornersOnHost {
   }
 };
 
-TEST(CorridorCornersKernel, IsFindCornersToTheBitBesideAndInsideTheFirstPolygon) {
-  const NavMesh navmesh = NavMesh::build(test::pillar_field());
+/// The pillar field on one tile (0) or in tiles of `GetParam()` cells, where the portals across
+/// tile borders are narrowed to the part each link covers.
+class CorridorCornersKernel : public ::testing::TestWithParam<int> {};
+
+TEST_P(CorridorCornersKernel, IsFindCornersToTheBitBesideAndInsideTheFirstPolygon) {
+  Scenario world = test::pillar_field();
+  if (GetParam() > 0)
+    world.world.navmesh.tile_size = GetParam();
+  const NavMesh navmesh = NavMesh::build(world);
+  ASSERT_EQ(navmesh.tile_size(), GetParam());
   const PortalTable portals(navmesh.detour());
   const PolygonShapes shapes(navmesh.detour(), navmesh.filter());
   const NavmeshTablesView tables = navmesh_tables_view(portals, shapes);
@@ -118,6 +126,12 @@ TEST(CorridorCornersKernel, IsFindCornersToTheBitBesideAndInsideTheFirstPolygon)
   EXPECT_GT(clamped, 20) << "some agents stand outside their first polygon";
   EXPECT_GT(turning, 100) << "the corridors should turn around pillars";
 }
+
+INSTANTIATE_TEST_SUITE_P(OneTileAndTiles, CorridorCornersKernel, ::testing::Values(0, 32),
+                         [](const ::testing::TestParamInfo<int>& param) {
+                           return param.param == 0 ? std::string("one_tile")
+                                                   : "tiles_of_" + std::to_string(param.param);
+                         });
 
 #if defined(CROWD_HAS_CUDA)
 TEST(CudaCorridorCorners, AreTheCpusToTheBit) {
