@@ -101,12 +101,12 @@ void BM_CorridorUpdate(benchmark::State& state) {
   options.path_requests_per_step = scene.agent_count;
   tbb::task_arena arena(tbb::task_arena::automatic);
   AgentArrays agents = scene.agents;
-  CorridorNavigator navigator(scene.navmesh, options, arena);
+  CorridorNavigator navigator(scene.navmesh, options, arena, agents);
   std::vector<glm::vec3> from(static_cast<std::size_t>(scene.agent_count));
   std::vector<glm::vec3> to = scene.goals;
   for (int i = 0; i < scene.agent_count; ++i) {
     const std::size_t k = static_cast<std::size_t>(i);
-    if (!navigator.add_agent(agents, i, scene.max_speed[k])) {
+    if (!navigator.add_agent(i, scene.max_speed[k])) {
       agents.mode[k] = kAgentInactive;
       continue;
     }
@@ -114,20 +114,20 @@ void BM_CorridorUpdate(benchmark::State& state) {
     navigator.set_target(i, to[k]);
   }
   StageTimes times;
-  navigator.plan(agents, dt, times);
-  navigator.constrain(agents, times);
+  navigator.plan(dt, times);
+  navigator.constrain(times);
   times.clear();
 
   double turns = 0.0;
   for (auto _ : state) {
-    navigator.plan(agents, dt, times);
+    navigator.plan(dt, times);
     state.PauseTiming();
     for (std::size_t k = 0; k < agents.position.size(); ++k) {
       agents.position[k].x += agents.preferred_velocity[k].x * dt;
       agents.position[k].z += agents.preferred_velocity[k].y * dt;
     }
     state.ResumeTiming();
-    navigator.constrain(agents, times);
+    navigator.constrain(times);
     state.PauseTiming();
     for (int i = 0; i < scene.agent_count; ++i) {
       const std::size_t k = static_cast<std::size_t>(i);

@@ -57,11 +57,14 @@ bool move_with_detour(dtPathCorridor& corridor, const float* npos, int max_path,
 
 } // namespace
 
-bool move_corridor_position(dtPathCorridor& corridor, DenseCorridor& dense, const float* npos,
-                            int max_path, const PolygonShapes& shapes, dtNavMeshQuery& query,
+bool move_corridor_position(dtPathCorridor& corridor, const float* npos, int max_path,
+                            const PolygonShapes& shapes, dtNavMeshQuery& query,
                             const dtQueryFilter& filter) {
-  const std::vector<std::int32_t>& current = dense.of(corridor, shapes.index());
-  const int count = static_cast<int>(current.size());
+  thread_local std::vector<std::int32_t> current;
+  const int count = corridor.getPathCount();
+  current.resize(static_cast<std::size_t>(count));
+  for (int k = 0; k < count; ++k)
+    current[static_cast<std::size_t>(k)] = shapes.index().index_of(corridor.getPath()[k]);
   // Room for the merge to grow the path up to the corridor's capacity; only the path is copied.
   thread_local std::vector<std::int32_t> row;
   const auto room = static_cast<std::size_t>(std::max(max_path, count));
@@ -88,16 +91,7 @@ bool move_corridor_position(dtPathCorridor& corridor, DenseCorridor& dense, cons
   dtVcopy(target, corridor.getTarget());
   corridor.reset(refs[0], pos); // the position; the path and target are loaded next
   corridor.setCorridor(target, refs.data(), merged);
-  if (!unchanged)
-    dense.assign(refs.data(), row.data(), merged);
   return true;
-}
-
-bool move_corridor_position(dtPathCorridor& corridor, const float* npos, int max_path,
-                            const PolygonShapes& shapes, dtNavMeshQuery& query,
-                            const dtQueryFilter& filter) {
-  DenseCorridor dense;
-  return move_corridor_position(corridor, dense, npos, max_path, shapes, query, filter);
 }
 
 } // namespace crowd

@@ -5,7 +5,6 @@
 // movePosition leaves it, to the bit (tests/host/paths/test_corridor_move.cpp).
 #pragma once
 
-#include "host/paths/corridor_corners.h"
 #include "host/paths/polygon_shapes.h"
 
 #include <DetourNavMeshQuery.h>
@@ -14,13 +13,7 @@
 namespace crowd {
 
 /// corridor.movePosition(npos, &query, &filter); `shapes` is built for the query's navmesh and
-/// filter, max_path is the corridor's capacity (its init), and `dense` mirrors the corridor's
-/// polygons (kept up to date here). Returns movePosition's result.
-bool move_corridor_position(dtPathCorridor& corridor, DenseCorridor& dense, const float* npos,
-                            int max_path, const PolygonShapes& shapes, dtNavMeshQuery& query,
-                            const dtQueryFilter& filter);
-
-/// The same without a mirror kept between calls.
+/// filter, max_path is the corridor's capacity (its init). Returns movePosition's result.
 bool move_corridor_position(dtPathCorridor& corridor, const float* npos, int max_path,
                             const PolygonShapes& shapes, dtNavMeshQuery& query,
                             const dtQueryFilter& filter);

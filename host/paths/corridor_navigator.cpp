@@ -1,10 +1,12 @@
 #include "host/paths/corridor_navigator.h"
 
 #include "cuda/kernels/corner_steering.h"
+#include "cuda/kernels/corridor_corners.h"
+#include "cuda/kernels/corridor_move.h"
 #include "cuda/kernels/corridor_validity.h"
+#include "cuda/kernels/corridor_visibility.h"
 #include "host/checkpoint/archive.h"
 #include "host/navmesh/nearest_polygon.h"
-#include "host/paths/corridor_corners.h"
 #include "host/paths/corridor_move.h"
 #include "host/paths/corridor_visibility.h"
 #include "host/paths/hierarchical_search.h"
@@ -43,9 +45,9 @@ constexpr float kTargetReplanDelay = 1.0f; // seconds
 constexpr int kTreeWindowTiles = 1;
 constexpr int kRouteMarginTiles = 1;
 
+// The agent's corridor is its row of the agent arrays (AgentArrays::corridors); the rest of
+// its movement request is here.
 struct NavAgent {
-  dtPathCorridor corridor;
-  DenseCorridor dense; ///< corridor's polygons as dense indices, for the corners kernel
   dtPolyRef target_ref = 0;
   glm::vec3 target_pos{0.0f};
   TargetState state = TargetState::None;
@@ -77,6 +79,8 @@ struct CorridorNavigator::Impl {
   const NavMesh& navmesh;
   SolverOptions options;
   tbb::task_arena& arena;
+  AgentArrays& arrays;
+  CorridorArrays& rows; // arrays.corridors
   std::deque<NavAgent> agents;
   std::deque<int> queue; // agents waiting for a path search, first come first served
   tbb::enumerable_thread_specific<NavQueryPtr> queries;
@@ -90,8 +94,10 @@ struct CorridorNavigator::Impl {
   std::size_t searches = 0;               // trees built plus A* searches, for tests and inspection
   std::vector<std::pair<float, int>> due; // scratch of optimize_topology: (waited, agent)
 
-  Impl(const NavMesh& mesh, const SolverOptions& opts, tbb::task_arena& task_arena)
-      : navmesh(mesh), options(opts), arena(task_arena),
+  Impl(const NavMesh& mesh, const SolverOptions& opts, tbb::task_arena& task_arena,
+       AgentArrays& agent_arrays)
+      : navmesh(mesh), options(opts), arena(task_arena), arrays(agent_arrays),
+        rows(agent_arrays.corridors),
         queries([this] { return navmesh.make_query(options.path_search_nodes); }),
         graph(mesh.detour(), mesh.filter()), portals(mesh.detour()),
         shapes(mesh.detour(), mesh.filter()), tables(navmesh_tables_view(portals, shapes)) {
@@ -109,6 +115,60 @@ struct CorridorNavigator::Impl {
   }
 
   dtNavMeshQuery& query() { return *queries.local(); }
+
+  const PolygonIndex& polygons() const { return portals.index(); }
+
+  // Agent i's corridor as a dtPathCorridor (one per worker thread), for Detour's own corridor
+  // operations; store() writes it back to the row. Exact both ways: a dtPathCorridor is its
+  // position, target and path.
+  dtPathCorridor& load(int i) {
+    // dtPathCorridor::init allocates once per corridor: a new one for another capacity.
+    thread_local std::unique_ptr<dtPathCorridor> corridor;
+    thread_local int capacity = 0;
+    if (!corridor || capacity != rows.capacity) {
+      corridor = std::make_unique<dtPathCorridor>();
+      corridor->init(rows.capacity);
+      capacity = rows.capacity;
+    }
+    thread_local std::vector<dtPolyRef> refs;
+    const std::size_t k = static_cast<std::size_t>(i);
+    const int n = rows.size[k];
+    refs.resize(static_cast<std::size_t>(n));
+    const std::int32_t* row = rows.row(i);
+    for (int p = 0; p < n; ++p)
+      refs[static_cast<std::size_t>(p)] = polygons().ref_of(row[p]);
+    corridor->reset(n > 0 ? refs[0] : 0, &rows.position[k].x);
+    if (n > 0)
+      corridor->setCorridor(&rows.target[k].x, refs.data(), n);
+    return *corridor;
+  }
+  void store(int i, const dtPathCorridor& corridor) {
+    const std::size_t k = static_cast<std::size_t>(i);
+    const dtPolyRef* path = corridor.getPath();
+    const int n = corridor.getPathCount() > 0 && path[0] != 0 ? corridor.getPathCount() : 0;
+    std::int32_t* row = rows.row(i);
+    for (int p = 0; p < n; ++p)
+      row[p] = polygons().index_of(path[p]);
+    rows.size[k] = n;
+    rows.position[k] = {corridor.getPos()[0], corridor.getPos()[1], corridor.getPos()[2]};
+    rows.target[k] = {corridor.getTarget()[0], corridor.getTarget()[1], corridor.getTarget()[2]};
+  }
+  // dtPathCorridor::reset(polygon, pos): the corridor is the one polygon, ending where it starts.
+  void reset_row(int i, dtPolyRef polygon, const glm::vec3& pos) {
+    const std::size_t k = static_cast<std::size_t>(i);
+    const int p = polygons().index_of(polygon);
+    rows.row(i)[0] = p;
+    rows.size[k] = p >= 0 ? 1 : 0;
+    rows.position[k] = pos;
+    rows.target[k] = pos;
+  }
+  dtPolyRef first_polygon(int i) const {
+    return rows.size[static_cast<std::size_t>(i)] > 0 ? polygons().ref_of(rows.row(i)[0]) : 0;
+  }
+  dtPolyRef last_polygon(int i) const {
+    const int n = rows.size[static_cast<std::size_t>(i)];
+    return n > 0 ? polygons().ref_of(rows.row(i)[n - 1]) : 0;
+  }
 
   // The point of `poly` nearest `target`: where a path that stops short of its target (longer
   // than the corridor holds, or partial) ends. Nothing when Detour cannot tell.
@@ -138,17 +198,20 @@ struct CorridorNavigator::Impl {
   }
 
   // dtCrowd::checkPathValidity for one agent; returns whether to replan.
-  bool check_validity(int i, AgentArrays& arrays, float dt) {
-    NavAgent& a = agents[static_cast<std::size_t>(i)];
-    if (arrays.mode[static_cast<std::size_t>(i)] == kAgentInactive || a.state == TargetState::None)
+  bool check_validity(int i, float dt) {
+    const std::size_t k = static_cast<std::size_t>(i);
+    NavAgent& a = agents[k];
+    if (arrays.mode[k] == kAgentInactive || a.state == TargetState::None)
       return false;
     a.replan_time += dt;
     dtNavMeshQuery& q = query();
     const dtQueryFilter& filter = navmesh.filter();
     bool replan = false;
-    dtPolyRef agent_ref = a.corridor.getFirstPoly();
-    glm::vec3 agent_pos = arrays.position[static_cast<std::size_t>(i)];
-    if (!q.isValidPolyRef(agent_ref, &filter)) {
+    const std::int32_t* row = rows.row(i);
+    dtPolyRef agent_ref = first_polygon(i);
+    glm::vec3 agent_pos = arrays.position[k];
+    // isValidPolyRef: the polygon exists and passes the filter.
+    if (rows.size[k] == 0 || row[0] < 0 || !tables.passable[row[0]]) {
       // Current location is not valid: find the nearest polygon and move there.
       const glm::vec3 ext = navmesh.placement_extents();
       float nearest[3];
@@ -157,23 +220,22 @@ struct CorridorNavigator::Impl {
       if (!agent_ref)
         return false; // stays invalid; checked again next step
       agent_pos = {nearest[0], nearest[1], nearest[2]};
-      a.corridor.reset(agent_ref, nearest);
-      arrays.position[static_cast<std::size_t>(i)] = agent_pos;
+      reset_row(i, agent_ref, agent_pos);
+      arrays.position[k] = agent_pos;
       replan = true;
     }
     if (a.state == TargetState::Failed)
       return false;
-    const std::vector<std::int32_t>& dense_path = a.dense.of(a.corridor, portals.index());
-    if (!corridor_is_valid(tables, dense_path.data(), static_cast<int>(dense_path.size()),
-                           kCheckLookahead)) {
-      a.corridor.trimInvalidPath(agent_ref, &agent_pos.x, &q, &filter);
+    if (!corridor_is_valid(tables, row, rows.size[k], kCheckLookahead)) {
+      dtPathCorridor& corridor = load(i);
+      corridor.trimInvalidPath(agent_ref, &agent_pos.x, &q, &filter);
+      store(i, corridor);
       replan = true;
     }
     // Near the end of a path that does not reach the target (a truncated or partial path):
     // search again, unless the last search proved the target unreachable.
     if (a.state == TargetState::Valid && a.replan_time > kTargetReplanDelay &&
-        a.corridor.getPathCount() < kCheckLookahead && a.corridor.getLastPoly() != a.target_ref &&
-        !a.goal_unreachable)
+        rows.size[k] < kCheckLookahead && last_polygon(i) != a.target_ref && !a.goal_unreachable)
       replan = true;
     return replan;
   }
@@ -182,10 +244,11 @@ struct CorridorNavigator::Impl {
   // and around it, from the goal toward the agent. Returns false (leaving `result` alone)
   // when the ends are not far apart, or no path lies within those tiles: Detour's A* then
   // searches the whole mesh.
-  bool search_by_tiles(NavAgent& a, PathResult& result) {
+  bool search_by_tiles(int i, PathResult& result) {
     if (!tiles)
       return false;
-    const int start = graph.index_of(a.corridor.getFirstPoly());
+    const NavAgent& a = agents[static_cast<std::size_t>(i)];
+    const int start = graph.index_of(first_polygon(i));
     const int goal = graph.index_of(a.target_ref);
     if (start < 0 || goal < 0 ||
         tiles->tile_distance(graph.tile_of(start), graph.tile_of(goal)) <= kRouteMarginTiles)
@@ -212,16 +275,16 @@ struct CorridorNavigator::Impl {
   PathResult search(int i) {
     PathResult result;
     result.agent = i;
-    NavAgent& a = agents[static_cast<std::size_t>(i)];
-    if (search_by_tiles(a, result))
+    const NavAgent& a = agents[static_cast<std::size_t>(i)];
+    if (search_by_tiles(i, result))
       return result;
     dtNavMeshQuery& q = query();
     const dtQueryFilter& filter = navmesh.filter();
     result.path.resize(static_cast<std::size_t>(options.max_path_polys));
     int count = 0;
-    const dtStatus status =
-        q.findPath(a.corridor.getFirstPoly(), a.target_ref, a.corridor.getPos(), &a.target_pos.x,
-                   &filter, result.path.data(), &count, options.max_path_polys - 1);
+    const dtStatus status = q.findPath(
+        first_polygon(i), a.target_ref, &rows.position[static_cast<std::size_t>(i)].x,
+        &a.target_pos.x, &filter, result.path.data(), &count, options.max_path_polys - 1);
     if (dtStatusFailed(status) || count == 0)
       return result;
     result.path.resize(static_cast<std::size_t>(count));
@@ -249,8 +312,7 @@ struct CorridorNavigator::Impl {
     // dtPathCorridor::setCorridor asserts npath < its capacity.
     path.resize(static_cast<std::size_t>(options.max_path_polys - 1));
     bool complete = false;
-    const int count =
-        graph.extract_path(tree, graph.index_of(a.corridor.getFirstPoly()), path, complete);
+    const int count = graph.extract_path(tree, graph.index_of(first_polygon(i)), path, complete);
     if (count == 0)
       return false;
     glm::vec3 end = a.target_pos;
@@ -263,11 +325,13 @@ struct CorridorNavigator::Impl {
         return false;
       end = *nearest;
     }
-    a.corridor.setCorridor(&end.x, path.data(), count);
+    dtPathCorridor& corridor = load(i);
+    corridor.setCorridor(&end.x, path.data(), count);
     // The tree chose the way out of the agent's polygon for the portal it was reached by, not
     // for where the agent stands; a short A* from its position (the corridor's topology
     // optimisation) mends the start, as a search of its own would have planned it.
-    a.corridor.optimizePathTopology(&query(), &navmesh.filter());
+    corridor.optimizePathTopology(&query(), &navmesh.filter());
+    store(i, corridor);
     a.goal_unreachable = false;
     a.state = TargetState::Valid;
     a.replan_time = 0.0f;
@@ -295,7 +359,7 @@ struct CorridorNavigator::Impl {
         continue;
       }
       const int goal = graph.index_of(a.target_ref);
-      const int start = graph.index_of(a.corridor.getFirstPoly());
+      const int start = graph.index_of(first_polygon(i));
       if (goal >= 0 && start >= 0 && share) {
         auto it = trees.find(goal);
         if (it == trees.end() && budget > 0) {
@@ -346,7 +410,9 @@ struct CorridorNavigator::Impl {
         a.state = TargetState::Failed;
         continue;
       }
-      a.corridor.setCorridor(&r.end.x, r.path.data(), static_cast<int>(r.path.size()));
+      dtPathCorridor& corridor = load(r.agent);
+      corridor.setCorridor(&r.end.x, r.path.data(), static_cast<int>(r.path.size()));
+      store(r.agent, corridor);
       a.goal_unreachable = r.partial_final;
       a.state = TargetState::Valid;
     }
@@ -379,7 +445,7 @@ struct CorridorNavigator::Impl {
   // dtCrowd::updateTopologyOptimization with a budget: the agents that waited longest past
   // the interval (ties to the lower index, so the choice is the same for any thread count)
   // get their corridor's topology fixed, at most topology_optimizations_per_step per step.
-  void optimize_topology(const AgentArrays& arrays, float dt) {
+  void optimize_topology(float dt) {
     due.clear();
     for (int i = 0; i < static_cast<int>(agents.size()); ++i) {
       NavAgent& a = agents[static_cast<std::size_t>(i)];
@@ -402,13 +468,17 @@ struct CorridorNavigator::Impl {
       due.resize(budget);
     }
     tbb::parallel_for(std::size_t{0}, due.size(), [&](std::size_t k) {
-      NavAgent& a = agents[static_cast<std::size_t>(due[k].second)];
-      a.corridor.optimizePathTopology(&query(), &navmesh.filter());
-      a.topology_time = 0.0f;
+      const int i = due[k].second;
+      dtPathCorridor& corridor = load(i);
+      corridor.optimizePathTopology(&query(), &navmesh.filter());
+      store(i, corridor);
+      agents[static_cast<std::size_t>(i)].topology_time = 0.0f;
     });
   }
 
-  void steer(int i, AgentArrays& arrays) {
+  // dtCrowd::update's corners, visibility shortcut and steering for agent i: the kernel bodies
+  // on its row, Detour where the navmesh tables cannot answer.
+  void steer(int i) {
     NavAgent& a = agents[static_cast<std::size_t>(i)];
     const std::size_t k = static_cast<std::size_t>(i);
     if (arrays.mode[k] == kAgentInactive)
@@ -417,46 +487,97 @@ struct CorridorNavigator::Impl {
     arrays.mode[k] = has_goal ? kAgentMoving : kAgentStanding;
     arrays.desired_speed[k] = has_goal ? a.max_speed : 0.0f;
     arrays.preferred_velocity[k] = glm::vec2(0.0f);
+    rows.corner_count[k] = 0;
     if (a.state != TargetState::Valid)
       return;
-    dtNavMeshQuery& q = query();
-    const dtQueryFilter& filter = navmesh.filter();
-    const int max_corners = std::max(1, options.max_corners);
-    thread_local std::vector<float> verts;
-    thread_local std::vector<unsigned char> flags;
-    thread_local std::vector<dtPolyRef> polys;
-    verts.resize(static_cast<std::size_t>(max_corners) * 3);
-    flags.resize(static_cast<std::size_t>(max_corners));
-    polys.resize(static_cast<std::size_t>(max_corners));
-    int n = find_corridor_corners(a.corridor, a.dense, tables, portals.index(), verts.data(),
-                                  flags.data(), polys.data(), max_corners);
+    std::int32_t* row = rows.row(i);
+    const float* pos = &rows.position[k].x;
+    CornerBuffer corners = rows.corners_of(i);
+    int n = find_corners(tables, pos, &rows.target[k].x, row, rows.size[k], corners);
     if (n < 0)
-      n = a.corridor.findCorners(verts.data(), flags.data(), polys.data(), max_corners, &q,
-                                 &filter);
+      n = corners_with_detour(i, corners);
+    rows.corner_count[k] = n;
     // Shortcut to the corner after next when it is visible (DT_CROWD_OPTIMIZE_VIS).
     if (n > 0) {
-      const float* target = &verts[static_cast<std::size_t>(std::min(1, n - 1)) * 3];
-      optimize_corridor_visibility(a.corridor, target,
-                                   options.path_optimization_range_factor * a.radius,
-                                   options.max_path_polys, shapes, q, filter);
+      const float* next = &corners.verts[std::min(1, n - 1) * 3];
+      const float range = options.path_optimization_range_factor * a.radius;
+      const int shortened =
+          optimize_visibility(tables, row, rows.size[k], rows.capacity, pos, next, range);
+      if (shortened >= 0) {
+        rows.size[k] = shortened;
+      } else {
+        dtPathCorridor& corridor = load(i);
+        optimize_corridor_visibility(corridor, next, range, rows.capacity, shapes, query(),
+                                     navmesh.filter());
+        store(i, corridor);
+      }
     }
-    static_assert(kCornerEnd == DT_STRAIGHTPATH_END);
-    arrays.preferred_velocity[k] = preferred_velocity(arrays.position[k], verts.data(),
-                                                      flags.data(), n, a.radius, a.max_speed);
+    arrays.preferred_velocity[k] = preferred_velocity(arrays.position[k], corners.verts,
+                                                      corners.flags, n, a.radius, a.max_speed);
+  }
+
+  // dtPathCorridor::findCorners by Detour, for a corridor the tables cannot answer for: the
+  // corners in `out` as the corners kernel body writes them.
+  int corners_with_detour(int i, CornerBuffer& out) {
+    static_assert(kCornerEnd == DT_STRAIGHTPATH_END && sizeof(unsigned char) == 1);
+    thread_local std::vector<dtPolyRef> polys;
+    polys.resize(static_cast<std::size_t>(out.capacity));
+    const int n = load(i).findCorners(out.verts, out.flags, polys.data(), out.capacity, &query(),
+                                      &navmesh.filter());
+    for (int c = 0; c < n; ++c)
+      out.polys[c] = polygons().index_of(polys[static_cast<std::size_t>(c)]);
+    out.count = n;
+    return n;
+  }
+
+  // After the kernels: dtPathCorridor::movePosition of agent i's corridor to where the kernels
+  // moved the agent, constrained to the navmesh; the constrained position goes back to the
+  // agent. Returns how far it was put back.
+  float move(int i) {
+    const std::size_t k = static_cast<std::size_t>(i);
+    const glm::vec3 wanted = arrays.position[k];
+    float pos[3] = {rows.position[k].x, rows.position[k].y, rows.position[k].z};
+    const int moved =
+        move_corridor(tables, rows.row(i), rows.size[k], rows.capacity, pos, &wanted.x);
+    if (moved > 0) {
+      rows.size[k] = moved;
+      rows.position[k] = {pos[0], pos[1], pos[2]};
+    } else if (moved < 0) {
+      dtPathCorridor& corridor = load(i);
+      move_corridor_position(corridor, &wanted.x, rows.capacity, shapes, query(), navmesh.filter());
+      store(i, corridor);
+    } // 0: moveAlongSurface failed, and movePosition leaves the corridor as it was
+    const glm::vec3& p = rows.position[k];
+    arrays.position[k] = p;
+    // Without a path the corridor shrinks to the polygon the agent stands on (dtCrowd).
+    const TargetState state = agents[k].state;
+    if (state != TargetState::Valid && state != TargetState::WaitingForPath) {
+      rows.size[k] = 1;
+      rows.target[k] = p;
+    }
+    return std::hypot(p.x - wanted.x, p.z - wanted.z);
   }
 };
 
 CorridorNavigator::CorridorNavigator(const NavMesh& navmesh, const SolverOptions& options,
-                                     tbb::task_arena& arena)
-    : impl_(std::make_unique<Impl>(navmesh, options, arena)) {}
+                                     tbb::task_arena& arena, AgentArrays& arrays)
+    : impl_(std::make_unique<Impl>(navmesh, options, arena, arrays)) {
+  CorridorArrays& rows = arrays.corridors;
+  if (rows.count() > 0 &&
+      (rows.capacity != options.max_path_polys || rows.corner_capacity != options.max_corners))
+    throw std::logic_error("CorridorNavigator: the arrays hold corridors of another capacity");
+  rows.capacity = options.max_path_polys;
+  rows.corner_capacity = std::max(1, options.max_corners);
+}
 
 CorridorNavigator::~CorridorNavigator() = default;
 
-bool CorridorNavigator::add_agent(AgentArrays& arrays, int index, float max_speed) {
-  if (static_cast<std::size_t>(index) != impl_->agents.size())
+bool CorridorNavigator::add_agent(int index, float max_speed) {
+  AgentArrays& arrays = impl_->arrays;
+  if (static_cast<std::size_t>(index) != impl_->agents.size() || arrays.corridors.count() != index)
     throw std::logic_error("CorridorNavigator: agents must be added in index order");
   NavAgent& a = impl_->agents.emplace_back();
-  a.corridor.init(impl_->options.max_path_polys);
+  arrays.corridors.append(arrays.position[static_cast<std::size_t>(index)]);
   a.radius = arrays.radius[static_cast<std::size_t>(index)];
   a.max_speed = max_speed;
   glm::vec3& pos = arrays.position[static_cast<std::size_t>(index)];
@@ -469,7 +590,7 @@ bool CorridorNavigator::add_agent(AgentArrays& arrays, int index, float max_spee
   if (!ref)
     return false;
   pos = {nearest[0], nearest[1], nearest[2]};
-  a.corridor.reset(ref, nearest);
+  impl_->reset_row(index, ref, pos);
   return true;
 }
 
@@ -502,7 +623,7 @@ void CorridorNavigator::clear_target(int index) {
   a.target_ref = 0;
 }
 
-bool CorridorNavigator::move_agent(AgentArrays& arrays, int index, const glm::vec3& position) {
+bool CorridorNavigator::move_agent(int index, const glm::vec3& position) {
   NavAgent& a = impl_->agents.at(static_cast<std::size_t>(index));
   const glm::vec3 ext = impl_->navmesh.placement_extents();
   dtPolyRef ref = 0;
@@ -513,8 +634,9 @@ bool CorridorNavigator::move_agent(AgentArrays& arrays, int index, const glm::ve
   if (!ref)
     return false;
   // As add_agent: the corridor is the polygon under the agent until its path comes.
-  a.corridor.reset(ref, nearest);
-  arrays.position[static_cast<std::size_t>(index)] = {nearest[0], nearest[1], nearest[2]};
+  const glm::vec3 placed{nearest[0], nearest[1], nearest[2]};
+  impl_->reset_row(index, ref, placed);
+  impl_->arrays.position[static_cast<std::size_t>(index)] = placed;
   if (a.state != TargetState::None && a.target_ref != 0) {
     a.replan_time = 0.0f;
     a.topology_time = 0.0f;
@@ -523,13 +645,13 @@ bool CorridorNavigator::move_agent(AgentArrays& arrays, int index, const glm::ve
   return true;
 }
 
-void CorridorNavigator::plan(AgentArrays& arrays, float dt, StageTimes& times) {
+void CorridorNavigator::plan(float dt, StageTimes& times) {
   Impl& m = *impl_;
   m.arena.execute([&] {
     {
       ScopedStage stage(times, "paths");
       m.for_each_agent([&](int i) {
-        if (m.check_validity(i, arrays, dt))
+        if (m.check_validity(i, dt))
           m.agents[static_cast<std::size_t>(i)].wants_path = true;
       });
       // Queue in index order so the queue, and so every result, is the same for any thread count.
@@ -541,39 +663,27 @@ void CorridorNavigator::plan(AgentArrays& arrays, float dt, StageTimes& times) {
     }
     {
       ScopedStage stage(times, "corridors");
-      m.optimize_topology(arrays, dt);
-      m.for_each_agent([&](int i) { m.steer(i, arrays); });
+      m.optimize_topology(dt);
+      m.for_each_agent([&](int i) { m.steer(i); });
     }
   });
 }
 
-CorridorNavigator::Corrections CorridorNavigator::constrain(AgentArrays& arrays,
-                                                            StageTimes& times) {
+CorridorNavigator::Corrections CorridorNavigator::constrain(StageTimes& times) {
   Impl& m = *impl_;
   ScopedStage stage(times, "move_corridors");
   tbb::combinable<Corrections> corrections;
   m.arena.execute([&] {
     m.for_each_agent([&](int i) {
       const std::size_t k = static_cast<std::size_t>(i);
-      if (arrays.mode[k] == kAgentInactive)
+      if (m.arrays.mode[k] == kAgentInactive || m.rows.size[k] == 0)
         return;
-      NavAgent& a = m.agents[k];
-      if (!a.corridor.getFirstPoly())
-        return;
-      const glm::vec3 wanted = arrays.position[k];
-      move_corridor_position(a.corridor, a.dense, &wanted.x, m.options.max_path_polys, m.shapes,
-                             m.query(), m.navmesh.filter());
-      const float* p = a.corridor.getPos();
-      arrays.position[k] = {p[0], p[1], p[2]};
-      const float put_back = std::hypot(p[0] - wanted.x, p[2] - wanted.z);
-      if (put_back > 0.1f * a.radius) {
+      const float put_back = m.move(i);
+      if (put_back > 0.1f * m.agents[k].radius) {
         Corrections& c = corrections.local();
         ++c.count;
         c.max_distance = std::max(c.max_distance, put_back);
       }
-      // Without a path the corridor shrinks to the polygon the agent stands on (dtCrowd).
-      if (a.state != TargetState::Valid && a.state != TargetState::WaitingForPath)
-        a.corridor.reset(a.corridor.getFirstPoly(), p);
     });
   });
   // Count and maximum do not depend on the order the workers are combined in.
@@ -594,22 +704,22 @@ std::size_t CorridorNavigator::path_searches() const {
   return impl_->searches;
 }
 
-std::span<const dtPolyRef> CorridorNavigator::corridor(int index) const {
-  const dtPathCorridor& c = impl_->agents.at(static_cast<std::size_t>(index)).corridor;
-  return {c.getPath(), static_cast<std::size_t>(c.getPathCount())};
+std::vector<dtPolyRef> CorridorNavigator::corridor(int index) const {
+  const CorridorArrays& rows = impl_->rows;
+  const std::int32_t* row = rows.row(index);
+  std::vector<dtPolyRef> path(
+      static_cast<std::size_t>(rows.size.at(static_cast<std::size_t>(index))));
+  for (std::size_t p = 0; p < path.size(); ++p)
+    path[p] = impl_->polygons().ref_of(row[p]);
+  return path;
 }
 
 std::size_t CorridorNavigator::memory_bytes() const {
-  const std::size_t per_agent =
-      sizeof(NavAgent) +
-      static_cast<std::size_t>(impl_->options.max_path_polys) * sizeof(dtPolyRef);
+  // The corridors themselves are rows of the agent arrays, counted there.
   std::size_t trees = 0;
   for (const auto& [goal, cached] : impl_->trees)
     trees += sizeof(cached) + cached.tree.memory_bytes();
-  std::size_t dense_corridors = 0;
-  for (const NavAgent& a : impl_->agents)
-    dense_corridors += a.dense.memory_bytes();
-  return impl_->agents.size() * per_agent + dense_corridors + impl_->queue.size() * sizeof(int) +
+  return impl_->agents.size() * sizeof(NavAgent) + impl_->queue.size() * sizeof(int) +
          navmesh_table_bytes() + trees;
 }
 
@@ -631,12 +741,12 @@ constexpr auto kNavAgentFields = [](auto& archive, auto& a) {
 void CorridorNavigator::save(ArchiveWriter& out) const {
   const Impl& m = *impl_;
   out.put(static_cast<std::uint64_t>(m.agents.size()));
-  for (const NavAgent& a : m.agents) {
-    const dtPathCorridor& c = a.corridor;
-    out.put(glm::vec3(c.getPos()[0], c.getPos()[1], c.getPos()[2]));
-    out.put(glm::vec3(c.getTarget()[0], c.getTarget()[1], c.getTarget()[2]));
-    out.put(std::vector<dtPolyRef>(c.getPath(), c.getPath() + c.getPathCount()));
-    kNavAgentFields(out, a);
+  for (std::size_t k = 0; k < m.agents.size(); ++k) {
+    const int i = static_cast<int>(k);
+    out.put(m.rows.position[k]);
+    out.put(m.rows.target[k]);
+    out.put(corridor(i));
+    kNavAgentFields(out, m.agents[k]);
   }
   out.put(std::vector<int>(m.queue.begin(), m.queue.end()));
   std::vector<std::pair<std::int32_t, std::uint64_t>> cached;
@@ -657,22 +767,29 @@ void CorridorNavigator::restore(ArchiveReader& in) {
   const std::size_t count = in.count();
   if (count < m.agents.size())
     in.fail("the navigator holds fewer agents than the scenario has");
-  while (m.agents.size() < count)
-    m.agents.emplace_back().corridor.init(m.options.max_path_polys);
+  if (static_cast<std::size_t>(m.arrays.count()) != count)
+    in.fail("the navigator's agent count is not the agent arrays'");
+  while (m.agents.size() < count) {
+    m.agents.emplace_back();
+    m.rows.append(glm::vec3(0.0f));
+  }
   std::vector<dtPolyRef> path;
-  for (NavAgent& a : m.agents) {
-    const auto pos = in.get<glm::vec3>();
-    const auto target = in.get<glm::vec3>();
+  for (std::size_t k = 0; k < count; ++k) {
+    m.rows.position[k] = in.get<glm::vec3>();
+    m.rows.target[k] = in.get<glm::vec3>();
     in.get(path);
+    if (path.size() == 1 && path[0] == 0)
+      path.clear(); // older builds' way to write an agent on no polygon
     if (path.size() >= static_cast<std::size_t>(m.options.max_path_polys))
       in.fail("a corridor is longer than the corridor capacity");
-    if (path.empty()) {
-      a.corridor.reset(0, &pos.x); // an agent that found no navmesh: no polygon
-    } else {
-      a.corridor.reset(path[0], &pos.x);
-      a.corridor.setCorridor(&target.x, path.data(), static_cast<int>(path.size()));
+    std::int32_t* row = m.rows.row(static_cast<int>(k));
+    for (std::size_t p = 0; p < path.size(); ++p) {
+      row[p] = m.polygons().index_of(path[p]);
+      if (row[p] < 0)
+        in.fail("a corridor names a polygon the navmesh does not have");
     }
-    kNavAgentFields(in, a);
+    m.rows.size[k] = static_cast<std::int32_t>(path.size());
+    kNavAgentFields(in, m.agents[k]);
   }
   const auto queue = in.get<std::vector<int>>();
   for (const int i : queue)

@@ -4,7 +4,8 @@
 // moving each corridor to the agent's new position, which keeps agents on the navmesh.
 // This is the part of dtCrowd::update that uses navmesh queries (checkPathValidity,
 // updateMoveRequest, updateTopologyOptimization, findCorners, steering, movePosition), run in
-// parallel over agents with one dtNavMeshQuery per worker thread.
+// parallel over agents with one dtNavMeshQuery per worker thread. Each agent's corridor is its
+// row of the agent arrays (AgentArrays::corridors), followed by the corridor kernel bodies.
 #pragma once
 
 #include "host/navmesh/navmesh.h"
@@ -20,7 +21,7 @@
 #include <memory>
 #include <oneapi/tbb/task_arena.h>
 #include <optional>
-#include <span>
+#include <vector>
 
 namespace crowd {
 
@@ -38,14 +39,18 @@ enum class TargetState : std::uint8_t {
 
 class CorridorNavigator {
 public:
-  CorridorNavigator(const NavMesh& navmesh, const SolverOptions& options, tbb::task_arena& arena);
+  /// Works on `arrays` (which must outlive it): their corridor rows, positions, modes and the
+  /// steering inputs it writes.
+  CorridorNavigator(const NavMesh& navmesh, const SolverOptions& options, tbb::task_arena& arena,
+                    AgentArrays& arrays);
   ~CorridorNavigator();
   CorridorNavigator(const CorridorNavigator&) = delete;
   CorridorNavigator& operator=(const CorridorNavigator&) = delete;
 
-  /// Registers agent `index` (already appended to the arrays): snaps its position onto the
-  /// navmesh (written back to arrays.position). Returns false when no navmesh is near.
-  bool add_agent(AgentArrays& arrays, int index, float max_speed);
+  /// Registers agent `index` (already appended to the arrays) and appends its corridor row:
+  /// snaps its position onto the navmesh (written back to arrays.position). Returns false when
+  /// no navmesh is near.
+  bool add_agent(int index, float max_speed);
   /// A new goal: queues a path search.
   void set_target(int index, const glm::vec3& goal);
   /// No goal any more: the agent stands.
@@ -53,11 +58,11 @@ public:
   /// Puts agent `index` at the navmesh point nearest `position` (written to arrays.position):
   /// its corridor starts there, and an agent with a goal queues a new path search to it.
   /// Returns false, leaving the agent where it was, when no navmesh is near.
-  bool move_agent(AgentArrays& arrays, int index, const glm::vec3& position);
+  bool move_agent(int index, const glm::vec3& position);
 
   /// Before the kernels: validity checks, budgeted path searches, topology optimisation,
   /// corners and the preferred velocity and desired speed of every agent.
-  void plan(AgentArrays& arrays, float dt, StageTimes& times);
+  void plan(float dt, StageTimes& times);
   /// After the kernels: moves every corridor to its agent's new position, constrained to the
   /// navmesh, and writes the constrained position back. Returns the agents put back from
   /// further than 10% of their radius, and the largest distance any agent was put back.
@@ -65,7 +70,7 @@ public:
     int count = 0;
     float max_distance = 0.0f;
   };
-  Corrections constrain(AgentArrays& arrays, StageTimes& times);
+  Corrections constrain(StageTimes& times);
 
   TargetState target_state(int index) const;
   /// Path searches waiting for their turn.
@@ -74,7 +79,7 @@ public:
   /// cost none).
   std::size_t path_searches() const;
   /// The polygons of agent `index`'s corridor, its own polygon first.
-  std::span<const dtPolyRef> corridor(int index) const;
+  std::vector<dtPolyRef> corridor(int index) const;
   std::size_t memory_bytes() const;
   /// The part of memory_bytes() in tables of the whole navmesh (polygon graph, portals,
   /// polygon outlines).

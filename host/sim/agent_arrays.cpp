@@ -98,7 +98,7 @@ std::size_t AgentArrays::memory_bytes() const {
          bytes_of(desired_speed) + bytes_of(position) + bytes_of(velocity) +
          bytes_of(desired_velocity) + bytes_of(new_velocity) + bytes_of(displacement) +
          bytes_of(neighbor_index) + bytes_of(neighbor_distance_sq) + bytes_of(neighbor_count) +
-         bytes_of(segment) + bytes_of(segment_count) + bytes_of(status);
+         bytes_of(segment) + bytes_of(segment_count) + bytes_of(status) + corridors.memory_bytes();
 }
 
 // Every array in one list, so that save and restore cannot disagree on the order.

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "cuda/kernels/agent_view.h"
+#include "host/sim/corridor_arrays.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -39,6 +40,9 @@ struct AgentArrays {
   std::vector<glm::vec4> segment;
   std::vector<std::int32_t> segment_count;
   std::vector<std::uint8_t> status;
+  /// Path corridors and their corners, a row per agent the corridor navigator registered
+  /// (host/paths/corridor_navigator.h), which grows them and saves them in checkpoints.
+  CorridorArrays corridors;
 
   /// Incremented whenever an agent is added or removed or a parameter changes, so a device
   /// mirror knows to upload the per-agent inputs again.
@@ -61,8 +65,8 @@ struct AgentArrays {
 
   std::size_t memory_bytes() const;
 
-  /// Checkpoints (host/checkpoint/archive.h): every array. A restore counts as a layout
-  /// change (layout_version grows), so a device mirror uploads everything again.
+  /// Checkpoints (host/checkpoint/archive.h): every array but the corridors. A restore counts as a
+  /// layout change (layout_version grows), so a device mirror uploads everything again.
   void save(ArchiveWriter& out) const;
   void restore(ArchiveReader& in);
 };

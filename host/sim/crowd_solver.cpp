@@ -34,7 +34,7 @@ CrowdSolver::CrowdSolver(const NavMesh& navmesh, const SolverOptions& options,
     throw std::invalid_argument("solver options out of range");
   arrays_.max_neighbors = options_.max_neighbors;
   arrays_.max_segments = options_.max_wall_segments;
-  navigator_ = std::make_unique<CorridorNavigator>(navmesh_, options_, arena_);
+  navigator_ = std::make_unique<CorridorNavigator>(navmesh_, options_, arena_, arrays_);
   // Wall cells of about a typical query range (12 x 0.4 m): a query visits a few cells.
   walls_ = build_wall_grid(navmesh_.boundary_segments(), ground_min(navmesh_), ground_max(navmesh_),
                            4.0f);
@@ -57,13 +57,13 @@ CrowdSolver::~CrowdSolver() = default;
 
 int CrowdSolver::add_agent(const AgentSetup& setup) {
   const AgentParams& p = setup.params;
-  const std::uint8_t side = p.standoff == StandoffRule::KeepRight ? kStandoffRight
+  const std::uint8_t side = p.standoff == StandoffRule::KeepRight  ? kStandoffRight
                             : p.standoff == StandoffRule::KeepLeft ? kStandoffLeft
                                                                    : kStandoffOff;
   const int id = arrays_.append(setup.position, p.radius, navmesh_.settings().agent_height,
                                 p.max_accel, p.query_range(), p.separation_weight,
                                 arrays_.avoidance_set_of(p.avoidance), side);
-  if (!navigator_->add_agent(arrays_, id, p.max_speed)) {
+  if (!navigator_->add_agent(id, p.max_speed)) {
     // Keep ids dense: the agent exists but takes no part.
     arrays_.mode[static_cast<std::size_t>(id)] = kAgentInactive;
     throw std::runtime_error("agent " + std::to_string(id) + " (" + setup.json_path +
@@ -105,17 +105,17 @@ void CrowdSolver::move_agent(int id, const glm::vec3& position) {
     return;
   // Velocity and every kernel input stay; the position reaches the device with the next
   // step's inputs (StepInputs::Changed uploads positions).
-  navigator_->move_agent(arrays_, id, position);
+  navigator_->move_agent(id, position);
 }
 
 void CrowdSolver::step(float dt) {
   stages_.clear();
   health_ = {};
   kernel_params_.dt = dt;
-  navigator_->plan(arrays_, dt, stages_);
+  navigator_->plan(dt, stages_);
   executor_->step(arrays_, kernel_params_, stages_);
   freeze_faulted_agents();
-  const CorridorNavigator::Corrections corrections = navigator_->constrain(arrays_, stages_);
+  const CorridorNavigator::Corrections corrections = navigator_->constrain(stages_);
   health_.navmesh_corrections = corrections.count;
   health_.max_navmesh_correction = corrections.max_distance;
 }

@@ -3,7 +3,6 @@
 // for a polygon that no longer exists, before and beyond the look-ahead.
 #include "cuda/kernels/corridor_validity.h"
 #include "host/navmesh/navmesh.h"
-#include "host/paths/corridor_corners.h"
 #include "host/paths/navmesh_tables.h"
 #include "tests/support/pillar_field.h"
 #include "tests/support/random_path.h"
@@ -17,6 +16,14 @@ namespace crowd {
 namespace {
 
 constexpr int kLookAhead = 10;
+
+// The corridor's polygons as dense indices, as the agent arrays' corridor rows hold them.
+std::vector<std::int32_t> dense_row(const dtPathCorridor& corridor, const PolygonIndex& polygons) {
+  std::vector<std::int32_t> row(static_cast<std::size_t>(corridor.getPathCount()));
+  for (std::size_t k = 0; k < row.size(); ++k)
+    row[k] = polygons.index_of(corridor.getPath()[k]);
+  return row;
+}
 
 TEST(CorridorValidity, AnswersAsIsValid) {
   const NavMesh navmesh = NavMesh::build(test::pillar_field());
@@ -34,8 +41,7 @@ TEST(CorridorValidity, AnswersAsIsValid) {
     ++corridors;
     dtPathCorridor corridor;
     test::load_corridors(path, 64, {&corridor});
-    DenseCorridor dense;
-    const std::vector<std::int32_t>& row = dense.of(corridor, shapes.index());
+    const std::vector<std::int32_t> row = dense_row(corridor, shapes.index());
     const int n = corridor.getPathCount();
     EXPECT_TRUE(corridor.isValid(kLookAhead, query.get(), &navmesh.filter()));
     EXPECT_TRUE(corridor_is_valid(outline_tables_view(shapes), row.data(), n, kLookAhead));
@@ -48,7 +54,7 @@ TEST(CorridorValidity, AnswersAsIsValid) {
     navmesh.detour().decodePolyId(polys[static_cast<std::size_t>(at)], salt, tile, poly);
     polys[static_cast<std::size_t>(at)] = navmesh.detour().encodePolyId(salt + 1, tile, poly);
     corridor.setCorridor(corridor.getTarget(), polys.data(), n);
-    const std::vector<std::int32_t>& stale = dense.of(corridor, shapes.index());
+    const std::vector<std::int32_t> stale = dense_row(corridor, shapes.index());
     const bool detour = corridor.isValid(kLookAhead, query.get(), &navmesh.filter());
     EXPECT_EQ(corridor_is_valid(outline_tables_view(shapes), stale.data(), n, kLookAhead), detour)
         << "stale polygon at " << at << " of " << n;

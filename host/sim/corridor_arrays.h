@@ -1,0 +1,78 @@
+// Each agent's path corridor and the corners of its straight path, as rows of the agent arrays
+// (structure of arrays): what the corridor kernel bodies (cuda/kernels/corridor_*.h) read and
+// write, one agent per thread. The rows are the corridors: the host turns a row into a
+// dtPathCorridor only for Detour's own corridor operations (a new path, topology
+// optimisation, trimming, and the queries the navmesh tables cannot answer) and back.
+#pragma once
+
+#include "cuda/kernels/corridor_corners.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <glm/glm.hpp>
+#include <vector>
+
+namespace crowd {
+
+struct CorridorArrays {
+  int capacity = 0;        ///< Polygons per row (SolverOptions::max_path_polys).
+  int corner_capacity = 0; ///< Corners per row (SolverOptions::max_corners).
+
+  /// [rows x capacity] dense polygon indices (cuda/kernels/navmesh_tables.h), the agent's own
+  /// polygon first; size[i] of them in use, 0 for an agent on no polygon.
+  std::vector<std::int32_t> polys;
+  std::vector<std::int32_t> size;
+  /// Where the corridor starts (dtPathCorridor::getPos): the agent's position as the last
+  /// corridor move left it, which the next move starts from.
+  std::vector<glm::vec3> position;
+  std::vector<glm::vec3> target; ///< Where it ends (getTarget).
+
+  /// [rows x corner_capacity] the corners of each corridor's straight path
+  /// (cuda/kernels/corridor_corners.h), corner_count[i] of them.
+  std::vector<glm::vec3> corner_verts;
+  std::vector<std::uint8_t> corner_flags;
+  std::vector<std::int32_t> corner_polys;
+  std::vector<std::int32_t> corner_count;
+
+  int count() const { return static_cast<int>(size.size()); }
+
+  /// Appends a row holding no polygon, at `pos`.
+  void append(const glm::vec3& pos) {
+    polys.resize(polys.size() + static_cast<std::size_t>(capacity), -1);
+    size.push_back(0);
+    position.push_back(pos);
+    target.push_back(pos);
+    corner_verts.resize(corner_verts.size() + static_cast<std::size_t>(corner_capacity),
+                        glm::vec3(0.0f));
+    corner_flags.resize(corner_flags.size() + static_cast<std::size_t>(corner_capacity), 0);
+    corner_polys.resize(corner_polys.size() + static_cast<std::size_t>(corner_capacity), -1);
+    corner_count.push_back(0);
+  }
+
+  std::int32_t* row(int i) { return polys.data() + static_cast<std::ptrdiff_t>(i) * capacity; }
+  const std::int32_t* row(int i) const {
+    return polys.data() + static_cast<std::ptrdiff_t>(i) * capacity;
+  }
+
+  /// The corners of agent i as a buffer the corners kernel body fills.
+  CornerBuffer corners_of(int i) {
+    const std::ptrdiff_t at = static_cast<std::ptrdiff_t>(i) * corner_capacity;
+    return CornerBuffer{&corner_verts[static_cast<std::size_t>(at)].x, corner_flags.data() + at,
+                        corner_polys.data() + at, corner_capacity};
+  }
+  const float* corner_verts_of(int i) const {
+    return &corner_verts[static_cast<std::size_t>(i) * static_cast<std::size_t>(corner_capacity)].x;
+  }
+  const std::uint8_t* corner_flags_of(int i) const {
+    return corner_flags.data() + static_cast<std::ptrdiff_t>(i) * corner_capacity;
+  }
+
+  std::size_t memory_bytes() const {
+    return polys.capacity() * sizeof(std::int32_t) + size.capacity() * sizeof(std::int32_t) +
+           (position.capacity() + target.capacity() + corner_verts.capacity()) * sizeof(glm::vec3) +
+           corner_flags.capacity() +
+           (corner_polys.capacity() + corner_count.capacity()) * sizeof(std::int32_t);
+  }
+};
+
+} // namespace crowd
