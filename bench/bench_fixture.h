@@ -15,12 +15,12 @@
 //   goals               one goal per agent (for the corridor benchmark), 10-40 m away.
 #pragma once
 
+#include "cuda/core/agent_arrays.h"
+#include "cuda/core/executor.h"
+#include "cuda/core/solver_options.h"
+#include "cuda/core/stage_timer.h"
 #include "host/navmesh/navmesh.h"
 #include "host/scenario/scenario.h"
-#include "host/sim/agent_arrays.h"
-#include "host/sim/executor.h"
-#include "host/sim/solver_options.h"
-#include "host/sim/stage_timer.h"
 #include "host/sim/wall_grid_builder.h"
 
 #include <algorithm>

@@ -1,5 +1,5 @@
 // Micro-benchmarks of the kernel stages (cuda/kernels) on the CPU: each calls the CPU executor's
-// phase (host/sim/executor.h), so it times exactly what a step runs: the agent grid with
+// phase (cuda/core/executor.h), so it times exactly what a step runs: the agent grid with
 // Thrust's sequential policy, every other stage spread over all cores with TBB. Each benchmark
 // first runs the phases before its own once, so its inputs are those of a real step, then
 // times its own phase alone. Sizes: the scene of bench_fixture.h at 1k to 64k agents; items per

@@ -38,7 +38,7 @@ struct AvoidanceParams {
 
 /// The two rotations of the sampling pattern (build_sample_pattern): by one div, 2 pi / divs,
 /// and by half a div. They depend on the parameters alone, so the host computes them once per
-/// parameter set (pattern_rotation, host/sim/avoidance_pattern.h) with the C library's
+/// parameter set (pattern_rotation, cuda/core/avoidance_pattern.h) with the C library's
 /// cosf/sinf, as DetourCrowd does, and both executors rotate by the same floats: the device's
 /// cosf/sinf differ from glibc's by an ulp or two, and were the one operation that kept the
 /// CUDA executor's results from equalling the CPU's bit for bit.

@@ -37,6 +37,7 @@
 #define CROWD_HAS_CUDA 1 // this file is the CUDA backend: declare its entry points
 #endif
 
+#include "cuda/core/executor.h"
 #include "cuda/executor/cuda_check.h"
 #include "cuda/executor/device_buffer.h"
 #include "cuda/executor/device_memory_budget.h"
@@ -48,7 +49,6 @@
 #include "cuda/kernels/integration.h"
 #include "cuda/kernels/proximity.h"
 #include "cuda/kernels/separation.h"
-#include "host/sim/executor.h"
 
 #include <algorithm>
 #include <array>

@@ -54,7 +54,7 @@
 
 namespace crowd {
 
-/// Tunables of the breaker (host/sim/solver_options.h), the same for every agent. The turn's
+/// Tunables of the breaker (cuda/core/solver_options.h), the same for every agent. The turn's
 /// cosine and sine are computed on the host once, so the CPU and the GPU rotate by the same
 /// floats.
 struct StandoffParams {

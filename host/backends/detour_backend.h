@@ -5,7 +5,7 @@
 #pragma once
 
 #include "cuda/common/avoidance_params.h"
-#include "host/sim/backend.h"
+#include "host/backends/backend.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,6 +1,6 @@
 #include "host/bench/bench_plot.h"
 
-#include "host/output/atomic_file.h"
+#include "host/checkpoint/atomic_file.h"
 
 #include <algorithm>
 #include <cairo.h>

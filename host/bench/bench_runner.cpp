@@ -2,7 +2,7 @@
 
 #include "host/backends/detour_backend.h"
 #include "host/bench/bench_scene.h"
-#include "host/output/atomic_file.h"
+#include "host/checkpoint/atomic_file.h"
 #include "host/scenario/scenario_writer.h"
 
 #include <algorithm>

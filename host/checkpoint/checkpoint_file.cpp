@@ -1,7 +1,7 @@
 #include "host/checkpoint/checkpoint_file.h"
 
+#include "host/checkpoint/atomic_file.h"
 #include "host/checkpoint/fnv1a.h"
-#include "host/output/atomic_file.h"
 
 #include <cerrno>
 #include <cstring>

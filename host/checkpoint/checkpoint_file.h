@@ -38,7 +38,7 @@ checkpoint_file_bytes(const ArchiveWriter& body,
                       const std::string& build_version = crowd_build_version(),
                       std::uint32_t format = kCheckpointFormat);
 
-/// Writes header and body atomically (host/output/atomic_file.h): a kill while writing
+/// Writes header and body atomically (host/checkpoint/atomic_file.h): a kill while writing
 /// leaves the previous checkpoint under `file`. Throws std::runtime_error on I/O failure.
 void write_checkpoint_file(const std::filesystem::path& file, const ArchiveWriter& body,
                            const std::string& build_version = crowd_build_version(),

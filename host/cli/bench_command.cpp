@@ -3,8 +3,8 @@
 #include "host/bench/bench_plot.h"
 #include "host/bench/bench_report.h"
 #include "host/bench/bench_runner.h"
+#include "host/checkpoint/atomic_file.h"
 #include "host/cli/progress.h"
-#include "host/output/atomic_file.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -3,8 +3,8 @@
 // frame (--fps, or a film CSV) numbered by film frame.
 #pragma once
 
+#include "cuda/core/solver_options.h"
 #include "host/render/view_options.h"
-#include "host/sim/solver_options.h"
 
 #include <optional>
 #include <string>

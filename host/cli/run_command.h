@@ -1,9 +1,9 @@
 // `crowd run`: simulate a scenario and write the outputs of shared/spec/outputs.md.
 #pragma once
 
+#include "cuda/core/solver_options.h"
 #include "host/output/character_motion.h"
 #include "host/output/film_resampler.h"
-#include "host/sim/solver_options.h"
 
 #include <optional>
 #include <string>

@@ -1,7 +1,7 @@
 #include "host/cli/verify_command.h"
 
+#include "host/checkpoint/atomic_file.h"
 #include "host/cli/progress.h"
-#include "host/output/atomic_file.h"
 #include "host/scenario/scenario_writer.h"
 #include "host/sim/simulation.h"
 #include "host/verify/rimea_suite.h"

@@ -10,7 +10,7 @@
 // Measured from positions, targets and the stuck detector alone, so the same for every backend.
 #pragma once
 
-#include "host/sim/point_grid.h"
+#include "host/output/point_grid.h"
 
 #include <cstdint>
 #include <glm/glm.hpp>

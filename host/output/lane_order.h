@@ -19,7 +19,7 @@
 #pragma once
 
 #include "host/output/metrics.h"
-#include "host/sim/point_grid.h"
+#include "host/output/point_grid.h"
 
 #include <cstdint>
 #include <glm/glm.hpp>

@@ -2,10 +2,10 @@
 // the positions at the end of each step.
 #pragma once
 
+#include "cuda/core/stage_timer.h"
 #include "host/output/deadlock_monitor.h"
+#include "host/output/stuck_stats.h"
 #include "host/scenario/population.h"
-#include "host/sim/stage_timer.h"
-#include "host/sim/stuck_detector.h"
 
 #include <cstdint>
 #include <glm/glm.hpp>

@@ -8,10 +8,10 @@
 // row of the agent arrays (AgentArrays::corridors), followed by the corridor kernel bodies.
 #pragma once
 
+#include "cuda/core/agent_arrays.h"
+#include "cuda/core/solver_options.h"
+#include "cuda/core/stage_timer.h"
 #include "host/navmesh/navmesh.h"
-#include "host/sim/agent_arrays.h"
-#include "host/sim/solver_options.h"
-#include "host/sim/stage_timer.h"
 
 #include <DetourNavMesh.h>
 #include <cstddef>

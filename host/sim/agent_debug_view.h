@@ -3,9 +3,9 @@
 // penalties, the neighbours and wall segments the proximity stage found, and the corridor.
 #pragma once
 
+#include "cuda/core/agent_arrays.h"
 #include "cuda/kernels/standoff.h"
 #include "host/navmesh/navmesh.h"
-#include "host/sim/agent_arrays.h"
 
 #include <glm/glm.hpp>
 #include <optional>

@@ -9,9 +9,9 @@
 // two orders agree (every scenario without start delays or emitters), a copy otherwise.
 #pragma once
 
+#include "host/backends/backend.h"
 #include "host/output/metrics.h"
 #include "host/scenario/population.h"
-#include "host/sim/backend.h"
 #include "host/sim/contact_arrival.h"
 
 #include <cstddef>

@@ -20,8 +20,8 @@
 #pragma once
 
 #include "host/output/metrics.h"
+#include "host/output/point_grid.h"
 #include "host/scenario/population.h"
-#include "host/sim/point_grid.h"
 
 #include <cstdint>
 #include <glm/glm.hpp>

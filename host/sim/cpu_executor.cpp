@@ -1,13 +1,13 @@
 // The CPU executor: the kernel bodies of cuda/kernels run once per agent (or per block, for
 // avoidance), agents spread over cores with TBB. Every agent's result depends only on the
 // state before the stage, so the outcome is the same for any thread count.
+#include "cuda/core/executor.h"
 #include "cuda/kernels/agent_grid_build.h"
 #include "cuda/kernels/collision.h"
 #include "cuda/kernels/integration.h"
 #include "cuda/kernels/proximity.h"
 #include "cuda/kernels/separation.h"
 #include "host/sim/cpu_block.h"
-#include "host/sim/executor.h"
 
 #include <array>
 #include <chrono>

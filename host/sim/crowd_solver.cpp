@@ -1,5 +1,6 @@
 #include "host/sim/crowd_solver.h"
 
+#include "host/checkpoint/agent_arrays_archive.h"
 #include "host/checkpoint/archive.h"
 
 #include <algorithm>
@@ -149,14 +150,14 @@ std::size_t CrowdSolver::navmesh_table_bytes() const {
 // Health and stage times are rewritten by every step; the executors keep nothing between
 // steps but device mirrors, which a restore's new layout_version makes them upload again.
 void CrowdSolver::save(ArchiveWriter& out) const {
-  arrays_.save(out);
+  save_agent_arrays(out, arrays_);
   navigator_->save(out);
   out.put(frozen_);
   out.put(max_query_range_);
 }
 
 void CrowdSolver::restore(ArchiveReader& in) {
-  arrays_.restore(in);
+  restore_agent_arrays(in, arrays_);
   navigator_->restore(in);
   in.get(frozen_);
   in.expect(frozen_.size(), static_cast<std::uint64_t>(arrays_.count()), "the frozen flags' count");

@@ -2,12 +2,12 @@
 // CPU or the CUDA executor. One step follows dtCrowd::update's stage order.
 #pragma once
 
+#include "cuda/core/agent_arrays.h"
+#include "cuda/core/executor.h"
+#include "cuda/core/solver_options.h"
+#include "host/backends/backend.h"
 #include "host/navmesh/navmesh.h"
 #include "host/paths/corridor_navigator.h"
-#include "host/sim/agent_arrays.h"
-#include "host/sim/backend.h"
-#include "host/sim/executor.h"
-#include "host/sim/solver_options.h"
 #include "host/sim/wall_grid_builder.h"
 
 #include <memory>

@@ -4,9 +4,9 @@
 // velocity and goal, through CrowdBackend::move_agent. The same for every backend.
 #pragma once
 
+#include "host/backends/backend.h"
 #include "host/scenario/periodic_world.h"
 #include "host/sim/agent_schedule.h"
-#include "host/sim/backend.h"
 
 #include <optional>
 

@@ -1,5 +1,6 @@
 #include "host/sim/simulation.h"
 
+#include "cuda/core/executor.h"
 #include "cuda/kernels/fault_guard.h"
 #include "host/backends/detour_backend.h"
 #include "host/checkpoint/archive.h"
@@ -12,7 +13,6 @@
 #include "host/scenario/agent_setup_archive.h"
 #include "host/sim/agent_schedule.h"
 #include "host/sim/crowd_solver.h"
-#include "host/sim/executor.h"
 #include "host/sim/periodic_wrap.h"
 #include "host/sim/stuck_detector.h"
 

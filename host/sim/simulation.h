@@ -7,12 +7,12 @@
 //   glm::vec3 p = sim.position(id);
 #pragma once
 
+#include "cuda/core/solver_options.h"
+#include "host/backends/backend.h"
 #include "host/navmesh/navmesh.h"
 #include "host/output/metrics.h"
 #include "host/scenario/population.h"
 #include "host/scenario/scenario.h"
-#include "host/sim/backend.h"
-#include "host/sim/solver_options.h"
 
 #include <filesystem>
 #include <glm/glm.hpp>

@@ -9,6 +9,8 @@
 // jam or against a corner is not, however close its goal.
 #pragma once
 
+#include "host/output/stuck_stats.h"
+
 #include <cstdint>
 #include <glm/glm.hpp>
 #include <span>
@@ -18,15 +20,6 @@ namespace crowd {
 
 class ArchiveWriter;
 class ArchiveReader;
-
-struct StuckStats {
-  int agents = 0;               ///< Distinct agents that were stuck at some time.
-  int episodes = 0;             ///< Stuck episodes (an agent can be stuck more than once).
-  int replans = 0;              ///< Path replans requested because of them.
-  double total_seconds = 0.0;   ///< Summed length of all episodes (open ones up to now).
-  double longest_seconds = 0.0; ///< The longest episode.
-  int stuck_now = 0;            ///< Agents in an episode at the time of the stats.
-};
 
 class StuckDetector {
 public:

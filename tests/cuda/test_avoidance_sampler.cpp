@@ -1,11 +1,11 @@
 // The avoidance sampler (cuda/kernels/avoidance_sampler.h, run through the kernel body
 // choose_velocity of cuda/kernels/avoidance.h on the CPU block) against DetourCrowd's own
 // dtObstacleAvoidanceQuery::sampleVelocityAdaptive, plus unit tests of its pieces.
+#include "cuda/core/agent_arrays.h"
+#include "cuda/core/avoidance_pattern.h"
 #include "cuda/kernels/avoidance.h"
 #include "cuda/kernels/avoidance_sampler.h"
 #include "host/backends/detour_backend.h"
-#include "host/sim/agent_arrays.h"
-#include "host/sim/avoidance_pattern.h"
 #include "host/sim/cpu_block.h"
 #include "tests/support/crowd_test_support.h"
 

@@ -1,7 +1,7 @@
 // cuda/kernels/collision.h: contact shares, wall contacts, and the Jacobi passes on packed crowds.
+#include "cuda/core/agent_arrays.h"
+#include "cuda/core/solver_options.h"
 #include "cuda/kernels/collision.h"
-#include "host/sim/agent_arrays.h"
-#include "host/sim/solver_options.h"
 #include "tests/support/crowd_test_support.h"
 
 #include <algorithm>

@@ -7,7 +7,7 @@
 
 #if defined(CROWD_HAS_CUDA)
 
-#include "host/sim/executor.h"
+#include "cuda/core/executor.h"
 #include "tests/support/cuda_device.h"
 #include "tests/support/executor_stages.h"
 #include "tests/support/random_crowd.h"

@@ -2,8 +2,8 @@
 // Detour's float[3] layout, and small scene builders on AgentArrays.
 #pragma once
 
+#include "cuda/core/agent_arrays.h"
 #include "cuda/kernels/agent_grid_build.h"
-#include "host/sim/agent_arrays.h"
 #include "host/sim/wall_grid_builder.h"
 
 #include <array>

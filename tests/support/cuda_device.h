@@ -5,7 +5,7 @@
 
 #if defined(CROWD_HAS_CUDA)
 
-#include "host/sim/executor.h"
+#include "cuda/core/executor.h"
 
 #include <string>
 

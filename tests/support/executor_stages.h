@@ -4,8 +4,8 @@
 // starts here.
 #pragma once
 
-#include "host/sim/agent_arrays.h"
-#include "host/sim/executor.h"
+#include "cuda/core/agent_arrays.h"
+#include "cuda/core/executor.h"
 
 #include <cstddef>
 #include <cstring>

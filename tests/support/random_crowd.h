@@ -3,9 +3,9 @@
 // goal. The CUDA-vs-CPU tests run it on both executors; tests/host/sim tests run it on the CPU.
 #pragma once
 
+#include "cuda/core/agent_arrays.h"
+#include "cuda/core/executor.h"
 #include "cuda/kernels/geometry.h"
-#include "host/sim/agent_arrays.h"
-#include "host/sim/executor.h"
 #include "host/sim/wall_grid_builder.h"
 
 #include <algorithm>

@@ -1,9 +1,9 @@
 // Shared paths (host/paths/path_tree.h): one tree per goal polygon serves every agent heading
 // there, within the per-step search budget, and agrees with Detour's own A*.
+#include "cuda/core/executor.h"
 #include "host/navmesh/navmesh.h"
 #include "host/paths/path_tree.h"
 #include "host/sim/crowd_solver.h"
-#include "host/sim/executor.h"
 #include "tests/support/pillar_field.h"
 
 #include <DetourNavMeshQuery.h>

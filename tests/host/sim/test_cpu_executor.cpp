@@ -1,8 +1,8 @@
 // The CPU executor (host/sim/cpu_executor.cpp) end to end on small synthetic scenes: the
 // kernel stages grid, proximity, steering, avoidance, integrate and collisions together.
+#include "cuda/core/agent_arrays.h"
+#include "cuda/core/executor.h"
 #include "cuda/kernels/geometry.h"
-#include "host/sim/agent_arrays.h"
-#include "host/sim/executor.h"
 #include "host/sim/wall_grid_builder.h"
 #include "tests/support/crowd_test_support.h"
 

@@ -1,10 +1,10 @@
 // host/sim/crowd_solver.cpp: what the solver does when a stage goes wrong for one agent. An
 // agent whose state turns non-finite is frozen at its last finite position and reported, and
 // its neighbours carry on; an agent pushed off the navmesh is put back on it.
+#include "cuda/core/executor.h"
 #include "cuda/kernels/fault_guard.h"
 #include "host/navmesh/navmesh.h"
 #include "host/sim/crowd_solver.h"
-#include "host/sim/executor.h"
 
 #include <cmath>
 #include <gtest/gtest.h>
@@ -89,8 +89,7 @@ public:
       : inner_(make_cpu_executor(1)), agent_(agent), push_(push) {}
   std::string name() const override { return "cpu"; }
   void set_walls(const WallGridData& walls) override { inner_->set_walls(walls); }
-  void begin_step(AgentArrays& agents, const KernelStepParams& params,
-                  StepInputs inputs) override {
+  void begin_step(AgentArrays& agents, const KernelStepParams& params, StepInputs inputs) override {
     agents_ = &agents;
     inner_->begin_step(agents, params, inputs);
   }

@@ -1,7 +1,6 @@
-#include "host/sim/agent_arrays.h"
+#include "cuda/core/agent_arrays.h"
 
-#include "host/checkpoint/archive.h"
-#include "host/sim/avoidance_pattern.h"
+#include "cuda/core/avoidance_pattern.h"
 
 namespace crowd {
 
@@ -99,62 +98,6 @@ std::size_t AgentArrays::memory_bytes() const {
          bytes_of(desired_velocity) + bytes_of(new_velocity) + bytes_of(displacement) +
          bytes_of(neighbor_index) + bytes_of(neighbor_distance_sq) + bytes_of(neighbor_count) +
          bytes_of(segment) + bytes_of(segment_count) + bytes_of(status) + corridors.memory_bytes();
-}
-
-// Every array in one list, so that save and restore cannot disagree on the order.
-template <class Arrays, class F> static void for_each_array(Arrays& a, F&& f) {
-  f(a.max_neighbors);
-  f(a.max_segments);
-  f(a.mode);
-  f(a.radius);
-  f(a.height);
-  f(a.max_accel);
-  f(a.query_range);
-  f(a.separation_weight);
-  f(a.avoidance_set);
-  f(a.standoff_side);
-  f(a.avoidance_params);
-  f(a.preferred_velocity);
-  f(a.desired_speed);
-  f(a.position);
-  f(a.velocity);
-  f(a.desired_velocity);
-  f(a.new_velocity);
-  f(a.displacement);
-  f(a.standoff_clock);
-  f(a.standoff_partner);
-  f(a.neighbor_index);
-  f(a.neighbor_distance_sq);
-  f(a.neighbor_count);
-  f(a.segment);
-  f(a.segment_count);
-  f(a.status);
-}
-
-void AgentArrays::save(ArchiveWriter& out) const {
-  for_each_array(*this, [&](const auto& field) { out.put(field); });
-}
-
-void AgentArrays::restore(ArchiveReader& in) {
-  for_each_array(*this, [&](auto& field) { in.get(field); });
-  const auto n = static_cast<std::uint64_t>(count());
-  for (const std::uint64_t size :
-       {radius.size(), height.size(), max_accel.size(), query_range.size(),
-        separation_weight.size(), avoidance_set.size(), standoff_side.size(), standoff_clock.size(),
-        standoff_partner.size(), preferred_velocity.size(), desired_speed.size(), position.size(),
-        velocity.size(), desired_velocity.size(), new_velocity.size(), displacement.size(),
-        neighbor_count.size(), segment_count.size(), status.size()})
-    in.expect(size, n, "an agent array's length");
-  in.expect(neighbor_index.size(), n * static_cast<std::uint64_t>(max_neighbors),
-            "the neighbour array's length");
-  in.expect(neighbor_distance_sq.size(), n * static_cast<std::uint64_t>(max_neighbors),
-            "the neighbour distance array's length");
-  in.expect(segment.size(), n * static_cast<std::uint64_t>(max_segments),
-            "the wall segment array's length");
-  for (const std::int32_t set : avoidance_set)
-    if (set < 0 || static_cast<std::size_t>(set) >= avoidance_params.size())
-      in.fail("an avoidance parameter set index is out of range");
-  ++layout_version;
 }
 
 } // namespace crowd

@@ -3,8 +3,8 @@
 // metrics) is computed outside the backend from positions and velocities, by the same code.
 #pragma once
 
+#include "cuda/core/stage_timer.h"
 #include "host/scenario/population.h"
-#include "host/sim/stage_timer.h"
 
 #include <cstddef>
 #include <glm/glm.hpp>

@@ -8,12 +8,12 @@
 // back and compare (tests/support/executor_stages.h).
 #pragma once
 
+#include "cuda/core/agent_arrays.h"
+#include "cuda/core/kernel_stage.h"
+#include "cuda/core/stage_timer.h"
+#include "cuda/core/wall_grid_data.h"
 #include "cuda/kernels/collision.h"
 #include "cuda/kernels/standoff.h"
-#include "host/sim/agent_arrays.h"
-#include "host/sim/kernel_stage.h"
-#include "host/sim/stage_timer.h"
-#include "host/sim/wall_grid_builder.h"
 
 #include <cstddef>
 #include <cstdint>

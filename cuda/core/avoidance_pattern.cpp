@@ -1,4 +1,4 @@
-#include "host/sim/avoidance_pattern.h"
+#include "cuda/core/avoidance_pattern.h"
 
 #include <cmath>
 

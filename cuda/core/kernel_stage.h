@@ -1,5 +1,5 @@
 // The stages of the kernel part of a step, in the order of dtCrowd::update, and their names in
-// StageTimes and the metrics' stage_ms. Executor::step (host/sim/executor.cpp) runs them in
+// StageTimes and the metrics' stage_ms. Executor::step (cuda/core/executor.cpp) runs them in
 // this order; the CPU executor has nothing to upload or download and reports neither.
 #pragma once
 

@@ -1,4 +1,4 @@
-#include "host/sim/executor.h"
+#include "cuda/core/executor.h"
 
 namespace crowd {
 

@@ -1,4 +1,4 @@
-#include "host/output/atomic_file.h"
+#include "host/checkpoint/atomic_file.h"
 
 #include <cerrno>
 #include <cstdio>

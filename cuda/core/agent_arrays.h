@@ -2,17 +2,14 @@
 // it in place; the CUDA executor mirrors it on the device.
 #pragma once
 
+#include "cuda/core/corridor_arrays.h"
 #include "cuda/kernels/agent_view.h"
-#include "host/sim/corridor_arrays.h"
 
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
 namespace crowd {
-
-class ArchiveWriter;
-class ArchiveReader;
 
 struct AgentArrays {
   int max_neighbors = 6;
@@ -41,7 +38,8 @@ struct AgentArrays {
   std::vector<std::int32_t> segment_count;
   std::vector<std::uint8_t> status;
   /// Path corridors and their corners, a row per agent the corridor navigator registered
-  /// (host/paths/corridor_navigator.h), which grows them and saves them in checkpoints.
+  /// (host/paths/corridor_navigator.h), which grows them and saves them in checkpoints
+  /// (host/checkpoint/agent_arrays_archive.h saves the rest).
   CorridorArrays corridors;
 
   /// Incremented whenever an agent is added or removed or a parameter changes, so a device
@@ -64,11 +62,6 @@ struct AgentArrays {
   AgentView view();
 
   std::size_t memory_bytes() const;
-
-  /// Checkpoints (host/checkpoint/archive.h): every array but the corridors. A restore counts as a
-  /// layout change (layout_version grows), so a device mirror uploads everything again.
-  void save(ArchiveWriter& out) const;
-  void restore(ArchiveReader& in);
 };
 
 } // namespace crowd

@@ -1,4 +1,4 @@
-#include "host/sim/backend.h"
+#include "host/backends/backend.h"
 
 #include "host/checkpoint/archive.h"
 

@@ -1,0 +1,68 @@
+#include "host/checkpoint/agent_arrays_archive.h"
+
+#include "host/checkpoint/archive.h"
+
+namespace crowd {
+
+namespace {
+
+// Every array in one list, so that save and restore cannot disagree on the order.
+template <class Arrays, class F> void for_each_array(Arrays& a, F&& f) {
+  f(a.max_neighbors);
+  f(a.max_segments);
+  f(a.mode);
+  f(a.radius);
+  f(a.height);
+  f(a.max_accel);
+  f(a.query_range);
+  f(a.separation_weight);
+  f(a.avoidance_set);
+  f(a.standoff_side);
+  f(a.avoidance_params);
+  f(a.preferred_velocity);
+  f(a.desired_speed);
+  f(a.position);
+  f(a.velocity);
+  f(a.desired_velocity);
+  f(a.new_velocity);
+  f(a.displacement);
+  f(a.standoff_clock);
+  f(a.standoff_partner);
+  f(a.neighbor_index);
+  f(a.neighbor_distance_sq);
+  f(a.neighbor_count);
+  f(a.segment);
+  f(a.segment_count);
+  f(a.status);
+}
+
+} // namespace
+
+void save_agent_arrays(ArchiveWriter& out, const AgentArrays& arrays) {
+  for_each_array(arrays, [&](const auto& field) { out.put(field); });
+}
+
+void restore_agent_arrays(ArchiveReader& in, AgentArrays& a) {
+  for_each_array(a, [&](auto& field) { in.get(field); });
+  const auto n = static_cast<std::uint64_t>(a.count());
+  for (const std::uint64_t size :
+       {a.radius.size(), a.height.size(), a.max_accel.size(), a.query_range.size(),
+        a.separation_weight.size(), a.avoidance_set.size(), a.standoff_side.size(),
+        a.standoff_clock.size(), a.standoff_partner.size(), a.preferred_velocity.size(),
+        a.desired_speed.size(), a.position.size(), a.velocity.size(), a.desired_velocity.size(),
+        a.new_velocity.size(), a.displacement.size(), a.neighbor_count.size(),
+        a.segment_count.size(), a.status.size()})
+    in.expect(size, n, "an agent array's length");
+  in.expect(a.neighbor_index.size(), n * static_cast<std::uint64_t>(a.max_neighbors),
+            "the neighbour array's length");
+  in.expect(a.neighbor_distance_sq.size(), n * static_cast<std::uint64_t>(a.max_neighbors),
+            "the neighbour distance array's length");
+  in.expect(a.segment.size(), n * static_cast<std::uint64_t>(a.max_segments),
+            "the wall segment array's length");
+  for (const std::int32_t set : a.avoidance_set)
+    if (set < 0 || static_cast<std::size_t>(set) >= a.avoidance_params.size())
+      in.fail("an avoidance parameter set index is out of range");
+  ++a.layout_version;
+}
+
+} // namespace crowd
