@@ -311,7 +311,7 @@ struct MetricsCollector::Impl {
   double max_overlap = 0.0, max_wall = 0.0;
 
   StepTimeStats step_ms;
-  std::vector<std::pair<std::string, double>> stage_totals;
+  StageTimes stage_totals; ///< Summed over the steps observed.
 
   double wall_penetration(const glm::vec3& pos, float radius) const;
   double mesh_wall_penetration(const glm::vec3& pos, float radius) const;
@@ -762,13 +762,7 @@ void MetricsCollector::record_step_time(double ms, const StageTimes& stages) {
 }
 
 void MetricsCollector::add_stage_time(const std::string& stage, double ms) {
-  auto& totals = impl_->stage_totals;
-  auto it = std::find_if(totals.begin(), totals.end(),
-                         [&](const auto& entry) { return entry.first == stage; });
-  if (it == totals.end())
-    totals.emplace_back(stage, ms);
-  else
-    it->second += ms;
+  impl_->stage_totals.add(stage, ms);
 }
 
 bool MetricsCollector::goal_unreachable(int agent) const {
@@ -851,7 +845,7 @@ MetricsSummary MetricsCollector::summary(const std::string& backend, int steps_r
     const double n = static_cast<double>(m.step_ms.count());
     s.step_ms_mean = m.step_ms.mean();
     s.step_ms_p95 = m.step_ms.p95();
-    for (const auto& [stage, ms] : m.stage_totals) {
+    for (const auto& [stage, ms] : m.stage_totals.entries()) {
       s.stage_ms.emplace_back(stage, ms / n);
     }
   }
@@ -940,7 +934,7 @@ void MetricsCollector::save(ArchiveWriter& out) const {
   out.fields(m.type_names, m.max_radius, m.observed_steps, m.overlap_events, m.wall_events,
              m.max_overlap, m.max_wall);
   m.step_ms.save(out);
-  out.put_records(m.stage_totals, kStageTotalFields);
+  out.put_records(m.stage_totals.entries(), kStageTotalFields);
 }
 
 void MetricsCollector::restore(ArchiveReader& in) {
@@ -964,7 +958,11 @@ void MetricsCollector::restore(ArchiveReader& in) {
     in.fail("the largest agent radius does not match the agents'");
   m.update_wall_grid();
   m.step_ms.restore(in);
-  in.get_records(m.stage_totals, kStageTotalFields);
+  std::vector<std::pair<std::string, double>> stage_totals;
+  in.get_records(stage_totals, kStageTotalFields);
+  m.stage_totals.clear();
+  for (const auto& [stage, ms] : stage_totals)
+    m.stage_totals.add(stage, ms);
 }
 
 } // namespace crowd
