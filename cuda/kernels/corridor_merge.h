@@ -44,13 +44,11 @@ CROWD_HD void move_polygons(std::int32_t* path, int to, int from, int count) {
 
 } // namespace detail
 
-/// dtMergeCorridorStartMoved: the corridor `path` (npath of max_path) with its start replaced
-/// by the polygons `visited` (start first) up to the furthest polygon the two have in common.
-/// Returns the new count.
-CROWD_HD int merge_corridor_start_moved(std::int32_t* path, int npath, int max_path,
-                                        const std::int32_t* visited, int nvisited) {
-  int furthest_path = -1, furthest_visited = -1;
-  detail::furthest_common_polygon(path, npath, visited, nvisited, furthest_path, furthest_visited);
+/// dtMergeCorridorStartMoved after its search for the furthest common polygon, whose result
+/// (detail::furthest_common_polygon) the caller already holds.
+CROWD_HD int merge_corridor_start_moved_at(std::int32_t* path, int npath, int max_path,
+                                           const std::int32_t* visited, int nvisited,
+                                           int furthest_path, int furthest_visited) {
   // If no intersection found just return current path.
   if (furthest_path == -1 || furthest_visited == -1)
     return npath;
@@ -65,6 +63,17 @@ CROWD_HD int merge_corridor_start_moved(std::int32_t* path, int npath, int max_p
   for (int i = 0; i < req; ++i)
     path[i] = visited[(nvisited - 1) - i];
   return req + size;
+}
+
+/// dtMergeCorridorStartMoved: the corridor `path` (npath of max_path) with its start replaced
+/// by the polygons `visited` (start first) up to the furthest polygon the two have in common.
+/// Returns the new count.
+CROWD_HD int merge_corridor_start_moved(std::int32_t* path, int npath, int max_path,
+                                        const std::int32_t* visited, int nvisited) {
+  int furthest_path = -1, furthest_visited = -1;
+  detail::furthest_common_polygon(path, npath, visited, nvisited, furthest_path, furthest_visited);
+  return merge_corridor_start_moved_at(path, npath, max_path, visited, nvisited, furthest_path,
+                                       furthest_visited);
 }
 
 /// dtMergeCorridorStartShortcut: the corridor `path` (npath of max_path) with its start

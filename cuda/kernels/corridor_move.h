@@ -191,7 +191,8 @@ CROWD_HD int move_corridor(const NavmeshTablesView& nav, std::int32_t* path, int
   float height = pos[1];
   if (nav::point_in_polygon(result, nav.polygon_vertices(first), nav.vertex_count(first)))
     height = nav.flat_height[first];
-  const int merged = merge_corridor_start_moved(path, npath, max_path, visited, nvisited);
+  const int merged = merge_corridor_start_moved_at(path, npath, max_path, visited, nvisited,
+                                                   furthest_path, furthest_visited);
   pos[0] = result[0];
   pos[1] = height;
   pos[2] = result[2];
