@@ -88,8 +88,9 @@ void BM_FindPath(benchmark::State& state, PathSpan span) {
 BENCHMARK_CAPTURE(BM_FindPath, local, PathSpan::Local)->Apply(agent_sizes);
 BENCHMARK_CAPTURE(BM_FindPath, across, PathSpan::Across)->Apply(agent_sizes);
 
-/// CorridorNavigator::plan + constrain for every agent, all of them following a path (the host
-/// stages `paths`, `corridors` and `move_corridors` of a step, on all cores). Between
+/// CorridorNavigator::plan, the CPU executor's corridor phases and the navigator's answers for
+/// every agent, all of them following a path (the stages `paths`, `corridors` and
+/// `move_corridors` of a step, on all cores). Between
 /// iterations, outside the timing, every agent moves one step along its preferred velocity
 /// (standing in for the kernels) and agents that reached their goal turn back to where they
 /// started, so the crowd keeps walking and asking for a few new paths per step.
@@ -113,21 +114,35 @@ void BM_CorridorUpdate(benchmark::State& state) {
     from[k] = agents.position[k];
     navigator.set_target(i, to[k]);
   }
+  const std::unique_ptr<Executor> executor = make_cpu_executor(0);
+  executor->set_navmesh_tables(navigator.tables());
+  const auto follow = [&] {
+    arena.execute(
+        [&] { executor->follow_corridors(agents, options.path_optimization_range_factor); });
+    navigator.answer_following();
+  };
+  const auto move = [&] {
+    NavmeshCorrections corrections;
+    arena.execute([&] { corrections = executor->move_corridors(agents); });
+    navigator.answer_moves(corrections);
+  };
   StageTimes times;
   navigator.plan(dt, times);
-  navigator.constrain(times);
+  follow();
+  move();
   times.clear();
 
   double turns = 0.0;
   for (auto _ : state) {
     navigator.plan(dt, times);
+    follow();
     state.PauseTiming();
     for (std::size_t k = 0; k < agents.position.size(); ++k) {
       agents.position[k].x += agents.preferred_velocity[k].x * dt;
       agents.position[k].z += agents.preferred_velocity[k].y * dt;
     }
     state.ResumeTiming();
-    navigator.constrain(times);
+    move();
     state.PauseTiming();
     for (int i = 0; i < scene.agent_count; ++i) {
       const std::size_t k = static_cast<std::size_t>(i);

@@ -5,7 +5,7 @@
 // optimisation, trimming, and the queries the navmesh tables cannot answer) and back.
 #pragma once
 
-#include "cuda/kernels/corridor_corners.h"
+#include "cuda/kernels/corridor_following.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -33,6 +33,9 @@ struct CorridorArrays {
   std::vector<std::uint8_t> corner_flags;
   std::vector<std::int32_t> corner_polys;
   std::vector<std::int32_t> corner_count;
+  /// [rows] kCorridor* bits (cuda/kernels/corridor_following.h): what the host asks of the
+  /// corridor phases, and what they ask back.
+  std::vector<std::uint8_t> state;
 
   int count() const { return static_cast<int>(size.size()); }
 
@@ -47,6 +50,7 @@ struct CorridorArrays {
     corner_flags.resize(corner_flags.size() + static_cast<std::size_t>(corner_capacity), 0);
     corner_polys.resize(corner_polys.size() + static_cast<std::size_t>(corner_capacity), -1);
     corner_count.push_back(0);
+    state.push_back(0);
   }
 
   std::int32_t* row(int i) { return polys.data() + static_cast<std::ptrdiff_t>(i) * capacity; }
@@ -54,23 +58,27 @@ struct CorridorArrays {
     return polys.data() + static_cast<std::ptrdiff_t>(i) * capacity;
   }
 
-  /// The corners of agent i as a buffer the corners kernel body fills.
-  CornerBuffer corners_of(int i) {
-    const std::ptrdiff_t at = static_cast<std::ptrdiff_t>(i) * corner_capacity;
-    return CornerBuffer{&corner_verts[static_cast<std::size_t>(at)].x, corner_flags.data() + at,
-                        corner_polys.data() + at, corner_capacity};
-  }
-  const float* corner_verts_of(int i) const {
-    return &corner_verts[static_cast<std::size_t>(i) * static_cast<std::size_t>(corner_capacity)].x;
-  }
-  const std::uint8_t* corner_flags_of(int i) const {
-    return corner_flags.data() + static_cast<std::ptrdiff_t>(i) * corner_capacity;
+  /// The rows as the corridor phases' bodies read and write them (host pointers).
+  CorridorView view() {
+    CorridorView v;
+    v.capacity = capacity;
+    v.corner_capacity = corner_capacity;
+    v.polys = polys.data();
+    v.size = size.data();
+    v.start = position.data();
+    v.target = target.data();
+    v.corner_verts = corner_verts.data();
+    v.corner_flags = corner_flags.data();
+    v.corner_polys = corner_polys.data();
+    v.corner_count = corner_count.data();
+    v.state = state.data();
+    return v;
   }
 
   std::size_t memory_bytes() const {
     return polys.capacity() * sizeof(std::int32_t) + size.capacity() * sizeof(std::int32_t) +
            (position.capacity() + target.capacity() + corner_verts.capacity()) * sizeof(glm::vec3) +
-           corner_flags.capacity() +
+           corner_flags.capacity() + state.capacity() +
            (corner_polys.capacity() + corner_count.capacity()) * sizeof(std::int32_t);
   }
 };

@@ -13,6 +13,7 @@
 #include "cuda/core/stage_timer.h"
 #include "cuda/core/wall_grid_data.h"
 #include "cuda/kernels/collision.h"
+#include "cuda/kernels/navmesh_tables.h"
 #include "cuda/kernels/standoff.h"
 
 #include <cstddef>
@@ -41,6 +42,19 @@ enum class StepInputs {
   Everything,
 };
 
+/// What the corridor move did to the agents: how many it put back further than 10% of their
+/// radius, and the largest distance it put any agent back.
+struct NavmeshCorrections {
+  int count = 0;
+  float max_distance = 0.0f;
+  void add(float put_back, float radius) {
+    if (put_back > 0.1f * radius) {
+      ++count;
+      max_distance = max_distance > put_back ? max_distance : put_back;
+    }
+  }
+};
+
 /// A copy of the agent grid an executor built (cuda/kernels/agent_grid_build.h).
 struct AgentGridSnapshot {
   std::vector<std::int32_t> keys;       ///< [count] cell key of items[k], ascending
@@ -56,10 +70,25 @@ public:
   /// The wall grid, kept for the whole run: the CUDA executor copies it to the device, the CPU
   /// executor keeps a view of it, so `walls` must outlive the executor's steps.
   virtual void set_walls(const WallGridData& walls) = 0;
+  /// The navmesh tables the corridor phases read, kept for the whole run like the wall grid.
+  virtual void set_navmesh_tables(const NavmeshTablesView& tables) { navmesh_tables_ = tables; }
 
   /// One step of the kernel stages, the phases below in KernelStage order; adds each stage's
   /// time to `times`.
   virtual void step(AgentArrays& agents, const KernelStepParams& params, StageTimes& times);
+
+  // ---- The corridor phases, around the kernel stages (cuda/kernels/corridor_following.h).
+  // Both run on the host's arrays, over the workers of the calling task arena: the CPU
+  // executor's way, and the CUDA executor's until the corridor rows live on the device.
+
+  /// Before begin_step: corners, visibility shortcut and preferred velocity of every agent
+  /// whose corridor state says to follow it (range_factor x radius is the shortcut's reach).
+  /// Agents the tables cannot answer for are flagged for the host.
+  virtual void follow_corridors(AgentArrays& agents, float range_factor);
+  /// After end_step: every agent's corridor moved to where the kernels moved it, and the agent
+  /// put where the corridor could go. Agents the tables cannot answer for are flagged for the
+  /// host and left out of the returned corrections.
+  virtual NavmeshCorrections move_corridors(AgentArrays& agents);
 
   // ---- The phases of a step. Between begin_step and end_step the executor works on the
   // `agents` given to begin_step, which must outlive end_step.
@@ -102,6 +131,9 @@ public:
   /// Device address of the positions (one glm::vec3 per agent) as the last step's kernels left
   /// them, for CUDA-GL interop in the viewer; null where there is no device.
   virtual const void* device_positions() const { return nullptr; }
+
+protected:
+  NavmeshTablesView navmesh_tables_;
 };
 
 /// The CPU executor, spreading agents over `threads` workers (0 = all cores).

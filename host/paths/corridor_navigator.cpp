@@ -2,6 +2,7 @@
 
 #include "cuda/kernels/corner_steering.h"
 #include "cuda/kernels/corridor_corners.h"
+#include "cuda/kernels/corridor_following.h"
 #include "cuda/kernels/corridor_move.h"
 #include "cuda/kernels/corridor_validity.h"
 #include "cuda/kernels/corridor_visibility.h"
@@ -476,10 +477,10 @@ struct CorridorNavigator::Impl {
     });
   }
 
-  // dtCrowd::update's corners, visibility shortcut and steering for agent i: the kernel bodies
-  // on its row, Detour where the navmesh tables cannot answer.
-  void steer(int i) {
-    NavAgent& a = agents[static_cast<std::size_t>(i)];
+  // What the corridor phases are to do with agent i this step (the kCorridor* bits), and its
+  // mode and desired speed; its preferred velocity stays zero unless it follows a corridor.
+  void prepare_following(int i) {
+    const NavAgent& a = agents[static_cast<std::size_t>(i)];
     const std::size_t k = static_cast<std::size_t>(i);
     if (arrays.mode[k] == kAgentInactive)
       return;
@@ -487,33 +488,39 @@ struct CorridorNavigator::Impl {
     arrays.mode[k] = has_goal ? kAgentMoving : kAgentStanding;
     arrays.desired_speed[k] = has_goal ? a.max_speed : 0.0f;
     arrays.preferred_velocity[k] = glm::vec2(0.0f);
-    rows.corner_count[k] = 0;
-    if (a.state != TargetState::Valid)
+    rows.state[k] = static_cast<std::uint8_t>(
+        (a.state == TargetState::Valid ? kCorridorFollow : 0) | (has_goal ? kCorridorKeepPath : 0));
+  }
+
+  // follow_corridor's part for an agent it flagged, with Detour where the tables cannot answer.
+  void answer_following(int i) {
+    const std::size_t k = static_cast<std::size_t>(i);
+    const std::uint8_t asked = rows.state[k] & kCorridorAskBits;
+    if (!asked)
       return;
-    std::int32_t* row = rows.row(i);
-    const float* pos = &rows.position[k].x;
-    CornerBuffer corners = rows.corners_of(i);
-    int n = find_corners(tables, pos, &rows.target[k].x, row, rows.size[k], corners);
-    if (n < 0)
+    rows.state[k] &= static_cast<std::uint8_t>(~kCorridorAskBits);
+    const NavAgent& a = agents[k];
+    const CorridorView view = rows.view();
+    CornerBuffer corners = view.corners(i);
+    int n = rows.corner_count[k];
+    const float range = options.path_optimization_range_factor * a.radius;
+    if (asked & kCorridorAskCorners) {
       n = corners_with_detour(i, corners);
-    rows.corner_count[k] = n;
-    // Shortcut to the corner after next when it is visible (DT_CROWD_OPTIMIZE_VIS).
-    if (n > 0) {
-      const float* next = &corners.verts[std::min(1, n - 1) * 3];
-      const float range = options.path_optimization_range_factor * a.radius;
-      const int shortened =
-          optimize_visibility(tables, row, rows.size[k], rows.capacity, pos, next, range);
-      if (shortened >= 0) {
-        rows.size[k] = shortened;
-      } else {
-        dtPathCorridor& corridor = load(i);
-        optimize_corridor_visibility(corridor, next, range, rows.capacity, shapes, query(),
-                                     navmesh.filter());
-        store(i, corridor);
+      rows.corner_count[k] = n;
+      if (n > 0) {
+        const int shortened =
+            optimize_visibility(tables, rows.row(i), rows.size[k], rows.capacity,
+                                &rows.position[k].x, &corners.verts[std::min(1, n - 1) * 3], range);
+        if (shortened >= 0)
+          rows.size[k] = shortened;
+        else
+          shortcut_with_detour(i, &corners.verts[std::min(1, n - 1) * 3], range);
       }
+      arrays.preferred_velocity[k] = preferred_velocity(arrays.position[k], corners.verts,
+                                                        corners.flags, n, a.radius, a.max_speed);
+    } else if (asked & kCorridorAskVisibility) {
+      shortcut_with_detour(i, &corners.verts[std::min(1, n - 1) * 3], range);
     }
-    arrays.preferred_velocity[k] = preferred_velocity(arrays.position[k], corners.verts,
-                                                      corners.flags, n, a.radius, a.max_speed);
   }
 
   // dtPathCorridor::findCorners by Detour, for a corridor the tables cannot answer for: the
@@ -530,32 +537,32 @@ struct CorridorNavigator::Impl {
     return n;
   }
 
-  // After the kernels: dtPathCorridor::movePosition of agent i's corridor to where the kernels
-  // moved the agent, constrained to the navmesh; the constrained position goes back to the
-  // agent. Returns how far it was put back.
-  float move(int i) {
+  // optimizePathVisibility with Detour's raycast, for a shortcut the tables cannot answer for.
+  void shortcut_with_detour(int i, const float* next, float range) {
+    dtPathCorridor& corridor = load(i);
+    optimize_corridor_visibility(corridor, next, range, rows.capacity, shapes, query(),
+                                 navmesh.filter());
+    store(i, corridor);
+  }
+
+  // move_corridor_of_agent's part for an agent it flagged: Detour's moveAlongSurface. Adds the
+  // distance the agent was put back to `corrections`.
+  void answer_move(int i, NavmeshCorrections& corrections) {
     const std::size_t k = static_cast<std::size_t>(i);
+    if (!(rows.state[k] & kCorridorAskMove))
+      return;
+    rows.state[k] &= static_cast<std::uint8_t>(~kCorridorAskMove);
     const glm::vec3 wanted = arrays.position[k];
-    float pos[3] = {rows.position[k].x, rows.position[k].y, rows.position[k].z};
-    const int moved =
-        move_corridor(tables, rows.row(i), rows.size[k], rows.capacity, pos, &wanted.x);
-    if (moved > 0) {
-      rows.size[k] = moved;
-      rows.position[k] = {pos[0], pos[1], pos[2]};
-    } else if (moved < 0) {
-      dtPathCorridor& corridor = load(i);
-      move_corridor_position(corridor, &wanted.x, rows.capacity, shapes, query(), navmesh.filter());
-      store(i, corridor);
-    } // 0: moveAlongSurface failed, and movePosition leaves the corridor as it was
-    const glm::vec3& p = rows.position[k];
+    dtPathCorridor& corridor = load(i);
+    move_corridor_position(corridor, &wanted.x, rows.capacity, shapes, query(), navmesh.filter());
+    store(i, corridor);
+    const glm::vec3 p = rows.position[k];
     arrays.position[k] = p;
-    // Without a path the corridor shrinks to the polygon the agent stands on (dtCrowd).
-    const TargetState state = agents[k].state;
-    if (state != TargetState::Valid && state != TargetState::WaitingForPath) {
+    if (!(rows.state[k] & kCorridorKeepPath)) {
       rows.size[k] = 1;
       rows.target[k] = p;
     }
-    return std::hypot(p.x - wanted.x, p.z - wanted.z);
+    corrections.add(std::hypot(p.x - wanted.x, p.z - wanted.z), arrays.radius[k]);
   }
 };
 
@@ -621,6 +628,10 @@ void CorridorNavigator::clear_target(int index) {
   NavAgent& a = impl_->agents.at(static_cast<std::size_t>(index));
   a.state = TargetState::None;
   a.target_ref = 0;
+  // Also in the middle of a step (an agent frozen after a fault): the corridor move then
+  // shrinks its corridor to the polygon it stands on.
+  impl_->rows.state[static_cast<std::size_t>(index)] &=
+      static_cast<std::uint8_t>(~(kCorridorFollow | kCorridorKeepPath));
 }
 
 bool CorridorNavigator::move_agent(int index, const glm::vec3& position) {
@@ -664,32 +675,28 @@ void CorridorNavigator::plan(float dt, StageTimes& times) {
     {
       ScopedStage stage(times, "corridors");
       m.optimize_topology(dt);
-      m.for_each_agent([&](int i) { m.steer(i); });
+      m.for_each_agent([&](int i) { m.prepare_following(i); });
     }
   });
 }
 
-CorridorNavigator::Corrections CorridorNavigator::constrain(StageTimes& times) {
+void CorridorNavigator::answer_following() {
   Impl& m = *impl_;
-  ScopedStage stage(times, "move_corridors");
-  tbb::combinable<Corrections> corrections;
-  m.arena.execute([&] {
-    m.for_each_agent([&](int i) {
-      const std::size_t k = static_cast<std::size_t>(i);
-      if (m.arrays.mode[k] == kAgentInactive || m.rows.size[k] == 0)
-        return;
-      const float put_back = m.move(i);
-      if (put_back > 0.1f * m.agents[k].radius) {
-        Corrections& c = corrections.local();
-        ++c.count;
-        c.max_distance = std::max(c.max_distance, put_back);
-      }
-    });
+  m.arena.execute([&] { m.for_each_agent([&](int i) { m.answer_following(i); }); });
+}
+
+void CorridorNavigator::answer_moves(NavmeshCorrections& corrections) {
+  Impl& m = *impl_;
+  tbb::combinable<NavmeshCorrections> answered;
+  m.arena.execute([&] { m.for_each_agent([&](int i) { m.answer_move(i, answered.local()); }); });
+  answered.combine_each([&](const NavmeshCorrections& c) {
+    corrections.count += c.count;
+    corrections.max_distance = std::max(corrections.max_distance, c.max_distance);
   });
-  // Count and maximum do not depend on the order the workers are combined in.
-  return corrections.combine([](const Corrections& x, const Corrections& y) {
-    return Corrections{x.count + y.count, std::max(x.max_distance, y.max_distance)};
-  });
+}
+
+const NavmeshTablesView& CorridorNavigator::tables() const {
+  return impl_->tables;
 }
 
 TargetState CorridorNavigator::target_state(int index) const {

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "cuda/core/agent_arrays.h"
+#include "cuda/core/executor.h"
 #include "cuda/core/solver_options.h"
 #include "cuda/core/stage_timer.h"
 #include "host/navmesh/navmesh.h"
@@ -60,17 +61,18 @@ public:
   /// Returns false, leaving the agent where it was, when no navmesh is near.
   bool move_agent(int index, const glm::vec3& position);
 
-  /// Before the kernels: validity checks, budgeted path searches, topology optimisation,
-  /// corners and the preferred velocity and desired speed of every agent.
+  /// Before the kernels: validity checks, budgeted path searches, topology optimisation, and
+  /// each agent's mode, desired speed and corridor state bits for the executor's corridor phases
+  /// (cuda/kernels/corridor_following.h), which find the corners and the preferred velocity.
   void plan(float dt, StageTimes& times);
-  /// After the kernels: moves every corridor to its agent's new position, constrained to the
-  /// navmesh, and writes the constrained position back. Returns the agents put back from
-  /// further than 10% of their radius, and the largest distance any agent was put back.
-  struct Corrections {
-    int count = 0;
-    float max_distance = 0.0f;
-  };
-  Corrections constrain(StageTimes& times);
+  /// After the executor's follow_corridors: corners, shortcuts and preferred velocities by
+  /// Detour for the agents it flagged.
+  void answer_following();
+  /// After the executor's move_corridors: the corridor moves by Detour for the agents it
+  /// flagged, their corrections added to `corrections`.
+  void answer_moves(NavmeshCorrections& corrections);
+  /// The navmesh tables the corridor phases read (built once with the navigator).
+  const NavmeshTablesView& tables() const;
 
   TargetState target_state(int index) const;
   /// Path searches waiting for their turn.

@@ -40,6 +40,7 @@ CrowdSolver::CrowdSolver(const NavMesh& navmesh, const SolverOptions& options,
   walls_ = build_wall_grid(navmesh_.boundary_segments(), ground_min(navmesh_), ground_max(navmesh_),
                            4.0f);
   executor_->set_walls(walls_);
+  executor_->set_navmesh_tables(navigator_->tables());
   kernel_params_.collision_iterations = options_.collision_iterations;
   kernel_params_.collision.relaxation = options_.collision_resolve_factor;
   kernel_params_.collision.walls = options_.collision_walls;
@@ -109,14 +110,33 @@ void CrowdSolver::move_agent(int id, const glm::vec3& position) {
   navigator_->move_agent(id, position);
 }
 
+// One step, in the order of dtCrowd::update (DetourCrowd.cpp):
+//   1-3 (host) path validity, budgeted path searches, topology optimisation;
+//   5   corners, visibility shortcut and steering toward the corners (executor), with Detour
+//       for what the navmesh tables cannot answer (host);
+//   4, 6-11 the kernel stages: grid, proximity, separation, velocity planning, integration,
+//       collisions (executor; Executor::step lists them);
+//   12  the corridor move along the navmesh (executor, then host for what the tables cannot
+//       answer). Corners need no neighbours, so they run before the grid instead of after it.
 void CrowdSolver::step(float dt) {
   stages_.clear();
   health_ = {};
   kernel_params_.dt = dt;
   navigator_->plan(dt, stages_);
+  {
+    ScopedStage stage(stages_, "corridors");
+    arena_.execute(
+        [&] { executor_->follow_corridors(arrays_, options_.path_optimization_range_factor); });
+    navigator_->answer_following();
+  }
   executor_->step(arrays_, kernel_params_, stages_);
   freeze_faulted_agents();
-  const CorridorNavigator::Corrections corrections = navigator_->constrain(stages_);
+  NavmeshCorrections corrections;
+  {
+    ScopedStage stage(stages_, "move_corridors");
+    arena_.execute([&] { corrections = executor_->move_corridors(arrays_); });
+    navigator_->answer_moves(corrections);
+  }
   health_.navmesh_corrections = corrections.count;
   health_.max_navmesh_correction = corrections.max_distance;
 }

@@ -1,0 +1,121 @@
+// One agent's corridor following in a step, on its row of the agent arrays: the part of
+// dtCrowd::update (DetourCrowd.cpp) between the path requests and the velocity planning
+// ("find next corner", DT_CROWD_OPTIMIZE_VIS, "calculate steering"), and its last stage
+// ("move along navmesh": dtPathCorridor::movePosition). The bodies of the executors'
+// follow_corridors and move_corridors phases, one agent per thread. Where the navmesh tables
+// cannot answer (cuda/kernels/navmesh_tables.h: an off-mesh connection, a partial tile-border
+// link) the agent is flagged and the host answers for it with Detour.
+#pragma once
+
+#include "cuda/common/hd.h"
+#include "cuda/kernels/agent_view.h"
+#include "cuda/kernels/corner_steering.h"
+#include "cuda/kernels/corridor_corners.h"
+#include "cuda/kernels/corridor_move.h"
+#include "cuda/kernels/corridor_visibility.h"
+
+#include <cmath>
+#include <cstdint>
+
+namespace crowd {
+
+/// Per-agent corridor state bits. Set by the host: follow the corridor (the agent has a path),
+/// and keep the path after the move (it has or awaits one; else the corridor shrinks to the
+/// polygon it stands on, as dtCrowd resets it).
+inline constexpr std::uint8_t kCorridorFollow = 0x01;
+inline constexpr std::uint8_t kCorridorKeepPath = 0x02;
+/// Set by the bodies for the host: Detour must find the corners (and then shortcut and steer),
+/// shortcut the corridor, or move it.
+inline constexpr std::uint8_t kCorridorAskCorners = 0x10;
+inline constexpr std::uint8_t kCorridorAskVisibility = 0x20;
+inline constexpr std::uint8_t kCorridorAskMove = 0x40;
+inline constexpr std::uint8_t kCorridorAskBits = 0x70;
+
+/// The corridor rows of the agent arrays (cuda/core/corridor_arrays.h) as the bodies read and
+/// write them.
+struct CorridorView {
+  int capacity = 0;        ///< polygons per row
+  int corner_capacity = 0; ///< corners per row
+  std::int32_t* polys = nullptr;
+  std::int32_t* size = nullptr;
+  glm::vec3* start = nullptr;
+  glm::vec3* target = nullptr;
+  glm::vec3* corner_verts = nullptr;
+  std::uint8_t* corner_flags = nullptr;
+  std::int32_t* corner_polys = nullptr;
+  std::int32_t* corner_count = nullptr;
+  std::uint8_t* state = nullptr;
+
+  CROWD_HD std::int32_t* row(int i) const { return polys + i * capacity; }
+  CROWD_HD CornerBuffer corners(int i) const {
+    const int at = i * corner_capacity;
+    return CornerBuffer{&corner_verts[at].x, corner_flags + at, corner_polys + at, corner_capacity};
+  }
+};
+
+/// The corners of agent i's corridor, its visibility shortcut toward the corner after next
+/// (within range_factor x radius), and its preferred velocity toward the corners at its
+/// desired speed (written to `preferred_velocity`, which the agent view holds read-only).
+CROWD_HD void follow_corridor(int i, const NavmeshTablesView& nav, const CorridorView& c,
+                              const AgentView& agents, glm::vec2* preferred_velocity,
+                              float range_factor) {
+  std::uint8_t state = c.state[i] & static_cast<std::uint8_t>(~kCorridorAskBits);
+  c.corner_count[i] = 0;
+  if (!(state & kCorridorFollow)) {
+    c.state[i] = state;
+    return;
+  }
+  std::int32_t* row = c.row(i);
+  const float* pos = &c.start[i].x;
+  CornerBuffer corners = c.corners(i);
+  const int n = find_corners(nav, pos, &c.target[i].x, row, c.size[i], corners);
+  if (n < 0) {
+    c.state[i] = state | kCorridorAskCorners; // the host does the rest of this agent's part
+    return;
+  }
+  c.corner_count[i] = n;
+  // Shortcut to the corner after next when it is visible (DT_CROWD_OPTIMIZE_VIS).
+  if (n > 0) {
+    const float* next = &corners.verts[(n > 1 ? 1 : 0) * 3];
+    const float range = range_factor * agents.radius[i];
+    const int shortened = optimize_visibility(nav, row, c.size[i], c.capacity, pos, next, range);
+    if (shortened >= 0)
+      c.size[i] = shortened;
+    else
+      state |= kCorridorAskVisibility;
+  }
+  preferred_velocity[i] =
+      crowd::preferred_velocity(agents.position[i], corners.verts, corners.flags, n,
+                                agents.radius[i], agents.desired_speed[i]);
+  c.state[i] = state;
+}
+
+/// Moves agent i's corridor to where the kernels moved the agent (agents.position), constrained
+/// to the navmesh, and puts the agent at the constrained position. Returns how far it was put
+/// back (x/z); 0 for an agent without a corridor, and for one flagged kCorridorAskMove, which
+/// is left untouched for the host.
+CROWD_HD float move_corridor_of_agent(int i, const NavmeshTablesView& nav, const CorridorView& c,
+                                      const AgentView& agents) {
+  if (agents.mode[i] == kAgentInactive || c.size[i] == 0)
+    return 0.0f;
+  const glm::vec3 wanted = agents.position[i];
+  float pos[3] = {c.start[i].x, c.start[i].y, c.start[i].z};
+  const int moved = move_corridor(nav, c.row(i), c.size[i], c.capacity, pos, &wanted.x);
+  if (moved < 0) {
+    c.state[i] |= kCorridorAskMove;
+    return 0.0f;
+  }
+  if (moved > 0) { // 0: moveAlongSurface failed, and movePosition leaves the corridor as it was
+    c.size[i] = moved;
+    c.start[i] = glm::vec3(pos[0], pos[1], pos[2]);
+  }
+  const glm::vec3 p = c.start[i];
+  agents.position[i] = p;
+  if (!(c.state[i] & kCorridorKeepPath)) {
+    c.size[i] = 1;
+    c.target[i] = p;
+  }
+  return hypotf(p.x - wanted.x, p.z - wanted.z);
+}
+
+} // namespace crowd
