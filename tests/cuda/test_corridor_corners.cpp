@@ -89,10 +89,7 @@ struct CornersOnHost {
 class CorridorCornersKernel : public ::testing::TestWithParam<int> {};
 
 TEST_P(CorridorCornersKernel, IsFindCornersToTheBitBesideAndInsideTheFirstPolygon) {
-  Scenario world = test::pillar_field();
-  if (GetParam() > 0)
-    world.world.navmesh.tile_size = GetParam();
-  const NavMesh navmesh = NavMesh::build(world);
+  const NavMesh navmesh = NavMesh::build(test::pillar_field_in_tiles(GetParam()));
   ASSERT_EQ(navmesh.tile_size(), GetParam());
   const PortalTable portals(navmesh.detour());
   const PolygonShapes shapes(navmesh.detour(), navmesh.filter());

@@ -76,12 +76,7 @@ std::vector<std::int32_t> dense_of(const dtPathCorridor& corridor, const Polygon
 
 class CorridorFollowing : public ::testing::TestWithParam<int> {
 protected:
-  NavMesh build() const {
-    Scenario world = test::pillar_field();
-    if (GetParam() > 0)
-      world.world.navmesh.tile_size = GetParam();
-    return NavMesh::build(world);
-  }
+  NavMesh build() const { return NavMesh::build(test::pillar_field_in_tiles(GetParam())); }
 };
 
 TEST_P(CorridorFollowing, PhasesFollowAndMoveCorridorsAsDetourDoes) {

@@ -62,12 +62,7 @@ MoveBatch random_moves(const NavMesh& navmesh, const PolygonIndex& index, int co
 
 class CorridorMoveKernel : public ::testing::TestWithParam<int> {
 protected:
-  NavMesh build() const {
-    Scenario world = test::pillar_field();
-    if (GetParam() > 0)
-      world.world.navmesh.tile_size = GetParam();
-    return NavMesh::build(world);
-  }
+  NavMesh build() const { return NavMesh::build(test::pillar_field_in_tiles(GetParam())); }
 };
 
 TEST_P(CorridorMoveKernel, MovesDenseCorridorsAsMovePositionDoes) {

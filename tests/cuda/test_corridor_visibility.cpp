@@ -48,10 +48,7 @@ std::vector<std::int32_t> dense_row(const dtPathCorridor& corridor, const Polygo
 class CorridorVisibilityKernel : public ::testing::TestWithParam<int> {};
 
 TEST_P(CorridorVisibilityKernel, ShortensDenseCorridorsAsOptimizePathVisibilityDoes) {
-  Scenario world = test::pillar_field();
-  if (GetParam() > 0)
-    world.world.navmesh.tile_size = GetParam();
-  const NavMesh navmesh = NavMesh::build(world);
+  const NavMesh navmesh = NavMesh::build(test::pillar_field_in_tiles(GetParam()));
   ASSERT_EQ(navmesh.tile_size(), GetParam());
   NavQueryPtr query = navmesh.make_query();
   const PolygonShapes shapes(navmesh.detour(), navmesh.filter());

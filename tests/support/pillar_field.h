@@ -19,4 +19,13 @@ inline Scenario pillar_field() {
   return s;
 }
 
+/// The pillar field's navmesh built in tiles of `tile_size` cells (0: one tile), as the
+/// corridor tests run on both.
+inline Scenario pillar_field_in_tiles(int tile_size) {
+  Scenario s = pillar_field();
+  if (tile_size > 0)
+    s.world.navmesh.tile_size = tile_size;
+  return s;
+}
+
 } // namespace crowd::test

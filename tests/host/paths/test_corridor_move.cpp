@@ -23,10 +23,7 @@ namespace {
 class CorridorMove : public ::testing::TestWithParam<int> {};
 
 TEST_P(CorridorMove, AgreesWithDetourToTheBitAlongRandomWalks) {
-  Scenario world = test::pillar_field();
-  if (GetParam() > 0)
-    world.world.navmesh.tile_size = GetParam();
-  const NavMesh navmesh = NavMesh::build(world);
+  const NavMesh navmesh = NavMesh::build(test::pillar_field_in_tiles(GetParam()));
   ASSERT_EQ(navmesh.tile_size(), GetParam());
   NavQueryPtr query = navmesh.make_query();
   const PolygonShapes shapes(navmesh.detour(), navmesh.filter());
