@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <oneapi/tbb/blocked_range.h>
+#include <oneapi/tbb/parallel_for.h>
 
 namespace crowd {
 
@@ -27,36 +29,48 @@ void LaneOrder::observe(std::span<const glm::vec3> positions, std::span<const Ag
   if (!any)
     return;
   grid_.build(positions.first(n), walking_, kRange);
-  for (std::size_t i = 0; i < n; ++i) {
-    if (!walking_[i])
+  // Each walker's order parameter on the workers (the grid and the inputs are only read); the
+  // sum in agent order on one thread, so the index is the same bits for any thread count.
+  order_.assign(n, kNoSample);
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 256),
+                    [&](const tbb::blocked_range<std::size_t>& range) {
+                      for (std::size_t i = range.begin(); i < range.end(); ++i) {
+                        if (walking_[i])
+                          order_[i] = order_of(i, positions);
+                      }
+                    });
+  for (const double order : order_) {
+    if (order == kNoSample)
       continue;
-    const glm::vec3 p = positions[i];
-    const glm::vec2 u = heading_[i];
-    int same = 0, other = 0;
-    bool counter_flow = false;
-    grid_.any_near(p, [&](int neighbour) {
-      const auto j = static_cast<std::size_t>(neighbour);
-      if (j == i)
-        return false;
-      const glm::vec3 q = positions[j];
-      const glm::vec2 d{q.x - p.x, q.z - p.z};
-      if (d.x * d.x + d.y * d.y > kRange * kRange || std::fabs(q.y - p.y) > agent_height_)
-        return false;
-      const bool my_way = heading_[j].x * u.x + heading_[j].y * u.y > 0.0f;
-      counter_flow = counter_flow || !my_way;
-      const float lateral = std::fabs(u.x * d.y - u.y * d.x);
-      if (lateral < radius_[i] + radius_[j])
-        ++(my_way ? same : other);
-      return false;
-    });
-    if (!counter_flow || same + other == 0)
-      continue; // No counter-flow near, or alone in its lane.
-    // The agent itself is of its lane: alone with one walker coming at it, phi is 0.
-    const double order =
-        static_cast<double>(1 + same - other) / static_cast<double>(1 + same + other);
     phi_sum_ += order * order;
     ++samples_;
   }
+}
+
+double LaneOrder::order_of(std::size_t i, std::span<const glm::vec3> positions) const {
+  const glm::vec3 p = positions[i];
+  const glm::vec2 u = heading_[i];
+  int same = 0, other = 0;
+  bool counter_flow = false;
+  grid_.any_near(p, [&](int neighbour) {
+    const auto j = static_cast<std::size_t>(neighbour);
+    if (j == i)
+      return false;
+    const glm::vec3 q = positions[j];
+    const glm::vec2 d{q.x - p.x, q.z - p.z};
+    if (d.x * d.x + d.y * d.y > kRange * kRange || std::fabs(q.y - p.y) > agent_height_)
+      return false;
+    const bool my_way = heading_[j].x * u.x + heading_[j].y * u.y > 0.0f;
+    counter_flow = counter_flow || !my_way;
+    const float lateral = std::fabs(u.x * d.y - u.y * d.x);
+    if (lateral < radius_[i] + radius_[j])
+      ++(my_way ? same : other);
+    return false;
+  });
+  if (!counter_flow || same + other == 0)
+    return kNoSample; // No counter-flow near, or alone in its lane.
+  // The agent itself is of its lane: alone with one walker coming at it, phi is 0.
+  return static_cast<double>(1 + same - other) / static_cast<double>(1 + same + other);
 }
 
 std::optional<double> LaneOrder::index() const {

@@ -55,6 +55,11 @@ public:
   void restore(ArchiveReader& in);
 
 private:
+  /// What order_of returns for an agent that gives no sample (an order lies in [-1, 1]).
+  static constexpr double kNoSample = 2.0;
+  /// Walker i's order (1 + same - other) / (1 + same + other) in its lane, or kNoSample.
+  double order_of(std::size_t i, std::span<const glm::vec3> positions) const;
+
   float agent_height_;
   std::vector<float> radius_;
   double phi_sum_ = 0.0;
@@ -62,6 +67,7 @@ private:
   std::vector<std::uint8_t> walking_; ///< Scratch.
   std::vector<glm::vec2> heading_;    ///< Scratch.
   PointGrid grid_;                    ///< Scratch: the walking agents.
+  std::vector<double> order_;         ///< Scratch: order_of each agent.
 };
 
 } // namespace crowd
