@@ -26,7 +26,9 @@ namespace crowd {
 /// changed (CharacterMotion in the resampler, the USD writer's held attributes); and each
 /// agent's setup holds its `arrival` and `standoff`, the run options theirs, and the crowd-flow
 /// observers their state.
-inline constexpr std::uint32_t kCheckpointFormat = 2;
+/// 3: the simulation holds whether each agent's current goal can be reached (set_goal
+/// measures the new route).
+inline constexpr std::uint32_t kCheckpointFormat = 3;
 
 /// "crowd <project version>": a checkpoint is resumed only by the build version that wrote
 /// it, since another version may step the same state differently.

@@ -34,9 +34,9 @@
 //   arrival_radius in xz or agent_height in y, as the arrival test: a goal inside an obstacle
 //   or past the bounds), or a partial findPath result (last polygon is not the goal's), on any
 //   leg (waypoints too). The spec's "a goal that cannot be reached": the agent walks to the
-//   nearest reachable point and is counted here. Computed once per agent,
-//   when it is made known (constructor or add_agent), with the A* pool at Detour's maximum
-//   (65535 nodes) and a path buffer as long as the navmesh has polygons.
+//   nearest reachable point and is counted here. The solver measures it, with the shortest
+//   path length, once per agent when it is made known (host/paths/shortest_routes.h), and
+//   hands it to the constructor or add_agent: it is the route to the agent's first goal.
 //
 // Counts are integer sums and maxima are exact, so the parallel reductions give the same
 // summary on every run.
@@ -68,7 +68,6 @@ namespace {
 
 constexpr double kOverlapThreshold = 0.05; ///< Fraction of r_i + r_j.
 constexpr double kWallThreshold = 0.05;    ///< Fraction of r.
-constexpr int kPathNodes = 65535;          ///< dtNodePool's limit (16-bit node indices).
 
 struct Box {
   glm::dvec2 min{std::numeric_limits<double>::max()};
@@ -290,8 +289,6 @@ struct MetricsCollector::Impl {
   const dtNavMesh* nav = nullptr;
   dtQueryFilter filter;
   glm::vec3 extents{0.0f};
-  int max_path = 1;
-  OwnedQuery path_query; ///< For agents added later, created on first use.
 
   // Per-step scratch for the overlap grid, kept to avoid reallocating every step. The active
   // agents are copied in bucket order (structure of arrays), so that the pair loop reads each
@@ -315,14 +312,7 @@ struct MetricsCollector::Impl {
 
   double wall_penetration(const glm::vec3& pos, float radius) const;
   double mesh_wall_penetration(const glm::vec3& pos, float radius) const;
-  void add_agents(std::span<const AgentSetup> setups);
-  void path_of(dtNavMeshQuery& query, std::vector<dtPolyRef>& path, std::vector<float>& straight,
-               const AgentSetup& setup, Agent& agent) const;
-  /// Shortest navmesh path length from `from` to `to` (-1 when Detour cannot straighten the
-  /// path), or nothing when `to` is unreachable.
-  std::optional<double> leg_length(dtNavMeshQuery& query, float arrival_radius,
-                                   std::vector<dtPolyRef>& path, std::vector<float>& straight,
-                                   const glm::vec3& from, const glm::vec3& to) const;
+  void add_agents(std::span<const AgentSetup> setups, std::span<const ShortestRoute> routes);
   void update_wall_grid();
   static void add_walking_time(Agent& agent);
 };
@@ -339,68 +329,11 @@ void MetricsCollector::Impl::update_wall_grid() {
   wall_grid_radius = max_radius;
 }
 
-void MetricsCollector::Impl::path_of(dtNavMeshQuery& query, std::vector<dtPolyRef>& path,
-                                     std::vector<float>& straight, const AgentSetup& setup,
-                                     Agent& agent) const {
-  double total = 0.0; // Negative once a leg's length is unknown: no path ratio.
-  glm::vec3 from = setup.position;
-  for (std::size_t leg = 0; leg <= setup.waypoints.size(); ++leg) {
-    const glm::vec3 to = leg < setup.waypoints.size() ? setup.waypoints[leg].position : setup.goal;
-    const std::optional<double> length =
-        leg_length(query, setup.params.arrival_radius, path, straight, from, to);
-    if (!length) {
-      agent.unreachable = true;
-      return;
-    }
-    total = total < 0.0 || *length < 0.0 ? -1.0 : total + *length;
-    from = to;
-  }
-  agent.path_length = std::max(total, 0.0);
-}
-
-std::optional<double>
-MetricsCollector::Impl::leg_length(dtNavMeshQuery& query, float arrival_radius,
-                                   std::vector<dtPolyRef>& path, std::vector<float>& straight,
-                                   const glm::vec3& from, const glm::vec3& to) const {
-  const float half[3] = {extents.x, extents.y, extents.z};
-  const float start[3] = {from.x, from.y, from.z};
-  const float goal[3] = {to.x, to.y, to.z};
-  dtPolyRef start_ref = 0, goal_ref = 0;
-  float start_pt[3], goal_pt[3];
-  const dtStatus s1 = query.findNearestPoly(start, half, &filter, &start_ref, start_pt);
-  const dtStatus s2 = query.findNearestPoly(goal, half, &filter, &goal_ref, goal_pt);
-  if (dtStatusFailed(s1) || dtStatusFailed(s2) || start_ref == 0 || goal_ref == 0) {
-    return std::nullopt;
-  }
-  // A target farther from the navmesh than the arrival test reaches is never arrived at.
-  if (std::hypot(goal_pt[0] - goal[0], goal_pt[2] - goal[2]) > arrival_radius ||
-      std::abs(goal_pt[1] - goal[1]) > agent_height) {
-    return std::nullopt;
-  }
-  int npath = 0;
-  const dtStatus st = query.findPath(start_ref, goal_ref, start_pt, goal_pt, &filter, path.data(),
-                                     &npath, max_path);
-  if (dtStatusFailed(st) || npath == 0 || path[static_cast<std::size_t>(npath - 1)] != goal_ref ||
-      dtStatusDetail(st, DT_PARTIAL_RESULT)) {
-    return std::nullopt;
-  }
-  int nstraight = 0;
-  const dtStatus ss = query.findStraightPath(start_pt, goal_pt, path.data(), npath, straight.data(),
-                                             nullptr, nullptr, &nstraight, max_path + 2);
-  if (dtStatusFailed(ss)) {
-    return -1.0; // Reachable, length unknown.
-  }
-  double length = 0.0;
-  for (int k = 1; k < nstraight; ++k) {
-    const float* a = &straight[static_cast<std::size_t>(3 * (k - 1))];
-    const float* b = &straight[static_cast<std::size_t>(3 * k)];
-    const double dx = static_cast<double>(b[0]) - a[0], dz = static_cast<double>(b[2]) - a[2];
-    length += std::sqrt(dx * dx + dz * dz);
-  }
-  return length;
-}
-
-void MetricsCollector::Impl::add_agents(std::span<const AgentSetup> setups) {
+void MetricsCollector::Impl::add_agents(std::span<const AgentSetup> setups,
+                                        std::span<const ShortestRoute> routes) {
+  if (routes.size() != setups.size())
+    throw std::invalid_argument("metrics: " + std::to_string(routes.size()) + " routes for " +
+                                std::to_string(setups.size()) + " agents");
   const std::size_t first = agents.size();
   agents.resize(first + setups.size());
   for (std::size_t i = 0; i < setups.size(); ++i) {
@@ -424,37 +357,11 @@ void MetricsCollector::Impl::add_agents(std::span<const AgentSetup> setups) {
     max_radius = std::max(max_radius, setups[i].params.radius);
   }
   update_wall_grid();
-
-  const std::size_t straight_size = 3 * static_cast<std::size_t>(max_path + 2);
-  if (setups.size() == 1) {
-    // One agent added through the API: one reusable query, no thread pool.
-    if (!path_query) {
-      path_query = new_query(nav, kPathNodes);
-    }
-    std::vector<dtPolyRef> path(static_cast<std::size_t>(max_path));
-    std::vector<float> straight(straight_size);
-    path_of(*path_query, path, straight, setups[0], agents[first]);
-    add_walking_time(agents[first]);
-    return;
+  for (std::size_t i = 0; i < setups.size(); ++i) {
+    agents[first + i].unreachable = !routes[i].reachable;
+    agents[first + i].path_length = routes[i].length;
+    add_walking_time(agents[first + i]);
   }
-  struct Worker {
-    OwnedQuery query;
-    std::vector<dtPolyRef> path;
-    std::vector<float> straight;
-  };
-  tbb::enumerable_thread_specific<Worker> workers([&] {
-    return Worker{new_query(nav, kPathNodes),
-                  std::vector<dtPolyRef>(static_cast<std::size_t>(max_path)),
-                  std::vector<float>(straight_size)};
-  });
-  // Each agent's result depends on nothing else, so the parallel loop is deterministic.
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, setups.size(), 16), [&](const auto& r) {
-    Worker& w = workers.local();
-    for (std::size_t i = r.begin(); i != r.end(); ++i) {
-      path_of(*w.query, w.path, w.straight, setups[i], agents[first + i]);
-      add_walking_time(agents[first + i]);
-    }
-  });
 }
 
 void MetricsCollector::Impl::add_walking_time(Agent& agent) {
@@ -527,7 +434,8 @@ double MetricsCollector::Impl::wall_penetration(const glm::vec3& pos, float radi
 }
 
 MetricsCollector::MetricsCollector(const Scenario& scenario, const NavMesh& navmesh,
-                                   std::span<const AgentSetup> agents)
+                                   std::span<const AgentSetup> agents,
+                                   std::span<const ShortestRoute> routes)
     : impl_(std::make_unique<Impl>()) {
   Impl& m = *impl_;
   m.scenario_name = scenario.name;
@@ -537,9 +445,6 @@ MetricsCollector::MetricsCollector(const Scenario& scenario, const NavMesh& navm
   m.nav = &navmesh.detour();
   m.filter = navmesh.filter();
   m.extents = navmesh.placement_extents();
-  // A path never visits a polygon twice, so the polygon count bounds its length and findPath
-  // cannot be cut short by the buffer (which would look like a partial result).
-  m.max_path = std::max(navmesh.polygon_count(), 1) + 1;
 
   if (scenario.world.is_mesh()) {
     m.mesh_world = true;
@@ -579,14 +484,15 @@ MetricsCollector::MetricsCollector(const Scenario& scenario, const NavMesh& navm
       m.obstacles.push_back(std::move(o));
     }
   }
-  m.add_agents(agents);
+  m.add_agents(agents, routes);
 }
 
 MetricsCollector::~MetricsCollector() = default;
 MetricsCollector::MetricsCollector(MetricsCollector&&) noexcept = default;
 
-void MetricsCollector::add_agent(const AgentSetup& agent) {
-  impl_->add_agents(std::span<const AgentSetup>(&agent, 1));
+void MetricsCollector::add_agent(const AgentSetup& agent, const ShortestRoute& route) {
+  impl_->add_agents(std::span<const AgentSetup>(&agent, 1),
+                    std::span<const ShortestRoute>(&route, 1));
 }
 
 void MetricsCollector::observe_step(std::span<const glm::vec3> positions,
@@ -763,13 +669,6 @@ void MetricsCollector::record_step_time(double ms, const StageTimes& stages) {
 
 void MetricsCollector::add_stage_time(const std::string& stage, double ms) {
   impl_->stage_totals.add(stage, ms);
-}
-
-bool MetricsCollector::goal_unreachable(int agent) const {
-  if (agent < 0 || agent >= static_cast<int>(impl_->agents.size())) {
-    return false;
-  }
-  return impl_->agents[static_cast<std::size_t>(agent)].unreachable;
 }
 
 long long MetricsCollector::overlap_events() const {

@@ -5,6 +5,7 @@
 #include "cuda/core/stage_timer.h"
 #include "host/output/deadlock_monitor.h"
 #include "host/output/stuck_stats.h"
+#include "host/paths/shortest_routes.h"
 #include "host/scenario/population.h"
 
 #include <cstdint>
@@ -95,15 +96,16 @@ public:
   /// navmesh boundary (mesh worlds, which have no obstacle polygons: the navmesh is the
   /// walkable area shrunk by the navmesh agent radius R, so the wall is taken to lie R beyond
   /// its edge: depth = r - (R + distance to the nearest boundary edge) on the navmesh,
-  /// r - R + distance to the navmesh off it); computes each agent's shortest navmesh path
-  /// length and whether its goal is reachable, once, here. `navmesh` must outlive this.
+  /// r - R + distance to the navmesh off it). `routes[i]` is agent i's shortest route as the
+  /// solver measured it (host/paths/shortest_routes.h): the metrics search no paths of their
+  /// own. `navmesh` must outlive this.
   MetricsCollector(const Scenario& scenario, const NavMesh& navmesh,
-                   std::span<const AgentSetup> agents);
+                   std::span<const AgentSetup> agents, std::span<const ShortestRoute> routes);
   ~MetricsCollector();
   MetricsCollector(MetricsCollector&&) noexcept;
 
   /// An agent added after construction (through the API); its id is the next index.
-  void add_agent(const AgentSetup& agent);
+  void add_agent(const AgentSetup& agent, const ShortestRoute& route);
 
   /// Counts overlap and wall events and accumulates walked distance for the agents that are
   /// present (is_present). Call once per step with the positions at the end of the step.
@@ -120,7 +122,6 @@ public:
   /// Adds `ms` to stage `stage` of the step recorded last (an observer timed after it).
   void add_stage_time(const std::string& stage, double ms);
 
-  bool goal_unreachable(int agent) const;
   long long overlap_events() const;
   long long wall_events() const;
 

@@ -14,6 +14,7 @@
 #include "host/sim/agent_schedule.h"
 #include "host/sim/crowd_solver.h"
 #include "host/sim/periodic_wrap.h"
+#include "host/sim/setup_routes.h"
 #include "host/sim/stuck_detector.h"
 
 #include <charconv>
@@ -112,12 +113,16 @@ double decimal_seconds(float dt) {
 struct Simulation::Impl {
   Scenario scenario;
   NavMesh navmesh;
+  ShortestRoutes routes; ///< What judges reachability (stuck handling) and path lengths.
   std::vector<AgentSetup> setups;
   std::size_t scenario_agents; ///< Setups made by the scenario (the rest came through the API).
   std::unique_ptr<CrowdBackend> backend;
   AgentSchedule schedule; ///< Entries, waypoints, arrivals; agent ids <-> backend ids.
   std::optional<MetricsCollector> metrics;
   std::vector<std::uint8_t> frozen;
+  /// 1 while the agent's current target can be reached from where it was when the target was
+  /// set: a stuck agent whose goal cannot be reached is not replanned.
+  std::vector<std::uint8_t> goal_reachable;
   std::vector<FaultRecord> faults;
   StuckDetector stuck;
   PeriodicWrap periodic;             ///< Scenario extension world.periodic; inert otherwise.
@@ -137,7 +142,7 @@ struct Simulation::Impl {
   mutable std::unique_ptr<GroundSurface> ground;
 
   Impl(Scenario s, const SimulationOptions& options)
-      : scenario(std::move(s)), navmesh(NavMesh::build(scenario)),
+      : scenario(std::move(s)), navmesh(NavMesh::build(scenario)), routes(navmesh),
         setups(with_overrides(populate(scenario, navmesh), options)),
         scenario_agents(setups.size()), schedule(navmesh.settings().agent_height),
         stuck(options.stuck_seconds), periodic(scenario),
@@ -155,7 +160,10 @@ struct Simulation::Impl {
     frozen.assign(setups.size(), 0);
     for (const AgentSetup& setup : setups)
       add_observed(setup);
-    metrics.emplace(scenario, navmesh, setups);
+    const std::vector<ShortestRoute> measured = measure_routes(routes, setups);
+    for (const ShortestRoute& route : measured)
+      goal_reachable.push_back(route.reachable ? 1 : 0);
+    metrics.emplace(scenario, navmesh, setups, measured);
   }
 
   // Agents the backend froze this step, and how far it had to put agents back on the navmesh.
@@ -193,8 +201,7 @@ struct Simulation::Impl {
     const auto phases = schedule.phases();
     walking.resize(setups.size());
     for (std::size_t i = 0; i < setups.size(); ++i)
-      walking[i] = phases[i] == AgentPhase::Walking && !frozen[i] &&
-                   !metrics->goal_unreachable(static_cast<int>(i));
+      walking[i] = phases[i] == AgentPhase::Walking && !frozen[i] && goal_reachable[i];
     for (const int id : stuck.observe(now, positions(), walking))
       schedule.replan(id, setups[static_cast<std::size_t>(id)], *backend);
   }
@@ -244,7 +251,10 @@ int Simulation::add_agent(const glm::vec3& position, const glm::vec3& goal,
   }
   impl_->frozen.push_back(0);
   impl_->add_observed(setup); // setup.start_time is now
-  impl_->metrics->add_agent(setup);
+  const ShortestRoute route =
+      impl_->routes.measure(route_stops(setup), setup.params.arrival_radius);
+  impl_->goal_reachable.push_back(route.reachable ? 1 : 0);
+  impl_->metrics->add_agent(setup, route);
   impl_->metrics->record_start(id, time());
   return id;
 }
@@ -267,7 +277,12 @@ void Simulation::set_goal(int id, const glm::vec3& goal) {
   AgentSetup& setup = impl_->setups[static_cast<std::size_t>(id)];
   setup.goal = impl_->navmesh.nearest_point(goal).value_or(goal);
   impl_->schedule.set_goal(id, setup, *impl_->backend);
-  impl_->stuck.restart(id, impl_->positions()[static_cast<std::size_t>(id)], time());
+  // The agent now walks straight to the new goal (past its waypoints): judge that route.
+  const glm::vec3 from = impl_->positions()[static_cast<std::size_t>(id)];
+  const glm::vec3 stops[] = {from, setup.goal};
+  impl_->goal_reachable[static_cast<std::size_t>(id)] =
+      impl_->routes.measure(stops, setup.params.arrival_radius).reachable ? 1 : 0;
+  impl_->stuck.restart(id, from, time());
 }
 
 void Simulation::step() {
@@ -418,6 +433,7 @@ void Simulation::save_checkpoint(ArchiveWriter& out) const {
   m.deadlocks.save(out);
   m.lanes.save(out);
   out.put(m.frozen);
+  out.put(m.goal_reachable);
   out.put_records(m.faults, kFaultFields);
   out.fields(m.navmesh_corrections, m.max_navmesh_correction);
 }
@@ -446,6 +462,8 @@ void Simulation::restore_checkpoint(ArchiveReader& in) {
   m.lanes.restore(in);
   in.get(m.frozen);
   in.expect(m.frozen.size(), m.setups.size(), "the number of frozen flags");
+  in.get(m.goal_reachable);
+  in.expect(m.goal_reachable.size(), m.setups.size(), "the number of reachability flags");
   in.get_records(m.faults, kFaultFields);
   in.fields(m.navmesh_corrections, m.max_navmesh_correction);
 }

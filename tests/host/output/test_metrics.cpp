@@ -2,6 +2,7 @@
 #include "host/output/metrics.h"
 #include "host/scenario/population.h"
 #include "host/scenario/scenario.h"
+#include "tests/support/measured_metrics.h"
 
 #include <cmath>
 #include <filesystem>
@@ -54,7 +55,7 @@ struct Frame {
 };
 
 MetricsCollector collector_for(const std::vector<AgentSetup>& agents) {
-  return MetricsCollector(open_scenario(), open_navmesh(), agents);
+  return test::measured_metrics(open_scenario(), open_navmesh(), agents);
 }
 
 TEST(Metrics, OverlapEventsFollowTheFivePercentRule) {
@@ -160,7 +161,7 @@ TEST(Metrics, WallEventsAgainstAnObstaclePolygon) {
   };
   const std::vector<AgentSetup> agents(positions.size(), agent({-5, 0, -5}, {-5, 0, -5}));
   const auto run = [&](std::size_t only) {
-    MetricsCollector m(scenario, navmesh, agents);
+    MetricsCollector m = test::measured_metrics(scenario, navmesh, agents);
     std::vector<AgentPhase> phases(agents.size(), AgentPhase::Removed);
     phases[only] = AgentPhase::Walking;
     m.observe_step(positions, phases);
@@ -175,7 +176,8 @@ TEST(Metrics, WallEventsAgainstAnObstaclePolygon) {
   EXPECT_EQ(run(3).wall_events, 1);
 
   // Inside the obstacle: the signed distance is negative (-1 at the centre), pen = r + 1.
-  MetricsCollector inside(scenario, navmesh, std::vector<AgentSetup>{agents[0]});
+  MetricsCollector inside =
+      test::measured_metrics(scenario, navmesh, std::vector<AgentSetup>{agents[0]});
   inside.observe_step(std::vector<glm::vec3>{{3, 0, 3}},
                       std::vector<AgentPhase>{AgentPhase::Walking});
   inside.observe_step(std::vector<glm::vec3>{{3, 0, 3}},
@@ -216,7 +218,7 @@ TEST(Metrics, WallGridMatchesBruteForce) {
     agents.push_back(agent({0, 0, 0}, {0, 0, 0}, radius(rng)));
     p.emplace_back(coord(rng), 0.0f, coord(rng));
   }
-  MetricsCollector m(scenario, navmesh, agents);
+  MetricsCollector m = test::measured_metrics(scenario, navmesh, agents);
   m.observe_step(p, std::vector<AgentPhase>(p.size(), AgentPhase::Walking));
 
   long long expected = 0;
@@ -350,8 +352,8 @@ TEST(Metrics, PathRatioFollowsTheDetourAroundAnObstacle) {
   // through (which a broken solver might do) gives a ratio below 1.
   const Scenario scenario = room({-10, -10}, {10, 10}, {square(-0.5f, -6, 0.5f, 6)});
   const NavMesh navmesh = NavMesh::build(scenario);
-  MetricsCollector m(scenario, navmesh,
-                     std::vector<AgentSetup>{agent({-5, 0, 0}, {5, 0, 0}, 0.4f)});
+  MetricsCollector m = test::measured_metrics(
+      scenario, navmesh, std::vector<AgentSetup>{agent({-5, 0, 0}, {5, 0, 0}, 0.4f)});
   m.observe_step(std::vector<glm::vec3>{{5, 0, 0}}, std::vector<AgentPhase>{AgentPhase::Walking});
   m.record_arrival(0, 0.1);
   const MetricsSummary s = m.summary("cpu", 1);
@@ -361,7 +363,7 @@ TEST(Metrics, PathRatioFollowsTheDetourAroundAnObstacle) {
   EXPECT_GT(*s.mean_path_ratio, 0.5);
 }
 
-TEST(Metrics, GoalOnADisconnectedIslandIsUnreachable) {
+TEST(Metrics, CountsTheAgentsWhoseRouteTheSolverFoundUnreachable) {
   // Two rooms separated by a wall across the whole floor.
   const Scenario scenario = room({0, 0}, {20, 10}, {square(9, 0, 11, 10)});
   const NavMesh navmesh = NavMesh::build(scenario);
@@ -370,47 +372,24 @@ TEST(Metrics, GoalOnADisconnectedIslandIsUnreachable) {
       agent({3, 0, 5}, {6, 0, 5}, 0.4f),  // same room
       agent({3, 0, 5}, {50, 0, 5}, 0.4f), // no navmesh anywhere near the goal
   };
-  MetricsCollector m(scenario, navmesh, agents);
-  EXPECT_TRUE(m.goal_unreachable(0));
-  EXPECT_FALSE(m.goal_unreachable(1));
-  EXPECT_TRUE(m.goal_unreachable(2));
+  MetricsCollector m = test::measured_metrics(scenario, navmesh, agents);
   EXPECT_EQ(m.summary("cpu", 0).unreachable, 2);
-}
-
-// Regression: a goal inside an obstacle has navmesh within the placement extents, so it used
-// to count as reachable although no agent can ever come within arrival_radius of it.
-TEST(Metrics, GoalInsideAnObstacleIsUnreachableButOneAtItsEdgeIsNot) {
-  const Scenario scenario = room({0, 0}, {20, 20}, {square(8, 8, 12, 12)});
-  const NavMesh navmesh = NavMesh::build(scenario);
-  // The navmesh stops at least the agent radius, 0.4 m, short of the obstacle, and less than
-  // a cell more.
-  const float edge = navmesh.nearest_point({7.9f, 0, 10})->x;
-  ASSERT_LE(edge, 7.6f + 1e-3f);
-  ASSERT_GT(edge, 7.6f - navmesh.settings().cell_size);
-  const std::vector<AgentSetup> agents = {
-      agent({2, 0, 2}, {10, 0, 10}, 0.4f),          // the obstacle's centre
-      agent({2, 0, 2}, {edge + 0.3f, 0, 10}, 0.4f), // 0.3 m off the navmesh
-      agent({2, 0, 2}, {edge + 0.7f, 0, 10}, 0.4f), // 0.7 m off it: never within arrival_radius
-      agent({2, 0, 2}, {10, 0, 20.6f}, 0.4f),       // past the bounds
-  };
-  MetricsCollector m(scenario, navmesh, agents);
-  EXPECT_TRUE(m.goal_unreachable(0));
-  EXPECT_FALSE(m.goal_unreachable(1)) << "within arrival_radius 0.5 of the navmesh edge";
-  EXPECT_TRUE(m.goal_unreachable(2));
-  EXPECT_TRUE(m.goal_unreachable(3));
+  // The count is what the routes say, not a search of the metrics' own.
+  const std::vector<ShortestRoute> routes = {{false, 0.0}, {false, 0.0}, {true, 3.0}};
+  EXPECT_EQ(MetricsCollector(scenario, navmesh, agents, routes).summary("cpu", 0).unreachable, 2);
+  EXPECT_THROW(MetricsCollector(scenario, navmesh, agents, std::vector<ShortestRoute>(2)),
+               std::invalid_argument);
 }
 
 TEST(Metrics, AgentsAddedLaterAreMeasured) {
   const Scenario scenario = room({0, 0}, {20, 10}, {square(9, 0, 11, 10)});
   const NavMesh navmesh = NavMesh::build(scenario);
-  MetricsCollector m(scenario, navmesh, std::vector<AgentSetup>{});
-  m.add_agent(agent({3, 0, 5}, {17, 0, 5}, 0.4f)); // behind the wall: unreachable
-  m.add_agent(agent({3, 0, 3}, {6, 0, 3}, 0.4f));
+  MetricsCollector m = test::measured_metrics(scenario, navmesh, std::vector<AgentSetup>{});
+  test::add_measured_agent(m, navmesh, agent({3, 0, 5}, {17, 0, 5}, 0.4f)); // unreachable
+  test::add_measured_agent(m, navmesh, agent({3, 0, 3}, {6, 0, 3}, 0.4f));
   // Larger than any agent so far: the obstacle grid must reach 1 m around the wall.
-  m.add_agent(agent({7, 0, 7}, {7, 0, 2}, 1.0f));
-  EXPECT_TRUE(m.goal_unreachable(0));
-  EXPECT_FALSE(m.goal_unreachable(1));
-  EXPECT_FALSE(m.goal_unreachable(2));
+  test::add_measured_agent(m, navmesh, agent({7, 0, 7}, {7, 0, 2}, 1.0f));
+  EXPECT_EQ(m.summary("cpu", 0).unreachable, 1);
   m.observe_step(std::vector<glm::vec3>{{3, 0, 5}, {3, 0, 4.5f}, {8.1f, 0, 7}},
                  std::vector<AgentPhase>(3, AgentPhase::Walking));
   EXPECT_EQ(m.overlap_events(), 1); // agents 0 and 1: pen 0.3
@@ -447,7 +426,7 @@ TEST(Metrics, MeshWorldWallIsTheNavmeshBoundaryGrownByTheAgentRadius) {
   ASSERT_LT(edge, 10.0f);
   const auto measure = [&](glm::vec3 p, float radius) {
     const std::vector<AgentSetup> agents = {agent({5, 0, 5}, {5, 0, 5}, radius)};
-    MetricsCollector m(scenario, navmesh, agents);
+    MetricsCollector m = test::measured_metrics(scenario, navmesh, agents);
     m.observe_step(std::vector<glm::vec3>{p}, std::vector<AgentPhase>{AgentPhase::Walking});
     return m.summary("cpu", 1);
   };
@@ -533,13 +512,6 @@ TEST(Metrics, ArrivalsByContactAreCountedAmongTheArrivals) {
   const MetricsSummary s = m.summary("cpu", 60);
   EXPECT_EQ(s.arrived, 2);
   EXPECT_EQ(s.arrived_by_contact, 1);
-}
-
-TEST(Metrics, UnreachableWaypointMakesTheAgentUnreachable) {
-  AgentSetup a = agent({-8, 0, 0}, {8, 0, 0});
-  a.waypoints.push_back({{0, 0, 40}, 0.0f}); // far off the navmesh
-  MetricsCollector m = collector_for({a});
-  EXPECT_TRUE(m.goal_unreachable(0));
 }
 
 TEST(Metrics, TypesGetTheirOwnCountsOnlyWhenTheScenarioUsesThem) {

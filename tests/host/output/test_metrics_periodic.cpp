@@ -5,6 +5,7 @@
 #include "host/output/metrics.h"
 #include "host/scenario/population.h"
 #include "host/scenario/scenario.h"
+#include "tests/support/measured_metrics.h"
 
 #include <gtest/gtest.h>
 #include <vector>
@@ -37,7 +38,8 @@ AgentSetup agent(glm::vec3 position) {
 TEST(MetricsPeriodic, SeamIsNoWallAndTheOtherEndsObstaclesAre) {
   const Scenario s = periodic_corridor();
   const NavMesh navmesh = NavMesh::build(s);
-  MetricsCollector m(s, navmesh, std::vector<AgentSetup>{agent({15.0f, 0.0f, 3.0f})});
+  MetricsCollector m =
+      test::measured_metrics(s, navmesh, std::vector<AgentSetup>{agent({15.0f, 0.0f, 3.0f})});
   const std::vector<AgentPhase> walking{AgentPhase::Walking};
   m.observe_step(std::vector<glm::vec3>{{0.05f, 0.0f, 3.0f}}, walking); // at the seam: fine
   m.observe_step(std::vector<glm::vec3>{{29.95f, 0.0f, 3.0f}}, walking);
@@ -52,9 +54,10 @@ TEST(MetricsPeriodic, SeamIsNoWallAndTheOtherEndsObstaclesAre) {
 TEST(MetricsPeriodic, AgentsAcrossTheSeamOverlapOnce) {
   const Scenario s = periodic_corridor();
   const NavMesh navmesh = NavMesh::build(s);
-  MetricsCollector m(s, navmesh,
-                     std::vector<AgentSetup>{agent({10.0f, 0.0f, 3.0f}), agent({20.0f, 0.0f, 3.0f}),
-                                             agent({25.0f, 0.0f, 3.0f})});
+  MetricsCollector m = test::measured_metrics(s, navmesh,
+                                              std::vector<AgentSetup>{agent({10.0f, 0.0f, 3.0f}),
+                                                                      agent({20.0f, 0.0f, 3.0f}),
+                                                                      agent({25.0f, 0.0f, 3.0f})});
   const std::vector<AgentPhase> walking(3, AgentPhase::Walking);
   // 0.1 m apart across the seam (discs of 0.2 m: 0.3 m into each other); two agents near the
   // low end overlapping each other are counted once, not again through their images.
@@ -70,7 +73,7 @@ TEST(MetricsPeriodic, AWrapIsNoWalk) {
   const NavMesh navmesh = NavMesh::build(s);
   AgentSetup a = agent({29.9f, 0.0f, 3.0f});
   a.goal = {5.0f, 0.0f, 3.0f};
-  MetricsCollector m(s, navmesh, std::vector<AgentSetup>{a});
+  MetricsCollector m = test::measured_metrics(s, navmesh, std::vector<AgentSetup>{a});
   const std::vector<AgentPhase> walking{AgentPhase::Walking};
   m.observe_step(std::vector<glm::vec3>{{0.05f, 0.0f, 3.0f}}, walking); // wrapped: 0.15 m on
   m.observe_step(std::vector<glm::vec3>{{5.0f, 0.0f, 3.0f}}, walking);

@@ -67,6 +67,30 @@ TEST(SimulationStages, HostTimeIsTheStepOutsideTheStagesAndObserversAreApart) {
   }
 }
 
+// An agent sent to a goal it cannot reach walks to the nearest point and stands there: it is
+// not stuck, and replanning it would only search again. What counts is the goal it has now,
+// not the one it had when it was added.
+TEST(SimulationHealth, AnAgentWhoseNewGoalIsOutOfReachIsNotJudgedStuck) {
+  Scenario two_rooms;
+  two_rooms.name = "two-rooms";
+  two_rooms.file = "two-rooms.json";
+  two_rooms.world.bounds = WorldSpec::Bounds2D{{0.0f, 0.0f}, {20.0f, 10.0f}};
+  two_rooms.world.obstacles = {{{9, 0}, {11, 0}, {11, 10}, {9, 10}}}; // wall across the floor
+  SimulationOptions options;
+  options.backend = BackendKind::Cpu;
+  options.stuck_seconds = 2.0;
+  Simulation sim(two_rooms, options);
+  const int walker = sim.add_agent({3, 0, 5}, {6, 0, 5}, AgentParams{});
+  sim.set_goal(walker, {17, 0, 5}); // the other room
+  for (int step = 0; step < 100; ++step)
+    sim.step();
+  EXPECT_GT(sim.position(walker).x, 7.5f) << "it walked to the wall";
+  const MetricsSummary s = sim.metrics();
+  EXPECT_EQ(s.stuck.agents, 0);
+  EXPECT_EQ(s.stuck.replans, 0);
+  EXPECT_EQ(s.arrived, 0);
+}
+
 TEST(SimulationHealth, DetectionOffCountsNothing) {
   const MetricsSummary s = run_bottleneck(0.0);
   EXPECT_EQ(s.stuck.agents, 0);
