@@ -53,6 +53,10 @@ void AgentArrays::update_pattern_rotation() {
 
 AgentView AgentArrays::view() {
   update_pattern_rotation();
+  return view_without_rotations();
+}
+
+AgentView AgentArrays::view_without_rotations() {
   AgentView v;
   v.count = count();
   v.max_neighbors = max_neighbors;

@@ -60,6 +60,9 @@ struct AgentArrays {
 
   /// A view of these arrays for the kernels (host pointers), after update_pattern_rotation.
   AgentView view();
+  /// The same view with pattern_rotation as last computed: for bodies that sample no
+  /// velocities (the corridor phases), which need not pay for the rotations.
+  AgentView view_without_rotations();
 
   std::size_t memory_bytes() const;
 };

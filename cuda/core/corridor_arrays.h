@@ -36,6 +36,9 @@ struct CorridorArrays {
   /// [rows] kCorridor* bits (cuda/kernels/corridor_following.h): what the host asks of the
   /// corridor phases, and what they ask back.
   std::vector<std::uint8_t> state;
+  /// The agents whose kCorridorAsk* bits the last corridor phase set, ascending: all the host
+  /// has to answer for (and, with the rows on a device, all it has to download).
+  std::vector<std::int32_t> asked;
 
   int count() const { return static_cast<int>(size.size()); }
 
@@ -79,7 +82,8 @@ struct CorridorArrays {
     return polys.capacity() * sizeof(std::int32_t) + size.capacity() * sizeof(std::int32_t) +
            (position.capacity() + target.capacity() + corner_verts.capacity()) * sizeof(glm::vec3) +
            corner_flags.capacity() + state.capacity() +
-           (corner_polys.capacity() + corner_count.capacity()) * sizeof(std::int32_t);
+           (corner_polys.capacity() + corner_count.capacity() + asked.capacity()) *
+               sizeof(std::int32_t);
   }
 };
 

@@ -1,10 +1,10 @@
 #include "cuda/core/executor.h"
 
+#include "cuda/core/parallel_agents.h"
 #include "cuda/kernels/corridor_following.h"
 
-#include <oneapi/tbb/blocked_range.h>
+#include <algorithm>
 #include <oneapi/tbb/combinable.h>
-#include <oneapi/tbb/parallel_for.h>
 
 namespace crowd {
 
@@ -27,32 +27,43 @@ void Executor::step(AgentArrays& agents, const KernelStepParams& params, StageTi
 
 namespace {
 
-template <class F> void for_each_agent(int count, F&& f) {
-  tbb::parallel_for(tbb::blocked_range<int>(0, count, 16), [&](const tbb::blocked_range<int>& r) {
-    for (int i = r.begin(); i < r.end(); ++i)
-      f(i);
+/// The agents gathered by the workers in `asked`, ascending, into `out`.
+void gather_ascending(tbb::combinable<std::vector<std::int32_t>>& asked,
+                      std::vector<std::int32_t>& out) {
+  out.clear();
+  asked.combine_each([&](const std::vector<std::int32_t>& some) {
+    out.insert(out.end(), some.begin(), some.end());
   });
+  std::sort(out.begin(), out.end());
 }
 
 } // namespace
 
 void Executor::follow_corridors(AgentArrays& agents, float range_factor) {
   const CorridorView rows = agents.corridors.view();
-  const AgentView view = agents.view();
+  const AgentView view = agents.view_without_rotations();
   glm::vec2* preferred_velocity = agents.preferred_velocity.data();
-  for_each_agent(agents.corridors.count(), [&](int i) {
+  tbb::combinable<std::vector<std::int32_t>> asked;
+  parallel_for_each_agent(agents.corridors.count(), 16, [&](int i) {
     follow_corridor(i, navmesh_tables_, rows, view, preferred_velocity, range_factor);
+    if (rows.state[i] & kCorridorAskBits)
+      asked.local().push_back(i);
   });
+  gather_ascending(asked, agents.corridors.asked);
 }
 
 NavmeshCorrections Executor::move_corridors(AgentArrays& agents) {
   const CorridorView rows = agents.corridors.view();
-  const AgentView view = agents.view();
+  const AgentView view = agents.view_without_rotations();
   tbb::combinable<NavmeshCorrections> corrections;
-  for_each_agent(agents.corridors.count(), [&](int i) {
+  tbb::combinable<std::vector<std::int32_t>> asked;
+  parallel_for_each_agent(agents.corridors.count(), 16, [&](int i) {
     const float put_back = move_corridor_of_agent(i, navmesh_tables_, rows, view);
     corrections.local().add(put_back, view.radius[i]);
+    if (rows.state[i] & kCorridorAskMove)
+      asked.local().push_back(i);
   });
+  gather_ascending(asked, agents.corridors.asked);
   // Count and maximum do not depend on the order the workers are combined in.
   return corrections.combine([](const NavmeshCorrections& x, const NavmeshCorrections& y) {
     return NavmeshCorrections{x.count + y.count,

@@ -83,11 +83,12 @@ public:
 
   /// Before begin_step: corners, visibility shortcut and preferred velocity of every agent
   /// whose corridor state says to follow it (range_factor x radius is the shortcut's reach).
-  /// Agents the tables cannot answer for are flagged for the host.
+  /// Agents the tables cannot answer for are flagged for the host and listed, ascending, in
+  /// agents.corridors.asked.
   virtual void follow_corridors(AgentArrays& agents, float range_factor);
   /// After end_step: every agent's corridor moved to where the kernels moved it, and the agent
   /// put where the corridor could go. Agents the tables cannot answer for are flagged for the
-  /// host and left out of the returned corrections.
+  /// host, listed in agents.corridors.asked, and left out of the returned corrections.
   virtual NavmeshCorrections move_corridors(AgentArrays& agents);
 
   // ---- The phases of a step. Between begin_step and end_step the executor works on the

@@ -53,9 +53,36 @@ struct CorridorView {
   }
 };
 
-/// The corners of agent i's corridor, its visibility shortcut toward the corner after next
-/// (within range_factor x radius), and its preferred velocity toward the corners at its
-/// desired speed (written to `preferred_velocity`, which the agent view holds read-only).
+/// The part of agent i's corridor following after its corners are found (`n` of them, in its
+/// corner row): its visibility shortcut toward the corner after next (within range_factor x
+/// radius), and its preferred velocity toward the corners at its desired speed (written to
+/// `preferred_velocity`, which the agent view holds read-only). Returns false when the tables
+/// cannot answer for the shortcut, which is then left to the caller.
+CROWD_HD bool shortcut_and_steer(int i, const NavmeshTablesView& nav, const CorridorView& c,
+                                 const AgentView& agents, glm::vec2* preferred_velocity,
+                                 float range_factor, int n) {
+  c.corner_count[i] = n;
+  const CornerBuffer corners = c.corners(i);
+  bool answered = true;
+  // Shortcut to the corner after next when it is visible (DT_CROWD_OPTIMIZE_VIS).
+  if (n > 0) {
+    const float* next = &corners.verts[(n > 1 ? 1 : 0) * 3];
+    const float range = range_factor * agents.radius[i];
+    const int shortened =
+        optimize_visibility(nav, c.row(i), c.size[i], c.capacity, &c.start[i].x, next, range);
+    if (shortened >= 0)
+      c.size[i] = shortened;
+    else
+      answered = false;
+  }
+  preferred_velocity[i] =
+      crowd::preferred_velocity(agents.position[i], corners.verts, corners.flags, n,
+                                agents.radius[i], agents.desired_speed[i]);
+  return answered;
+}
+
+/// The corners of agent i's corridor, then shortcut_and_steer. What the tables cannot answer
+/// for is flagged (kCorridorAsk*) for the host.
 CROWD_HD void follow_corridor(int i, const NavmeshTablesView& nav, const CorridorView& c,
                               const AgentView& agents, glm::vec2* preferred_velocity,
                               float range_factor) {
@@ -65,29 +92,30 @@ CROWD_HD void follow_corridor(int i, const NavmeshTablesView& nav, const Corrido
     c.state[i] = state;
     return;
   }
-  std::int32_t* row = c.row(i);
-  const float* pos = &c.start[i].x;
   CornerBuffer corners = c.corners(i);
-  const int n = find_corners(nav, pos, &c.target[i].x, row, c.size[i], corners);
+  const int n = find_corners(nav, &c.start[i].x, &c.target[i].x, c.row(i), c.size[i], corners);
   if (n < 0) {
     c.state[i] = state | kCorridorAskCorners; // the host does the rest of this agent's part
     return;
   }
-  c.corner_count[i] = n;
-  // Shortcut to the corner after next when it is visible (DT_CROWD_OPTIMIZE_VIS).
-  if (n > 0) {
-    const float* next = &corners.verts[(n > 1 ? 1 : 0) * 3];
-    const float range = range_factor * agents.radius[i];
-    const int shortened = optimize_visibility(nav, row, c.size[i], c.capacity, pos, next, range);
-    if (shortened >= 0)
-      c.size[i] = shortened;
-    else
-      state |= kCorridorAskVisibility;
-  }
-  preferred_velocity[i] =
-      crowd::preferred_velocity(agents.position[i], corners.verts, corners.flags, n,
-                                agents.radius[i], agents.desired_speed[i]);
+  if (!shortcut_and_steer(i, nav, c, agents, preferred_velocity, range_factor, n))
+    state |= kCorridorAskVisibility;
   c.state[i] = state;
+}
+
+/// The end of agent i's corridor move, once its corridor start is where the move left it: the
+/// agent is put there (`position`, its entry of the agent arrays), and a corridor it is not to
+/// keep shrinks to the polygon it stands on, as dtCrowd resets it. Returns how far the agent
+/// was put back (x/z).
+CROWD_HD float finish_corridor_move(int i, const CorridorView& c, glm::vec3& position) {
+  const glm::vec3 wanted = position;
+  const glm::vec3 p = c.start[i];
+  position = p;
+  if (!(c.state[i] & kCorridorKeepPath)) {
+    c.size[i] = 1;
+    c.target[i] = p;
+  }
+  return hypotf(p.x - wanted.x, p.z - wanted.z);
 }
 
 /// Moves agent i's corridor to where the kernels moved the agent (agents.position), constrained
@@ -98,9 +126,8 @@ CROWD_HD float move_corridor_of_agent(int i, const NavmeshTablesView& nav, const
                                       const AgentView& agents) {
   if (agents.mode[i] == kAgentInactive || c.size[i] == 0)
     return 0.0f;
-  const glm::vec3 wanted = agents.position[i];
   float pos[3] = {c.start[i].x, c.start[i].y, c.start[i].z};
-  const int moved = move_corridor(nav, c.row(i), c.size[i], c.capacity, pos, &wanted.x);
+  const int moved = move_corridor(nav, c.row(i), c.size[i], c.capacity, pos, &agents.position[i].x);
   if (moved < 0) {
     c.state[i] |= kCorridorAskMove;
     return 0.0f;
@@ -109,13 +136,7 @@ CROWD_HD float move_corridor_of_agent(int i, const NavmeshTablesView& nav, const
     c.size[i] = moved;
     c.start[i] = glm::vec3(pos[0], pos[1], pos[2]);
   }
-  const glm::vec3 p = c.start[i];
-  agents.position[i] = p;
-  if (!(c.state[i] & kCorridorKeepPath)) {
-    c.size[i] = 1;
-    c.target[i] = p;
-  }
-  return hypotf(p.x - wanted.x, p.z - wanted.z);
+  return finish_corridor_move(i, c, agents.position[i]);
 }
 
 } // namespace crowd

@@ -27,7 +27,7 @@ namespace crowd {
 /// agent's setup holds its `arrival` and `standoff`, the run options theirs, and the crowd-flow
 /// observers their state.
 /// 3: the simulation holds whether each agent's current goal can be reached (set_goal
-/// measures the new route).
+/// measures the new route), and the corridor navigator no longer keeps a radius per agent.
 inline constexpr std::uint32_t kCheckpointFormat = 3;
 
 /// "crowd <project version>": a checkpoint is resumed only by the build version that wrote

@@ -1,5 +1,6 @@
 #include "host/paths/corridor_navigator.h"
 
+#include "cuda/core/parallel_agents.h"
 #include "cuda/kernels/corner_steering.h"
 #include "cuda/kernels/corridor_corners.h"
 #include "cuda/kernels/corridor_following.h"
@@ -22,7 +23,6 @@
 #include <DetourPathCorridor.h>
 #include <algorithm>
 #include <cmath>
-#include <oneapi/tbb/blocked_range.h>
 #include <oneapi/tbb/combinable.h>
 #include <oneapi/tbb/enumerable_thread_specific.h>
 #include <oneapi/tbb/parallel_for.h>
@@ -54,7 +54,6 @@ struct NavAgent {
   TargetState state = TargetState::None;
   float replan_time = 0.0f;
   float topology_time = 0.0f;
-  float radius = 0.0f;
   float max_speed = 0.0f;
   bool queued = false;
   bool wants_path = false;       ///< Set by the validity check, queued in index order after it.
@@ -181,11 +180,7 @@ struct CorridorNavigator::Impl {
   }
 
   template <class F> void for_each_agent(F&& f) {
-    const int n = static_cast<int>(agents.size());
-    tbb::parallel_for(tbb::blocked_range<int>(0, n, 16), [&](const tbb::blocked_range<int>& r) {
-      for (int i = r.begin(); i < r.end(); ++i)
-        f(i);
-    });
+    parallel_for_each_agent(static_cast<int>(agents.size()), 16, f);
   }
 
   void enqueue(int index) {
@@ -492,34 +487,26 @@ struct CorridorNavigator::Impl {
         (a.state == TargetState::Valid ? kCorridorFollow : 0) | (has_goal ? kCorridorKeepPath : 0));
   }
 
-  // follow_corridor's part for an agent it flagged, with Detour where the tables cannot answer.
-  void answer_following(int i) {
+  // follow_corridor's part for an agent it flagged, with Detour where the tables cannot answer:
+  // the corners (then the rest of the part, shortcut_and_steer, as the body does it), or the
+  // shortcut alone.
+  void answer_following(int i, const AgentView& view) {
     const std::size_t k = static_cast<std::size_t>(i);
     const std::uint8_t asked = rows.state[k] & kCorridorAskBits;
-    if (!asked)
-      return;
     rows.state[k] &= static_cast<std::uint8_t>(~kCorridorAskBits);
-    const NavAgent& a = agents[k];
-    const CorridorView view = rows.view();
-    CornerBuffer corners = view.corners(i);
-    int n = rows.corner_count[k];
-    const float range = options.path_optimization_range_factor * a.radius;
+    const CorridorView corridors = rows.view();
+    CornerBuffer corners = corridors.corners(i);
+    const float range_factor = options.path_optimization_range_factor;
     if (asked & kCorridorAskCorners) {
-      n = corners_with_detour(i, corners);
-      rows.corner_count[k] = n;
-      if (n > 0) {
-        const int shortened =
-            optimize_visibility(tables, rows.row(i), rows.size[k], rows.capacity,
-                                &rows.position[k].x, &corners.verts[std::min(1, n - 1) * 3], range);
-        if (shortened >= 0)
-          rows.size[k] = shortened;
-        else
-          shortcut_with_detour(i, &corners.verts[std::min(1, n - 1) * 3], range);
-      }
-      arrays.preferred_velocity[k] = preferred_velocity(arrays.position[k], corners.verts,
-                                                        corners.flags, n, a.radius, a.max_speed);
-    } else if (asked & kCorridorAskVisibility) {
-      shortcut_with_detour(i, &corners.verts[std::min(1, n - 1) * 3], range);
+      const int n = corners_with_detour(i, corners);
+      if (shortcut_and_steer(i, tables, corridors, view, arrays.preferred_velocity.data(),
+                             range_factor, n))
+        return;
+    }
+    if (asked & (kCorridorAskCorners | kCorridorAskVisibility)) {
+      const int n = rows.corner_count[k];
+      shortcut_with_detour(i, &corners.verts[std::min(1, n - 1) * 3],
+                           range_factor * view.radius[i]);
     }
   }
 
@@ -545,24 +532,17 @@ struct CorridorNavigator::Impl {
     store(i, corridor);
   }
 
-  // move_corridor_of_agent's part for an agent it flagged: Detour's moveAlongSurface. Adds the
-  // distance the agent was put back to `corrections`.
+  // move_corridor_of_agent's part for an agent it flagged: Detour's moveAlongSurface, then the
+  // end of the move as the body does it. Adds the distance the agent was put back to
+  // `corrections`.
   void answer_move(int i, NavmeshCorrections& corrections) {
     const std::size_t k = static_cast<std::size_t>(i);
-    if (!(rows.state[k] & kCorridorAskMove))
-      return;
     rows.state[k] &= static_cast<std::uint8_t>(~kCorridorAskMove);
-    const glm::vec3 wanted = arrays.position[k];
     dtPathCorridor& corridor = load(i);
-    move_corridor_position(corridor, &wanted.x, rows.capacity, shapes, query(), navmesh.filter());
+    move_corridor_position(corridor, &arrays.position[k].x, rows.capacity, shapes, query(),
+                           navmesh.filter());
     store(i, corridor);
-    const glm::vec3 p = rows.position[k];
-    arrays.position[k] = p;
-    if (!(rows.state[k] & kCorridorKeepPath)) {
-      rows.size[k] = 1;
-      rows.target[k] = p;
-    }
-    corrections.add(std::hypot(p.x - wanted.x, p.z - wanted.z), arrays.radius[k]);
+    corrections.add(finish_corridor_move(i, rows.view(), arrays.position[k]), arrays.radius[k]);
   }
 };
 
@@ -585,7 +565,6 @@ bool CorridorNavigator::add_agent(int index, float max_speed) {
     throw std::logic_error("CorridorNavigator: agents must be added in index order");
   NavAgent& a = impl_->agents.emplace_back();
   arrays.corridors.append(arrays.position[static_cast<std::size_t>(index)]);
-  a.radius = arrays.radius[static_cast<std::size_t>(index)];
   a.max_speed = max_speed;
   glm::vec3& pos = arrays.position[static_cast<std::size_t>(index)];
   const glm::vec3 ext = impl_->navmesh.placement_extents();
@@ -682,13 +661,24 @@ void CorridorNavigator::plan(float dt, StageTimes& times) {
 
 void CorridorNavigator::answer_following() {
   Impl& m = *impl_;
-  m.arena.execute([&] { m.for_each_agent([&](int i) { m.answer_following(i); }); });
+  const std::vector<std::int32_t>& asked = m.rows.asked;
+  const AgentView view = m.arrays.view_without_rotations();
+  m.arena.execute([&] {
+    parallel_for_each_agent(static_cast<int>(asked.size()), 4, [&](int k) {
+      m.answer_following(asked[static_cast<std::size_t>(k)], view);
+    });
+  });
 }
 
 void CorridorNavigator::answer_moves(NavmeshCorrections& corrections) {
   Impl& m = *impl_;
+  const std::vector<std::int32_t>& asked = m.rows.asked;
   tbb::combinable<NavmeshCorrections> answered;
-  m.arena.execute([&] { m.for_each_agent([&](int i) { m.answer_move(i, answered.local()); }); });
+  m.arena.execute([&] {
+    parallel_for_each_agent(static_cast<int>(asked.size()), 4, [&](int k) {
+      m.answer_move(asked[static_cast<std::size_t>(k)], answered.local());
+    });
+  });
   answered.combine_each([&](const NavmeshCorrections& c) {
     corrections.count += c.count;
     corrections.max_distance = std::max(corrections.max_distance, c.max_distance);
@@ -739,8 +729,8 @@ namespace {
 // An agent's request state in a checkpoint (host/checkpoint/archive.h), shared by save and
 // restore; its corridor is saved apart (dtPathCorridor is restored through its own calls).
 constexpr auto kNavAgentFields = [](auto& archive, auto& a) {
-  archive.fields(a.target_ref, a.target_pos, a.state, a.replan_time, a.topology_time, a.radius,
-                 a.max_speed, a.queued, a.wants_path, a.goal_unreachable);
+  archive.fields(a.target_ref, a.target_pos, a.state, a.replan_time, a.topology_time, a.max_speed,
+                 a.queued, a.wants_path, a.goal_unreachable);
 };
 
 } // namespace

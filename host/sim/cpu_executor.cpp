@@ -2,6 +2,7 @@
 // avoidance), agents spread over cores with TBB. Every agent's result depends only on the
 // state before the stage, so the outcome is the same for any thread count.
 #include "cuda/core/executor.h"
+#include "cuda/core/parallel_agents.h"
 #include "cuda/kernels/agent_grid_build.h"
 #include "cuda/kernels/collision.h"
 #include "cuda/kernels/integration.h"
@@ -11,9 +12,7 @@
 
 #include <array>
 #include <chrono>
-#include <oneapi/tbb/blocked_range.h>
 #include <oneapi/tbb/enumerable_thread_specific.h>
-#include <oneapi/tbb/parallel_for.h>
 #include <oneapi/tbb/task_arena.h>
 #include <optional>
 #include <stdexcept>
@@ -189,13 +188,7 @@ private:
   template <class F> void for_each_agent(F&& f) {
     if (agents_ == nullptr)
       throw std::logic_error("CPU executor: a phase ran before begin_step");
-    arena_.execute([&] {
-      tbb::parallel_for(tbb::blocked_range<int>(0, view_.count, 64),
-                        [&](const tbb::blocked_range<int>& r) {
-                          for (int i = r.begin(); i < r.end(); ++i)
-                            f(i);
-                        });
-    });
+    arena_.execute([&] { parallel_for_each_agent(view_.count, 64, f); });
   }
 
   tbb::task_arena arena_;
