@@ -110,8 +110,9 @@ public:
   virtual void integrate() = 0;
   /// 8: one Jacobi pass of collision resolution; a step runs passes 0, 1, ... in order.
   virtual void resolve_collisions(int pass) = 0;
-  /// Download: positions, velocities, the desired and new velocities, neighbour counts,
-  /// status and standoff timers reach `agents`; adds this step's stage times to `times`.
+  /// Download: positions, velocities, status and standoff timers reach `agents` (what the
+  /// CPU executor writes in place besides: read_back_for_inspection); adds this step's stage
+  /// times to `times`.
   virtual void end_step(StageTimes& times) = 0;
 
   // ---- Diagnosis (tests).
@@ -120,10 +121,11 @@ public:
   /// the executor, the proximity rows and the displacement included (the CPU executor works on
   /// them in place: nothing to do).
   virtual void read_back_everything() {}
-  /// Copies agent `agent`'s proximity rows (neighbour and wall-segment lists and counts) as the
-  /// last step's kernels left them into the `agents` of that step, for the debug view; a step
-  /// downloads only the counts. The CPU executor works on them in place: nothing to do.
-  virtual void read_back_proximity_rows(int /*agent*/) {}
+  /// Copies what the debug view reads of agent `agent` as the last step's kernels left it into
+  /// the `agents` of that step: its neighbour and wall-segment rows, and every agent's
+  /// neighbour count and desired and chosen velocity (its neighbours' among them), which a
+  /// step does not download. The CPU executor works on them in place: nothing to do.
+  virtual void read_back_for_inspection(int /*agent*/) {}
   /// The agent grid that build_grid built last.
   virtual AgentGridSnapshot agent_grid() const = 0;
 

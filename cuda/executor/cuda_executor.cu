@@ -11,12 +11,13 @@
 // synchronises once, at its end.
 //
 // Downloads. position and velocity (what the backend shows: positions(), velocities()),
-// desired_velocity and new_velocity (desired and chosen velocity, for debug drawing, 16 B
-// per agent), neighbor_count and status (the neighbour count and the truncation bits, which
-// must reach the host so truncation is never silent; 5 B per agent). The neighbour and
-// segment rows stay on the device: at the default K = 6, S = 8 they are 176 B per agent, four
-// times the rest, and nothing on the host needs them each step. Their host copies are
-// therefore stale under this executor.
+// status (the fault and truncation bits, which must reach the host so that a fault freezes
+// the agent and truncation is never silent), and the standoff timers (a layout change uploads
+// them again from the host, so the host must hold the device's): 33 B per agent. What only the
+// debug view reads (the neighbour and segment rows and counts, 180 B per agent at the default
+// K = 6, S = 8, and the desired and chosen velocities, 16 B) stays on the device until the
+// view asks for it (read_back_for_inspection); those host copies are stale under this
+// executor between such requests.
 //
 // Wall segment scratch. find_wall_segments keeps its S nearest candidates in two scratch
 // arrays; they live in global memory, [count * max_segments] each, not in per-thread local
@@ -442,9 +443,6 @@ public:
     downloads_.clear();
     add_copy(downloads_, agents.position, current_positions());
     add_copy(downloads_, agents.velocity, velocity_);
-    add_copy(downloads_, agents.desired_velocity, desired_velocity_);
-    add_copy(downloads_, agents.new_velocity, new_velocity_);
-    add_copy(downloads_, agents.neighbor_count, neighbor_count_);
     add_copy(downloads_, agents.status, status_);
     add_copy(downloads_, agents.standoff_clock, standoff_clock_);
     add_copy(downloads_, agents.standoff_partner, standoff_partner_);
@@ -487,7 +485,7 @@ public:
     copies.finish_download(download_staging_);
   }
 
-  void read_back_proximity_rows(int agent) override {
+  void read_back_for_inspection(int agent) override {
     if (agent < 0 || agent >= count_)
       return;
     AgentArrays& a = *agents_;
@@ -495,9 +493,13 @@ public:
     const auto k = static_cast<std::size_t>(a.max_neighbors);
     const auto s = static_cast<std::size_t>(a.max_segments);
     copy_row_to_host(a.neighbor_index.data() + i * k, neighbor_index_.data() + i * k, k);
-    copy_row_to_host(a.neighbor_count.data() + i, neighbor_count_.data() + i, 1);
     copy_row_to_host(a.segment.data() + i * s, segment_.data() + i * s, s);
     copy_row_to_host(a.segment_count.data() + i, segment_count_.data() + i, 1);
+    // Whole arrays, the agent's neighbours being anywhere: 20 B per agent, when the view asks.
+    const auto n = static_cast<std::size_t>(count_);
+    copy_row_to_host(a.neighbor_count.data(), neighbor_count_.data(), n);
+    copy_row_to_host(a.desired_velocity.data(), desired_velocity_.data(), n);
+    copy_row_to_host(a.new_velocity.data(), new_velocity_.data(), n);
     CROWD_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
   }
 
@@ -659,7 +661,7 @@ private:
   }
 
   /// Synchronous device -> host copy of a whole buffer's first host.size() elements.
-  /// Queues a copy of `count` elements from the device to the host (read_back_proximity_rows).
+  /// Queues a copy of `count` elements from the device to the host (read_back_for_inspection).
   template <class T> void copy_row_to_host(T* host, const T* device, std::size_t count) const {
     if (count > 0)
       CROWD_CUDA_CHECK(

@@ -120,7 +120,7 @@ std::optional<AgentDebugView> inspect_agent(const Simulation& simulation, int id
     return waiting;
   }
   // The solver's arrays are numbered by backend index; the view speaks agent ids.
-  solver->read_back_proximity_rows(index);
+  solver->read_back_for_inspection(index);
   AgentDebugView view = inspect_agent(solver->arrays(), solver->navigator(), simulation.navmesh(),
                                       solver->standoff_params(), index);
   view.agent = id;

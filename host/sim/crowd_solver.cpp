@@ -170,6 +170,9 @@ std::size_t CrowdSolver::navmesh_table_bytes() const {
 // Health and stage times are rewritten by every step; the executors keep nothing between
 // steps but device mirrors, which a restore's new layout_version makes them upload again.
 void CrowdSolver::save(ArchiveWriter& out) const {
+  // The CUDA executor's step downloads only what the host reads every step; the checkpoint
+  // holds every array as the kernels left it. A refresh of a mirror, hence const.
+  executor_->read_back_everything();
   save_agent_arrays(out, arrays_);
   navigator_->save(out);
   out.put(frozen_);

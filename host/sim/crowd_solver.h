@@ -43,9 +43,9 @@ public:
   const AgentArrays& arrays() const { return arrays_; }
   const Executor& executor() const { return *executor_; }
   const CorridorNavigator& navigator() const { return *navigator_; }
-  /// Brings agent `id`'s neighbour and wall rows in arrays() up to the last step's (the CUDA
-  /// executor downloads only their counts each step). A refresh of a mirror, hence const.
-  void read_back_proximity_rows(int id) const { executor_->read_back_proximity_rows(id); }
+  /// Brings what the debug view reads of agent `id` in arrays() up to the last step's
+  /// (Executor::read_back_for_inspection). A refresh of a mirror, hence const.
+  void read_back_for_inspection(int id) const { executor_->read_back_for_inspection(id); }
   /// The standoff breaker's tunables the kernels run with.
   const StandoffParams& standoff_params() const { return kernel_params_.standoff; }
 

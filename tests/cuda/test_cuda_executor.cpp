@@ -145,15 +145,17 @@ TEST(CudaExecutor, ReportsNeighbourTruncationLikeTheCpu) {
   gpu->set_walls(test::random_crowd_walls());
   StageTimes times;
   gpu->step(crowd.agents, crowd.params(), times);
+  gpu->read_back_everything(); // a step downloads the status bits, not the counts
   for (std::size_t i = 0; i < crowd.agents.status.size(); ++i) {
     EXPECT_EQ(crowd.agents.neighbor_count[i], 2) << i;
     EXPECT_TRUE(crowd.agents.status[i] & kNeighborsTruncated) << i;
   }
 }
 
-// A step downloads only the neighbour and segment counts; the debug view asks for one agent's
-// rows when it shows that agent, and gets what the kernels found (the CPU's rows, to the bit).
-TEST(CudaExecutor, ReadsBackOneAgentsProximityRowsForTheDebugView) {
+// A step downloads positions, velocities, status and standoff timers only; the debug view asks
+// for one agent's rows, and for the neighbour counts and desired and chosen velocities, when it
+// shows that agent, and gets what the kernels found (the CPU's, to the bit).
+TEST(CudaExecutor, ReadsBackWhatTheDebugViewShowsWhenItAsks) {
   if (cuda_device_count() == 0)
     GTEST_SKIP() << kNoCudaDevice;
   RandomCrowd crowd =
@@ -164,6 +166,9 @@ TEST(CudaExecutor, ReadsBackOneAgentsProximityRowsForTheDebugView) {
   // Rows nobody wrote: only a read-back can make them the kernels' rows.
   std::fill(on_gpu.neighbor_index.begin(), on_gpu.neighbor_index.end(), -7);
   std::fill(on_gpu.segment.begin(), on_gpu.segment.end(), glm::vec4(-7.0f));
+  // Steering writes every agent's desired velocity; new_velocity keeps its pre-step value on
+  // the host until the read-back (inactive agents keep theirs through the step).
+  std::fill(on_gpu.desired_velocity.begin(), on_gpu.desired_velocity.end(), glm::vec2(-7.0f));
   const WallGridData walls = test::random_crowd_walls(); // the CPU executor keeps a view
   auto cpu = make_cpu_executor(1);
   auto gpu = make_cuda_executor();
@@ -172,16 +177,28 @@ TEST(CudaExecutor, ReadsBackOneAgentsProximityRowsForTheDebugView) {
   StageTimes times;
   cpu->step(on_cpu, crowd.params(), times);
   gpu->step(on_gpu, crowd.params(), times);
+  EXPECT_EQ(on_gpu.desired_velocity[0], glm::vec2(-7.0f)) << "not downloaded by a step";
+  EXPECT_NE(on_gpu.new_velocity, on_cpu.new_velocity) << "not downloaded by a step";
+  EXPECT_EQ(on_gpu.position, on_cpu.position);
+  EXPECT_EQ(on_gpu.velocity, on_cpu.velocity);
+  EXPECT_EQ(on_gpu.status, on_cpu.status);
   const auto k = static_cast<std::size_t>(on_cpu.max_neighbors);
   const auto s = static_cast<std::size_t>(on_cpu.max_segments);
   int with_rows = 0;
   for (int agent = 0; agent < on_cpu.count(); agent += 7) {
     const auto i = static_cast<std::size_t>(agent);
-    gpu->read_back_proximity_rows(agent);
+    gpu->read_back_for_inspection(agent);
     ASSERT_EQ(on_gpu.neighbor_count[i], on_cpu.neighbor_count[i]) << agent;
+    EXPECT_EQ(on_gpu.desired_velocity[i], on_cpu.desired_velocity[i]) << agent;
+    EXPECT_EQ(on_gpu.new_velocity[i], on_cpu.new_velocity[i]) << agent;
     ASSERT_EQ(on_gpu.segment_count[i], on_cpu.segment_count[i]) << agent;
-    for (std::size_t t = 0; t < static_cast<std::size_t>(on_cpu.neighbor_count[i]); ++t)
-      EXPECT_EQ(on_gpu.neighbor_index[i * k + t], on_cpu.neighbor_index[i * k + t]) << agent;
+    for (std::size_t t = 0; t < static_cast<std::size_t>(on_cpu.neighbor_count[i]); ++t) {
+      const std::int32_t j = on_cpu.neighbor_index[i * k + t];
+      EXPECT_EQ(on_gpu.neighbor_index[i * k + t], j) << agent;
+      EXPECT_EQ(on_gpu.desired_velocity[static_cast<std::size_t>(j)],
+                on_cpu.desired_velocity[static_cast<std::size_t>(j)])
+          << agent << "'s neighbour " << j;
+    }
     for (std::size_t t = 0; t < static_cast<std::size_t>(on_cpu.segment_count[i]); ++t)
       EXPECT_EQ(on_gpu.segment[i * s + t], on_cpu.segment[i * s + t]) << agent;
     with_rows += on_cpu.neighbor_count[i] > 0 && on_cpu.segment_count[i] > 0;
