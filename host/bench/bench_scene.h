@@ -42,8 +42,8 @@ int bench_blocks_per_axis(float side);
 /// its side (the four halves overlap so that the whole floor starts at the same density) and
 /// heads for a band along the opposite edge of the block, so the flows cross everywhere.
 /// Blocks keep paths (and the per-agent work of path finding) the same length at every size
-/// instead of growing with the world: a 470 m path crosses more polygons than a corridor
-/// holds (SolverOptions::max_path_polys, 256, as DetourCrowd). Radius uniform in
+/// instead of growing with the world: a 470 m path crosses more polygons than DetourCrowd's
+/// corridor holds (256). Radius uniform in
 /// [0.3, 0.4] m, speed uniform in [1.2, 1.5] m/s, avoidance "good", agents leave on arrival.
 /// `steps` defaults to 200. Throws std::invalid_argument for agents < 1.
 Scenario make_bench_scenario(int agents, std::uint64_t seed = 1);
