@@ -116,25 +116,29 @@ void BM_CorridorUpdate(benchmark::State& state) {
   }
   const std::unique_ptr<Executor> executor = make_cpu_executor(0);
   executor->set_navmesh_tables(navigator.tables());
+  StageTimes times;
   const auto follow = [&] {
     arena.execute(
         [&] { executor->follow_corridors(agents, options.path_optimization_range_factor); });
     navigator.answer_following();
+  };
+  const auto plan = [&] {
+    arena.execute([&] { executor->check_corridors(agents); });
+    navigator.plan(dt, times);
   };
   const auto move = [&] {
     NavmeshCorrections corrections;
     arena.execute([&] { corrections = executor->move_corridors(agents); });
     navigator.answer_moves(corrections);
   };
-  StageTimes times;
-  navigator.plan(dt, times);
+  plan();
   follow();
   move();
   times.clear();
 
   double turns = 0.0;
   for (auto _ : state) {
-    navigator.plan(dt, times);
+    plan();
     follow();
     state.PauseTiming();
     for (std::size_t k = 0; k < agents.position.size(); ++k) {

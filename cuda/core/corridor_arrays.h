@@ -36,6 +36,11 @@ struct CorridorArrays {
   /// [rows] kCorridor* bits (cuda/kernels/corridor_following.h): what the host asks of the
   /// corridor phases, and what they ask back.
   std::vector<std::uint8_t> state;
+  /// [rows] the dense index of the polygon of the agent's goal (-1 for none), set by the host
+  /// with the goal, and what the validity look-ahead found (kCorridorStartInvalid, ...: the
+  /// executors' check_corridors phase, cuda/kernels/corridor_validity.h).
+  std::vector<std::int32_t> goal;
+  std::vector<std::uint8_t> checks;
   /// The agents whose kCorridorAsk* bits the last corridor phase set, ascending: all the host
   /// has to answer for (and, with the rows on a device, all it has to download).
   std::vector<std::int32_t> asked;
@@ -54,6 +59,8 @@ struct CorridorArrays {
     corner_polys.resize(corner_polys.size() + static_cast<std::size_t>(corner_capacity), -1);
     corner_count.push_back(0);
     state.push_back(0);
+    goal.push_back(-1);
+    checks.push_back(0);
   }
 
   std::int32_t* row(int i) { return polys.data() + static_cast<std::ptrdiff_t>(i) * capacity; }
@@ -75,14 +82,17 @@ struct CorridorArrays {
     v.corner_polys = corner_polys.data();
     v.corner_count = corner_count.data();
     v.state = state.data();
+    v.goal = goal.data();
+    v.checks = checks.data();
     return v;
   }
 
   std::size_t memory_bytes() const {
     return polys.capacity() * sizeof(std::int32_t) + size.capacity() * sizeof(std::int32_t) +
            (position.capacity() + target.capacity() + corner_verts.capacity()) * sizeof(glm::vec3) +
-           corner_flags.capacity() + state.capacity() +
-           (corner_polys.capacity() + corner_count.capacity() + asked.capacity()) *
+           corner_flags.capacity() + state.capacity() + checks.capacity() +
+           (corner_polys.capacity() + corner_count.capacity() + asked.capacity() +
+            goal.capacity()) *
                sizeof(std::int32_t);
   }
 };

@@ -39,6 +39,12 @@ void gather_ascending(tbb::combinable<std::vector<std::int32_t>>& asked,
 
 } // namespace
 
+void Executor::check_corridors(AgentArrays& agents) {
+  const CorridorView rows = agents.corridors.view();
+  parallel_for_each_agent(agents.corridors.count(), 64,
+                          [&](int i) { check_corridor_of_agent(i, navmesh_tables_, rows); });
+}
+
 void Executor::follow_corridors(AgentArrays& agents, float range_factor) {
   const CorridorView rows = agents.corridors.view();
   const AgentView view = agents.view_without_rotations();

@@ -81,6 +81,9 @@ public:
   // Both run on the host's arrays, over the workers of the calling task arena: the CPU
   // executor's way, and the CUDA executor's until the corridor rows live on the device.
 
+  /// First in a step: the validity look-ahead of every agent's corridor into
+  /// agents.corridors.checks, which the host's path planning acts on.
+  virtual void check_corridors(AgentArrays& agents);
   /// Before begin_step: corners, visibility shortcut and preferred velocity of every agent
   /// whose corridor state says to follow it (range_factor x radius is the shortcut's reach).
   /// Agents the tables cannot answer for are flagged for the host and listed, ascending, in

@@ -22,7 +22,7 @@ struct SolverOptions {
   /// Asymmetry of a contact's correction (cuda/kernels/collision.h contact_share): 0 splits it
   /// in halves (DetourCrowd); 0.5 gives the agent walking into the other up to 75%.
   float collision_yield = 0.5f;
-  int max_corners = 4;      ///< Straight-path corners kept per agent (DT_CROWDAGENT_MAX_CORNERS).
+  int max_corners = 4; ///< Straight-path corners kept per agent (DT_CROWDAGENT_MAX_CORNERS).
   /// Corridor capacity in polygons (dtCrowd's m_maxPathResult, 256 there). A longer path is
   /// followed in pieces: the corridor ends at the last polygon it holds and the validity check
   /// searches again near its end. 128: the longest corridor held in any sample scenario

@@ -12,6 +12,7 @@
 #include "cuda/kernels/corner_steering.h"
 #include "cuda/kernels/corridor_corners.h"
 #include "cuda/kernels/corridor_move.h"
+#include "cuda/kernels/corridor_validity.h"
 #include "cuda/kernels/corridor_visibility.h"
 
 #include <cmath>
@@ -45,6 +46,8 @@ struct CorridorView {
   std::int32_t* corner_polys = nullptr;
   std::int32_t* corner_count = nullptr;
   std::uint8_t* state = nullptr;
+  std::int32_t* goal = nullptr;   ///< dense index of the goal's polygon, -1 for none
+  std::uint8_t* checks = nullptr; ///< check_corridor's findings (cuda/kernels/corridor_validity.h)
 
   CROWD_HD std::int32_t* row(int i) const { return polys + i * capacity; }
   CROWD_HD CornerBuffer corners(int i) const {
@@ -52,6 +55,11 @@ struct CorridorView {
     return CornerBuffer{&corner_verts[at].x, corner_flags + at, corner_polys + at, corner_capacity};
   }
 };
+
+/// The validity look-ahead of agent i's corridor (check_corridor), into c.checks[i].
+CROWD_HD void check_corridor_of_agent(int i, const NavmeshTablesView& nav, const CorridorView& c) {
+  c.checks[i] = check_corridor(nav, c.row(i), c.size[i], c.goal[i]);
+}
 
 /// The part of agent i's corridor following after its corners are found (`n` of them, in its
 /// corner row): its visibility shortcut toward the corner after next (within range_factor x

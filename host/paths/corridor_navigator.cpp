@@ -34,8 +34,8 @@
 namespace crowd {
 namespace {
 
-// dtCrowd's checkPathValidity constants (DetourCrowd.cpp).
-constexpr int kCheckLookahead = 10;
+// dtCrowd's checkPathValidity constant (DetourCrowd.cpp); its CHECK_LOOKAHEAD is
+// kCorridorCheckLookahead (cuda/kernels/corridor_validity.h).
 constexpr float kTargetReplanDelay = 1.0f; // seconds
 
 // Hierarchical search on a tiled navmesh (tile_graph.h). A shared path tree covers the tiles
@@ -165,10 +165,6 @@ struct CorridorNavigator::Impl {
   dtPolyRef first_polygon(int i) const {
     return rows.size[static_cast<std::size_t>(i)] > 0 ? polygons().ref_of(rows.row(i)[0]) : 0;
   }
-  dtPolyRef last_polygon(int i) const {
-    const int n = rows.size[static_cast<std::size_t>(i)];
-    return n > 0 ? polygons().ref_of(rows.row(i)[n - 1]) : 0;
-  }
 
   // The point of `poly` nearest `target`: where a path that stops short of its target (longer
   // than the corridor holds, or partial) ends. Nothing when Detour cannot tell.
@@ -193,7 +189,9 @@ struct CorridorNavigator::Impl {
     queue.push_back(index);
   }
 
-  // dtCrowd::checkPathValidity for one agent; returns whether to replan.
+  // dtCrowd::checkPathValidity for one agent, on what the executor's check_corridors phase
+  // found in its row (rows.checks); returns whether to replan. A row the host changes here (a
+  // new start, a trimmed corridor) is checked again here, by the same body.
   bool check_validity(int i, float dt) {
     const std::size_t k = static_cast<std::size_t>(i);
     NavAgent& a = agents[k];
@@ -203,11 +201,10 @@ struct CorridorNavigator::Impl {
     dtNavMeshQuery& q = query();
     const dtQueryFilter& filter = navmesh.filter();
     bool replan = false;
-    const std::int32_t* row = rows.row(i);
+    std::uint8_t found = rows.checks[k];
     dtPolyRef agent_ref = first_polygon(i);
     glm::vec3 agent_pos = arrays.position[k];
-    // isValidPolyRef: the polygon exists and passes the filter.
-    if (rows.size[k] == 0 || row[0] < 0 || !tables.passable[row[0]]) {
+    if (found & kCorridorStartInvalid) {
       // Current location is not valid: find the nearest polygon and move there.
       const glm::vec3 ext = navmesh.placement_extents();
       float nearest[3];
@@ -219,19 +216,21 @@ struct CorridorNavigator::Impl {
       reset_row(i, agent_ref, agent_pos);
       arrays.position[k] = agent_pos;
       replan = true;
+      found = check_corridor(tables, rows.row(i), rows.size[k], rows.goal[k]);
     }
     if (a.state == TargetState::Failed)
       return false;
-    if (!corridor_is_valid(tables, row, rows.size[k], kCheckLookahead)) {
+    if (found & kCorridorAheadInvalid) {
       dtPathCorridor& corridor = load(i);
       corridor.trimInvalidPath(agent_ref, &agent_pos.x, &q, &filter);
       store(i, corridor);
       replan = true;
+      found = check_corridor(tables, rows.row(i), rows.size[k], rows.goal[k]);
     }
     // Near the end of a path that does not reach the target (a truncated or partial path):
     // search again, unless the last search proved the target unreachable.
     if (a.state == TargetState::Valid && a.replan_time > kTargetReplanDelay &&
-        rows.size[k] < kCheckLookahead && last_polygon(i) != a.target_ref && !a.goal_unreachable)
+        (found & kCorridorNearEnd) && !a.goal_unreachable)
       replan = true;
     return replan;
   }
@@ -594,10 +593,12 @@ void CorridorNavigator::set_target(int index, const glm::vec3& goal) {
   if (!ref) {
     // An empty navmesh: nothing to walk to (reported as unreachable by the metrics).
     a.target_ref = 0;
+    impl_->rows.goal[static_cast<std::size_t>(index)] = -1;
     a.state = TargetState::Failed;
     return;
   }
   a.target_ref = ref;
+  impl_->rows.goal[static_cast<std::size_t>(index)] = impl_->polygons().index_of(ref);
   a.target_pos = nearest;
   a.state = TargetState::WaitingForPath;
   impl_->enqueue(index);
@@ -607,6 +608,7 @@ void CorridorNavigator::clear_target(int index) {
   NavAgent& a = impl_->agents.at(static_cast<std::size_t>(index));
   a.state = TargetState::None;
   a.target_ref = 0;
+  impl_->rows.goal[static_cast<std::size_t>(index)] = -1;
   // Also in the middle of a step (an agent frozen after a fault): the corridor move then
   // shrinks its corridor to the polygon it stands on.
   impl_->rows.state[static_cast<std::size_t>(index)] &=
@@ -787,6 +789,8 @@ void CorridorNavigator::restore(ArchiveReader& in) {
     }
     m.rows.size[k] = static_cast<std::int32_t>(path.size());
     kNavAgentFields(in, m.agents[k]);
+    const dtPolyRef goal = m.agents[k].target_ref;
+    m.rows.goal[k] = goal ? m.polygons().index_of(goal) : -1;
   }
   const auto queue = in.get<std::vector<int>>();
   for (const int i : queue)

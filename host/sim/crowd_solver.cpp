@@ -122,6 +122,10 @@ void CrowdSolver::step(float dt) {
   stages_.clear();
   health_ = {};
   kernel_params_.dt = dt;
+  {
+    ScopedStage stage(stages_, "paths");
+    arena_.execute([&] { executor_->check_corridors(arrays_); });
+  }
   navigator_->plan(dt, stages_);
   {
     ScopedStage stage(stages_, "corridors");

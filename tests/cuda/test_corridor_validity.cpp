@@ -1,6 +1,7 @@
 // The path validity look-ahead (cuda/kernels/corridor_validity.h) answers as
 // dtPathCorridor::isValid: for corridors that are fine, for a filter that passes nothing, and
-// for a polygon that no longer exists, before and beyond the look-ahead.
+// for a polygon that no longer exists, before and beyond the look-ahead; and check_corridor
+// finds what dtCrowd's checkPathValidity acts on, as Detour's queries tell it.
 #include "cuda/kernels/corridor_validity.h"
 #include "host/navmesh/navmesh.h"
 #include "host/paths/navmesh_tables.h"
@@ -15,7 +16,7 @@
 namespace crowd {
 namespace {
 
-constexpr int kLookAhead = 10;
+constexpr int kLookAhead = kCorridorCheckLookahead; // dtCrowd CHECK_LOOKAHEAD, 10
 
 // The corridor's polygons as dense indices, as the agent arrays' corridor rows hold them.
 std::vector<std::int32_t> dense_row(const dtPathCorridor& corridor, const PolygonIndex& polygons) {
@@ -63,6 +64,56 @@ TEST(CorridorValidity, AnswersAsIsValid) {
   }
   EXPECT_GT(stale_seen, 50);
   EXPECT_GT(stale_beyond, 10) << "some stale polygons lie beyond the look-ahead";
+}
+
+TEST(CorridorValidity, CheckFindsWhatCheckPathValidityActsOn) {
+  const NavMesh navmesh = NavMesh::build(test::pillar_field());
+  NavQueryPtr query = navmesh.make_query();
+  const PolygonShapes shapes(navmesh.detour(), navmesh.filter());
+  dtQueryFilter nothing;
+  nothing.setIncludeFlags(0);
+  const PolygonShapes closed(navmesh.detour(), nothing);
+  const NavmeshTablesView open_tables = outline_tables_view(shapes);
+  const NavmeshTablesView closed_tables = outline_tables_view(closed);
+  std::mt19937 rng(8);
+  test::RandomPath path;
+  int corridors = 0, short_ones = 0, stale_starts = 0;
+  while (corridors < 300) {
+    if (!test::random_path(*query, navmesh.filter(), navmesh.placement_extents(), rng, 64, path))
+      continue;
+    ++corridors;
+    dtPathCorridor corridor;
+    test::load_corridors(path, 64, {&corridor});
+    std::vector<std::int32_t> row = dense_row(corridor, shapes.index());
+    const int n = corridor.getPathCount();
+    const std::int32_t last = row.back();
+    const std::int32_t elsewhere = (last + 1) % open_tables.polygon_count;
+    // A corridor that reaches its goal's polygon, and the same heading elsewhere.
+    EXPECT_EQ(check_corridor(open_tables, row.data(), n, last), 0);
+    const std::uint8_t heading_elsewhere = check_corridor(open_tables, row.data(), n, elsewhere);
+    EXPECT_EQ(heading_elsewhere, n < kLookAhead ? kCorridorNearEnd : 0) << n << " polygons";
+    short_ones += n < kLookAhead ? 1 : 0;
+    // A filter that refuses every polygon: the start and the look-ahead are both invalid.
+    EXPECT_EQ(check_corridor(closed_tables, row.data(), n, last),
+              kCorridorStartInvalid | kCorridorAheadInvalid);
+    // The polygon the agent stands on gone (a stale ref, as after a tile rebuild).
+    std::vector<dtPolyRef> polys(corridor.getPath(), corridor.getPath() + n);
+    unsigned int salt = 0, tile = 0, poly = 0;
+    navmesh.detour().decodePolyId(polys[0], salt, tile, poly);
+    polys[0] = navmesh.detour().encodePolyId(salt + 1, tile, poly);
+    corridor.setCorridor(corridor.getTarget(), polys.data(), n);
+    row = dense_row(corridor, shapes.index());
+    const std::uint8_t found = check_corridor(open_tables, row.data(), n, last);
+    EXPECT_EQ((found & kCorridorStartInvalid) != 0,
+              !query->isValidPolyRef(polys[0], &navmesh.filter()));
+    EXPECT_EQ((found & kCorridorAheadInvalid) != 0,
+              !corridor.isValid(kLookAhead, query.get(), &navmesh.filter()));
+    stale_starts += (found & kCorridorStartInvalid) ? 1 : 0;
+  }
+  EXPECT_GT(short_ones, 20);
+  EXPECT_EQ(stale_starts, corridors);
+  // An empty corridor stands on nothing and ends short of any goal.
+  EXPECT_EQ(check_corridor(open_tables, nullptr, 0, 3), kCorridorStartInvalid | kCorridorNearEnd);
 }
 
 } // namespace

@@ -47,9 +47,13 @@ protected:
       ASSERT_TRUE(navigator->add_agent(i, 3.5f));
       navigator->set_target(i, *goal);
     }
+    const std::unique_ptr<Executor> executor = make_cpu_executor(2);
+    executor->set_navmesh_tables(navigator->tables());
     StageTimes times;
-    for (int step = 0; step < 50 && navigator->pending_path_requests() > 0; ++step)
+    for (int step = 0; step < 50 && navigator->pending_path_requests() > 0; ++step) {
+      executor->check_corridors(arrays);
       navigator->plan(0.1f, times);
+    }
     ASSERT_EQ(navigator->pending_path_requests(), 0u);
   }
 
