@@ -202,7 +202,7 @@ struct CorridorNavigator::Impl {
     const dtQueryFilter& filter = navmesh.filter();
     bool replan = false;
     std::uint8_t found = rows.checks[k];
-    dtPolyRef agent_ref = first_polygon(i);
+    dtPolyRef agent_ref = 0; // read from the row only when an event needs it
     glm::vec3 agent_pos = arrays.position[k];
     if (found & kCorridorStartInvalid) {
       // Current location is not valid: find the nearest polygon and move there.
@@ -221,6 +221,8 @@ struct CorridorNavigator::Impl {
     if (a.state == TargetState::Failed)
       return false;
     if (found & kCorridorAheadInvalid) {
+      if (!agent_ref)
+        agent_ref = first_polygon(i);
       dtPathCorridor& corridor = load(i);
       corridor.trimInvalidPath(agent_ref, &agent_pos.x, &q, &filter);
       store(i, corridor);
