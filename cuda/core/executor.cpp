@@ -50,10 +50,13 @@ void Executor::follow_corridors(AgentArrays& agents, float range_factor) {
   const AgentView view = agents.view_without_rotations();
   glm::vec2* preferred_velocity = agents.preferred_velocity.data();
   tbb::combinable<std::vector<std::int32_t>> asked;
-  parallel_for_each_agent(agents.corridors.count(), 16, [&](int i) {
-    follow_corridor(i, navmesh_tables_, rows, view, preferred_velocity, range_factor);
-    if (rows.state[i] & kCorridorAskBits)
-      asked.local().push_back(i);
+  parallel_for_each_chunk(agents.corridors.count(), 16, [&](int begin, int end) {
+    for (int i = begin; i < end; ++i)
+      follow_corridor(i, navmesh_tables_, rows, view, preferred_velocity, range_factor);
+    // Then the chunk's flagged agents (rare), so that the loop above stays lean.
+    for (int i = begin; i < end; ++i)
+      if (rows.state[i] & kCorridorAskBits)
+        asked.local().push_back(i);
   });
   gather_ascending(asked, agents.corridors.asked);
 }
@@ -63,18 +66,20 @@ NavmeshCorrections Executor::move_corridors(AgentArrays& agents) {
   const AgentView view = agents.view_without_rotations();
   tbb::combinable<NavmeshCorrections> corrections;
   tbb::combinable<std::vector<std::int32_t>> asked;
-  parallel_for_each_agent(agents.corridors.count(), 16, [&](int i) {
-    const float put_back = move_corridor_of_agent(i, navmesh_tables_, rows, view);
-    corrections.local().add(put_back, view.radius[i]);
-    if (rows.state[i] & kCorridorAskMove)
-      asked.local().push_back(i);
+  parallel_for_each_chunk(agents.corridors.count(), 16, [&](int begin, int end) {
+    NavmeshCorrections chunk;
+    for (int i = begin; i < end; ++i)
+      chunk.add(move_corridor_of_agent(i, navmesh_tables_, rows, view), view.radius[i]);
+    corrections.local().add(chunk);
+    for (int i = begin; i < end; ++i)
+      if (rows.state[i] & kCorridorAskMove)
+        asked.local().push_back(i);
   });
   gather_ascending(asked, agents.corridors.asked);
-  // Count and maximum do not depend on the order the workers are combined in.
-  return corrections.combine([](const NavmeshCorrections& x, const NavmeshCorrections& y) {
-    return NavmeshCorrections{x.count + y.count,
-                              x.max_distance > y.max_distance ? x.max_distance : y.max_distance};
-  });
+  // Count and maximum do not depend on the order the chunks are combined in.
+  NavmeshCorrections total;
+  corrections.combine_each([&](const NavmeshCorrections& c) { total.add(c); });
+  return total;
 }
 
 } // namespace crowd

@@ -53,6 +53,11 @@ struct NavmeshCorrections {
       max_distance = max_distance > put_back ? max_distance : put_back;
     }
   }
+  /// Adds the corrections counted elsewhere (another worker's).
+  void add(const NavmeshCorrections& other) {
+    count += other.count;
+    max_distance = max_distance > other.max_distance ? max_distance : other.max_distance;
+  }
 };
 
 /// A copy of the agent grid an executor built (cuda/kernels/agent_grid_build.h).

@@ -9,12 +9,18 @@
 
 namespace crowd {
 
-template <class F> void parallel_for_each_agent(int count, int grain, F&& f) {
+/// f(begin, end) for chunks of agents covering [0, count): for bodies that gather per chunk
+/// what would cost a worker-local lookup per agent.
+template <class F> void parallel_for_each_chunk(int count, int grain, F&& f) {
   tbb::parallel_for(tbb::blocked_range<int>(0, count, grain),
-                    [&](const tbb::blocked_range<int>& r) {
-                      for (int i = r.begin(); i < r.end(); ++i)
-                        f(i);
-                    });
+                    [&](const tbb::blocked_range<int>& r) { f(r.begin(), r.end()); });
+}
+
+template <class F> void parallel_for_each_agent(int count, int grain, F&& f) {
+  parallel_for_each_chunk(count, grain, [&](int begin, int end) {
+    for (int i = begin; i < end; ++i)
+      f(i);
+  });
 }
 
 } // namespace crowd

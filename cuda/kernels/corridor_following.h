@@ -134,8 +134,11 @@ CROWD_HD float move_corridor_of_agent(int i, const NavmeshTablesView& nav, const
                                       const AgentView& agents) {
   if (agents.mode[i] == kAgentInactive || c.size[i] == 0)
     return 0.0f;
+  // A copy: the move writes the corridor through other pointers, which the compiler cannot
+  // tell apart from the agent arrays'.
+  const glm::vec3 wanted = agents.position[i];
   float pos[3] = {c.start[i].x, c.start[i].y, c.start[i].z};
-  const int moved = move_corridor(nav, c.row(i), c.size[i], c.capacity, pos, &agents.position[i].x);
+  const int moved = move_corridor(nav, c.row(i), c.size[i], c.capacity, pos, &wanted.x);
   if (moved < 0) {
     c.state[i] |= kCorridorAskMove;
     return 0.0f;

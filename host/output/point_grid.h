@@ -38,15 +38,14 @@ public:
   /// p among them); stops early when f returns true, and then returns true.
   template <class F> bool any_near(const glm::vec3& p, F&& f) const {
     const std::int64_t cx = coord(p.x), cz = coord(p.z);
-    for (std::int64_t dz = -1; dz <= 1; ++dz) {
-      for (std::int64_t dx = -1; dx <= 1; ++dx) {
-        const std::int64_t k = key(cx + dx, cz + dz);
-        auto it = std::lower_bound(entries_.begin(), entries_.end(), k,
-                                   [](const Entry& e, std::int64_t c) { return e.cell < c; });
-        for (; it != entries_.end() && it->cell == k; ++it) {
-          if (f(it->agent))
-            return true;
-        }
+    // The three cells of a column have consecutive keys: one search per column.
+    for (std::int64_t dx = -1; dx <= 1; ++dx) {
+      const std::int64_t first = key(cx + dx, cz - 1), last = key(cx + dx, cz + 1);
+      auto it = std::lower_bound(entries_.begin(), entries_.end(), first,
+                                 [](const Entry& e, std::int64_t c) { return e.cell < c; });
+      for (; it != entries_.end() && it->cell <= last; ++it) {
+        if (f(it->agent))
+          return true;
       }
     }
     return false;

@@ -683,10 +683,7 @@ void CorridorNavigator::answer_moves(NavmeshCorrections& corrections) {
       m.answer_move(asked[static_cast<std::size_t>(k)], answered.local());
     });
   });
-  answered.combine_each([&](const NavmeshCorrections& c) {
-    corrections.count += c.count;
-    corrections.max_distance = std::max(corrections.max_distance, c.max_distance);
-  });
+  answered.combine_each([&](const NavmeshCorrections& c) { corrections.add(c); });
 }
 
 const NavmeshTablesView& CorridorNavigator::tables() const {
