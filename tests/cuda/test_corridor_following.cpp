@@ -10,6 +10,7 @@
 #include "host/paths/navmesh_tables.h"
 #include "tests/support/pillar_field.h"
 #include "tests/support/random_path.h"
+#include "tests/support/random_strides.h"
 
 #include <DetourPathCorridor.h>
 #include <cmath>
@@ -129,12 +130,7 @@ TEST_P(CorridorFollowing, PhasesFollowAndMoveCorridorsAsDetourDoes) {
   EXPECT_EQ(rows.asked, flagged) << "the host's list holds the flagged agents, ascending";
 
   // Every agent wants to go up to 1.5 m in some direction: into pillars, across polygons.
-  std::mt19937 rng(9);
-  std::uniform_real_distribution<float> angle(0.0f, 6.2831853f), stride(0.0f, 1.5f);
-  for (glm::vec3& p : arrays.position) {
-    const float a = angle(rng), len = stride(rng);
-    p += glm::vec3(std::cos(a) * len, 0.0f, std::sin(a) * len);
-  }
+  test::random_strides(arrays.position, 9, 1.5f);
   const AgentArrays wanted = arrays;
   const NavmeshCorrections corrections = executor->move_corridors(arrays);
   NavmeshCorrections expected_corrections;

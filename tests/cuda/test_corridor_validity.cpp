@@ -26,6 +26,21 @@ std::vector<std::int32_t> dense_row(const dtPathCorridor& corridor, const Polygo
   return row;
 }
 
+/// f(corridor, rng) for 300 corridors along random paths of the pillar field, from `seed`.
+template <class F>
+void for_random_corridors(const NavMesh& navmesh, dtNavMeshQuery& query, unsigned seed, F&& f) {
+  std::mt19937 rng(seed);
+  test::RandomPath path;
+  for (int corridors = 0; corridors < 300;) {
+    if (!test::random_path(query, navmesh.filter(), navmesh.placement_extents(), rng, 64, path))
+      continue;
+    ++corridors;
+    dtPathCorridor corridor;
+    test::load_corridors(path, 64, {&corridor});
+    f(corridor, rng);
+  }
+}
+
 TEST(CorridorValidity, AnswersAsIsValid) {
   const NavMesh navmesh = NavMesh::build(test::pillar_field());
   NavQueryPtr query = navmesh.make_query();
@@ -33,15 +48,8 @@ TEST(CorridorValidity, AnswersAsIsValid) {
   dtQueryFilter nothing;
   nothing.setIncludeFlags(0);
   const PolygonShapes closed(navmesh.detour(), nothing);
-  std::mt19937 rng(4);
-  test::RandomPath path;
-  int corridors = 0, stale_seen = 0, stale_beyond = 0;
-  while (corridors < 300) {
-    if (!test::random_path(*query, navmesh.filter(), navmesh.placement_extents(), rng, 64, path))
-      continue;
-    ++corridors;
-    dtPathCorridor corridor;
-    test::load_corridors(path, 64, {&corridor});
+  int stale_seen = 0, stale_beyond = 0;
+  for_random_corridors(navmesh, *query, 4, [&](dtPathCorridor& corridor, std::mt19937& rng) {
     const std::vector<std::int32_t> row = dense_row(corridor, shapes.index());
     const int n = corridor.getPathCount();
     EXPECT_TRUE(corridor.isValid(kLookAhead, query.get(), &navmesh.filter()));
@@ -61,7 +69,7 @@ TEST(CorridorValidity, AnswersAsIsValid) {
         << "stale polygon at " << at << " of " << n;
     stale_seen += detour ? 0 : 1;
     stale_beyond += detour ? 1 : 0;
-  }
+  });
   EXPECT_GT(stale_seen, 50);
   EXPECT_GT(stale_beyond, 10) << "some stale polygons lie beyond the look-ahead";
 }
@@ -75,15 +83,9 @@ TEST(CorridorValidity, CheckFindsWhatCheckPathValidityActsOn) {
   const PolygonShapes closed(navmesh.detour(), nothing);
   const NavmeshTablesView open_tables = outline_tables_view(shapes);
   const NavmeshTablesView closed_tables = outline_tables_view(closed);
-  std::mt19937 rng(8);
-  test::RandomPath path;
   int corridors = 0, short_ones = 0, stale_starts = 0;
-  while (corridors < 300) {
-    if (!test::random_path(*query, navmesh.filter(), navmesh.placement_extents(), rng, 64, path))
-      continue;
+  for_random_corridors(navmesh, *query, 8, [&](dtPathCorridor& corridor, std::mt19937&) {
     ++corridors;
-    dtPathCorridor corridor;
-    test::load_corridors(path, 64, {&corridor});
     std::vector<std::int32_t> row = dense_row(corridor, shapes.index());
     const int n = corridor.getPathCount();
     const std::int32_t last = row.back();
@@ -109,7 +111,7 @@ TEST(CorridorValidity, CheckFindsWhatCheckPathValidityActsOn) {
     EXPECT_EQ((found & kCorridorAheadInvalid) != 0,
               !corridor.isValid(kLookAhead, query.get(), &navmesh.filter()));
     stale_starts += (found & kCorridorStartInvalid) ? 1 : 0;
-  }
+  });
   EXPECT_GT(short_ones, 20);
   EXPECT_EQ(stale_starts, corridors);
   // An empty corridor stands on nothing and ends short of any goal.

@@ -7,6 +7,7 @@
 #include "cuda/kernels/navmesh_tables.h"
 #include "host/paths/corridor_navigator.h"
 #include "tests/support/pillar_field.h"
+#include "tests/support/random_strides.h"
 
 #include <cstring>
 #include <gtest/gtest.h>
@@ -123,12 +124,7 @@ TEST_P(NavigatorAnswers, CornersAndShortcutsTheTablesCannotFindComeFromDetour) {
 TEST_P(NavigatorAnswers, MovesTheTablesCannotMakeComeFromDetour) {
   ASSERT_EQ(follow_with(navigator->tables()), 0u);
   // Every agent wants to go up to 1.5 m in some direction: into pillars, across polygons.
-  std::mt19937 rng(9);
-  std::uniform_real_distribution<float> angle(0.0f, 6.2831853f), stride(0.0f, 1.5f);
-  for (glm::vec3& p : arrays.position) {
-    const float a = angle(rng), len = stride(rng);
-    p += glm::vec3(std::cos(a) * len, 0.0f, std::sin(a) * len);
-  }
+  test::random_strides(arrays.position, 9, 1.5f);
   const AgentArrays wanted = arrays;
   NavmeshCorrections by_tables;
   ASSERT_EQ(move_with(navigator->tables(), by_tables), 0u);
