@@ -130,13 +130,16 @@ __global__ void __launch_bounds__(kAgentPolicy.threads_per_block)
 
 /// Stage 8, one Jacobi pass: every agent's push from the positions before the pass (v.position)
 /// and its moved position written to the other buffer, so the pass needs no grid-wide barrier
-/// inside it and takes one launch.
+/// inside it and takes one launch. After the first pass (displaced_before not null) an agent
+/// none of whose neighbours was displaced, nor itself, keeps its zero push without computing
+/// it, as on the CPU.
 __global__ void __launch_bounds__(kAgentPolicy.threads_per_block)
-    collision_pass_kernel(AgentView v, CollisionParams collision, glm::vec3* moved) {
+    collision_pass_kernel(AgentView v, CollisionParams collision, glm::vec3* moved,
+                          const std::uint8_t* displaced_before, std::uint8_t* displaced_after) {
   const int i = agent_index();
   if (i >= v.count)
     return;
-  collision_pass_into(i, v, collision, moved);
+  collision_pass_into(i, v, collision, moved, displaced_before, displaced_after);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -302,6 +305,7 @@ public:
     agents_ = &agents;
     params_ = params;
     recorded_.fill(false);
+    last_collision_pass_ = -1; // a new step: no pass to follow
     count_ = agents.count();
     if (count_ == 0)
       return;
@@ -424,8 +428,15 @@ public:
       record(KernelStage::Collisions);
     glm::vec3* moved =
         view_.position == position_.data() ? position_other_.data() : position_.data();
+    // Which agents the pass before displaced: only right after this executor's previous pass
+    // (a pass run alone, in the tests, computes every agent).
+    const bool follows = pass > 0 && pass == last_collision_pass_ + 1;
+    const std::uint8_t* displaced_before =
+        follows ? (pass % 2 ? displaced_even_.data() : displaced_odd_.data()) : nullptr;
+    std::uint8_t* displaced_after = pass % 2 ? displaced_odd_.data() : displaced_even_.data();
+    last_collision_pass_ = pass;
     collision_pass_kernel<<<agent_blocks(), agent_threads(), 0, stream_.get()>>>(
-        view_, params_.collision, moved);
+        view_, params_.collision, moved, displaced_before, displaced_after);
     CROWD_CUDA_CHECK_LAUNCH("collision_pass_kernel");
     view_.position = moved;
   }
@@ -563,6 +574,8 @@ private:
     f(self.desired_velocity_, 1, "desired_velocity");
     f(self.new_velocity_, 1, "new_velocity");
     f(self.displacement_, 1, "displacement");
+    f(self.displaced_even_, 1, "displaced by a collision pass");
+    f(self.displaced_odd_, 1, "displaced by a collision pass");
     f(self.standoff_clock_, 1, "standoff_clock");
     f(self.standoff_partner_, 1, "standoff_partner");
     f(self.neighbor_index_, k, "neighbor_index");
@@ -815,7 +828,8 @@ private:
   AgentArrays* agents_ = nullptr;
   KernelStepParams params_;
   int count_ = 0;
-  AgentView view_; ///< The kernels' view of the device mirror.
+  int last_collision_pass_ = -1; ///< The pass resolve_collisions ran last.
+  AgentView view_;               ///< The kernels' view of the device mirror.
 
   // The device mirror of AgentArrays (d_ for every field; names as in AgentView).
   DeviceBuffer<std::uint8_t> mode_;                // [count]
@@ -836,6 +850,8 @@ private:
   DeviceBuffer<glm::vec2> desired_velocity_;       // [count]
   DeviceBuffer<glm::vec2> new_velocity_;           // [count]
   DeviceBuffer<glm::vec2> displacement_;           // [count]
+  DeviceBuffer<std::uint8_t> displaced_even_;      // [count] displaced by pass 0, 2, ...
+  DeviceBuffer<std::uint8_t> displaced_odd_;       // [count] displaced by pass 1, 3, ...
   DeviceBuffer<glm::vec2> standoff_clock_;         // [count]
   DeviceBuffer<std::int32_t> standoff_partner_;    // [count]
   DeviceBuffer<std::int32_t> neighbor_index_;      // [count * max_neighbors]

@@ -158,14 +158,42 @@ CROWD_HD void apply_displacement(int i, const AgentView& v) {
   v.position[i] = displaced_position(i, v);
 }
 
+/// Whether agent i's displacement must be computed again in a pass after the first, given
+/// which agents the pass before displaced (`displaced`, per agent). An agent's displacement
+/// depends only on its own and its neighbours' positions (and on inputs the passes do not
+/// change), so unless one of those moved it is still the zero it was (had it not been zero,
+/// the agent itself would have been displaced). Both executors skip the others: the same result
+/// as computing every agent, and in a sparse crowd the later passes touch only the agents in
+/// contact.
+CROWD_HD bool displacement_may_change(int i, const AgentView& v, const std::uint8_t* displaced) {
+  if (displaced[i])
+    return true;
+  const std::int32_t* neighbors = v.neighbor_index + static_cast<long long>(i) * v.max_neighbors;
+  for (int k = 0; k < v.neighbor_count[i]; ++k) {
+    if (displaced[neighbors[k]])
+      return true;
+  }
+  return false;
+}
+
+/// Whether the pass displaced agent i (what displacement_may_change reads in the next pass).
+CROWD_HD std::uint8_t was_displaced(int i, const AgentView& v) {
+  return v.displacement[i].x != 0.0f || v.displacement[i].y != 0.0f ? 1 : 0;
+}
+
 /// A whole pass for agent i on two position buffers: its displacement from v.position (the
-/// positions before the pass) and its moved position written to `moved[i]`. The same
-/// arithmetic as collision_displacement then apply_displacement, without the barrier between
-/// them, so an executor that keeps two buffers runs a pass as one launch.
+/// positions before the pass; skipped where displacement_may_change says it is still zero,
+/// `displaced_before` null in the first pass) and its moved position written to `moved[i]`,
+/// and whether it was displaced to `displaced_after[i]`. The same arithmetic as
+/// collision_displacement then apply_displacement, without the barrier between them, so an
+/// executor that keeps two buffers runs a pass as one launch.
 CROWD_HD void collision_pass_into(int i, const AgentView& v, const CollisionParams& params,
-                                  glm::vec3* moved) {
-  collision_displacement(i, v, params);
+                                  glm::vec3* moved, const std::uint8_t* displaced_before,
+                                  std::uint8_t* displaced_after) {
+  if (displaced_before == nullptr || displacement_may_change(i, v, displaced_before))
+    collision_displacement(i, v, params);
   moved[i] = displaced_position(i, v);
+  displaced_after[i] = was_displaced(i, v);
 }
 
 } // namespace crowd

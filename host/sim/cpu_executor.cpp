@@ -118,26 +118,21 @@ public:
   void resolve_collisions(int pass) override {
     if (pass == 0)
       clock_.start(KernelStage::Collisions);
-    // An agent's displacement depends only on its own and its neighbours' positions (and on
-    // inputs the passes do not change), so after a pass it is recomputed only where one of
-    // those moved in the pass before; elsewhere it is still the zero it was (had it not been
-    // zero, the agent itself would have moved). Same result as computing every agent (the
-    // CUDA executor does: tests/cuda/test_cuda_kernels.cpp compares pass by pass), and in a
-    // sparse crowd the later passes touch only the agents in contact. Only valid right after
-    // this executor's previous pass on the same arrays; otherwise every agent counts as moved.
+    // After the first pass only the agents whose displacement may have changed are computed
+    // again (displacement_may_change, cuda/kernels/collision.h), as on the device. Only valid
+    // right after this executor's previous pass on the same arrays; otherwise every agent
+    // counts as displaced.
     const auto n = static_cast<std::size_t>(view_.count);
     if (pass == 0 || pass != last_collision_pass_ + 1 || moved_.size() != n)
       moved_.assign(n, 1);
     last_collision_pass_ = pass;
     for_each_agent([&](int i) {
-      if (!moved_[static_cast<std::size_t>(i)] && !neighbor_moved(i))
-        return;
-      collision_displacement(i, view_, params_.collision);
+      if (displacement_may_change(i, view_, moved_.data()))
+        collision_displacement(i, view_, params_.collision);
     });
     for_each_agent([&](int i) {
       apply_displacement(i, view_);
-      const glm::vec2 d = view_.displacement[i];
-      moved_[static_cast<std::size_t>(i)] = d.x != 0.0f || d.y != 0.0f;
+      moved_[static_cast<std::size_t>(i)] = was_displaced(i, view_);
     });
   }
 
@@ -171,17 +166,6 @@ private:
     }
     s.avoidance.fit(view_.max_neighbors, view_.max_segments);
     return s;
-  }
-
-  /// Whether one of agent i's neighbours moved in the last collision pass.
-  bool neighbor_moved(int i) const {
-    const std::int32_t* neighbors =
-        view_.neighbor_index + static_cast<std::ptrdiff_t>(i) * view_.max_neighbors;
-    for (int k = 0; k < view_.neighbor_count[i]; ++k) {
-      if (moved_[static_cast<std::size_t>(neighbors[k])])
-        return true;
-    }
-    return false;
   }
 
   /// f(i) for every agent, in chunks of 64 spread over the arena's workers.

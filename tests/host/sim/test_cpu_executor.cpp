@@ -2,6 +2,7 @@
 // kernel stages grid, proximity, steering, avoidance, integrate and collisions together.
 #include "cuda/core/agent_arrays.h"
 #include "cuda/core/executor.h"
+#include "cuda/kernels/collision.h"
 #include "cuda/kernels/geometry.h"
 #include "host/sim/wall_grid_builder.h"
 #include "tests/support/crowd_test_support.h"
@@ -331,6 +332,60 @@ TEST(CpuExecutor, CollisionsUntangleAJammedCluster) {
     scene.step(*executor);
   EXPECT_GT(initial, 0.3f);
   EXPECT_LT(worst_overlap(), 0.05f * 0.8f);
+}
+
+// After the first collision pass both executors compute again only the agents that were
+// displaced or have a displaced neighbour (displacement_may_change): the same bits as passes
+// that compute every agent, here a fresh executor per pass (nothing to follow).
+TEST(CpuExecutor, LaterCollisionPassesSkipOnlyAgentsWhosePushCannotHaveChanged) {
+  Scene scene;
+  Rng rng(6);
+  for (int i = 0; i < 7; ++i) { // a jammed cluster: pushes in every pass
+    const glm::vec2 p = rng.in_disc(0.4f);
+    scene.add({p.x, 0.0f, p.y}, p, 0.0f, 0.4f);
+    scene.stand(i);
+  }
+  for (int i = 0; i < 20; ++i) { // standing apart: never pushed, so skipped after pass 0
+    const glm::vec2 p{5.0f + 1.5f * static_cast<float>(i % 5),
+                      -6.0f + 3.0f * static_cast<float>(i / 5)};
+    scene.add({p.x, 0.0f, p.y}, p, 0.0f, 0.4f);
+    scene.stand(7 + i);
+  }
+  scene.finish();
+  scene.steer();
+  scene.params.collision_iterations = 4;
+  auto skipping = executor_for(scene);
+  skipping->begin_step(scene.agents, scene.params);
+  skipping->build_grid();
+  skipping->find_proximity();
+  AgentArrays full = scene.agents; // the proximity rows included
+  const std::vector<glm::vec3> before = scene.agents.position;
+  int skipped_after_first = -1;
+  for (int pass = 0; pass < scene.params.collision_iterations; ++pass) {
+    skipping->resolve_collisions(pass);
+    auto fresh = executor_for(scene);
+    fresh->begin_step(full, scene.params);
+    fresh->resolve_collisions(pass);
+    if (pass == 0) {
+      const AgentView view = scene.agents.view();
+      std::vector<std::uint8_t> displaced(at(view.count));
+      for (int i = 0; i < view.count; ++i)
+        displaced[at(i)] = was_displaced(i, view);
+      skipped_after_first = 0;
+      for (int i = 0; i < view.count; ++i)
+        skipped_after_first += displacement_may_change(i, view, displaced.data()) ? 0 : 1;
+    }
+    ASSERT_EQ(std::memcmp(scene.agents.position.data(), full.position.data(),
+                          full.position.size() * sizeof(glm::vec3)),
+              0)
+        << "after pass " << pass;
+    ASSERT_EQ(std::memcmp(scene.agents.displacement.data(), full.displacement.data(),
+                          full.displacement.size() * sizeof(glm::vec2)),
+              0)
+        << "after pass " << pass;
+  }
+  EXPECT_EQ(skipped_after_first, 20) << "the agents standing apart";
+  EXPECT_NE(scene.agents.position, before) << "the cluster was pushed apart";
 }
 
 TEST(CpuExecutor, CoincidentWalkersDivergeSideways) {
