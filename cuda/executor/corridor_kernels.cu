@@ -4,6 +4,7 @@
 #include "cuda/executor/launch_policy.h"
 #include "cuda/kernels/corridor_corners.h"
 #include "cuda/kernels/corridor_move.h"
+#include "cuda/kernels/corridor_validity.h"
 #include "cuda/kernels/corridor_visibility.h"
 
 #include <string>
@@ -21,6 +22,16 @@ void CornerRows::resize(int agents, int corners_per_agent) {
 }
 
 namespace {
+
+/// One agent's validity look-ahead per thread.
+__global__ void __launch_bounds__(kAgentPolicy.threads_per_block)
+    check_kernel(NavmeshTablesView nav, int count, const std::int32_t* polys,
+                 const std::int32_t* size, int capacity, const std::int32_t* goal,
+                 std::uint8_t* checks) {
+  const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  if (i < count)
+    checks[i] = check_corridor(nav, polys + static_cast<long long>(i) * capacity, size[i], goal[i]);
+}
 
 /// One agent's corners per thread.
 __global__ void __launch_bounds__(kAgentPolicy.threads_per_block)
@@ -190,6 +201,30 @@ struct DeviceCorridorRows {
 };
 
 } // namespace
+
+std::vector<std::uint8_t> check_corridors_on_device(const DeviceNavmeshTables& tables,
+                                                    const CorridorRows& corridors,
+                                                    const std::vector<std::int32_t>& goal,
+                                                    double* kernel_ms) {
+  const int n = corridors.count();
+  std::vector<std::uint8_t> checks(static_cast<std::size_t>(n), 0);
+  if (n == 0)
+    return checks;
+  const DeviceCorridorRows rows(corridors);
+  DeviceBuffer<std::int32_t> goal_device;
+  upload(goal_device, goal.data(), static_cast<std::size_t>(n), rows.what);
+  DeviceBuffer<std::uint8_t> checks_device;
+  checks_device.reserve(static_cast<std::size_t>(n), rows.what);
+  KernelTimer timer;
+  timer.start();
+  check_kernel<<<blocks_for(n, kAgentPolicy), kAgentPolicy.threads_per_block>>>(
+      tables.view(), n, rows.polys.data(), rows.size.data(), corridors.capacity, goal_device.data(),
+      checks_device.data());
+  CROWD_CUDA_CHECK_LAUNCH("check_kernel");
+  timer.stop(kernel_ms);
+  download(checks, checks_device);
+  return checks;
+}
 
 CornerRows find_corners_on_device(const DeviceNavmeshTables& tables, const CorridorRows& corridors,
                                   int max_corners, double* kernel_ms) {

@@ -1,6 +1,7 @@
 // The corridor kernels on a GPU: the navmesh tables copied to device memory once per navmesh,
-// and the corners, visibility shortcuts and moves of a batch of corridors
-// (cuda/kernels/corridor_corners.h, corridor_visibility.h, corridor_move.h), one thread per
+// and the validity look-ahead, corners, visibility shortcuts and moves of a batch of corridors
+// (cuda/kernels/corridor_validity.h, corridor_corners.h, corridor_visibility.h,
+// corridor_move.h), one thread per
 // agent. Each call uploads the batch, runs its kernel and downloads the result; `kernel_ms`,
 // when given, receives the kernel's own time from CUDA events (bench/bench_corridor_kernels.cpp).
 // Plain C++ declarations: the host code that calls them needs no CUDA compiler.
@@ -69,6 +70,15 @@ std::vector<std::int32_t> move_corridors_on_device(const DeviceNavmeshTables& ta
                                                    CorridorRows& corridors,
                                                    const std::vector<float>& npos,
                                                    double* kernel_ms = nullptr);
+
+/// The validity look-ahead of every corridor of `corridors` toward goal polygon goal[i] (a
+/// dense index, -1 for none), on the device: check_corridor's findings (kCorridorStartInvalid,
+/// kCorridorAheadInvalid, kCorridorNearEnd) per agent, what it gives on the CPU, to the bit.
+/// Synchronous.
+std::vector<std::uint8_t> check_corridors_on_device(const DeviceNavmeshTables& tables,
+                                                    const CorridorRows& corridors,
+                                                    const std::vector<std::int32_t>& goal,
+                                                    double* kernel_ms = nullptr);
 
 /// The corners of every corridor of `corridors`, computed on the device against `tables`:
 /// what corners_of_agent gives on the CPU, to the bit. Synchronous.

@@ -1,12 +1,18 @@
 // The path validity look-ahead (cuda/kernels/corridor_validity.h) answers as
 // dtPathCorridor::isValid: for corridors that are fine, for a filter that passes nothing, and
 // for a polygon that no longer exists, before and beyond the look-ahead; and check_corridor
-// finds what dtCrowd's checkPathValidity acts on, as Detour's queries tell it.
+// finds what dtCrowd's checkPathValidity acts on, as Detour's queries tell it, on a device as
+// on the CPU.
 #include "cuda/kernels/corridor_validity.h"
 #include "host/navmesh/navmesh.h"
 #include "host/paths/navmesh_tables.h"
 #include "tests/support/pillar_field.h"
 #include "tests/support/random_path.h"
+
+#if defined(CROWD_HAS_CUDA)
+#include "cuda/executor/corridor_kernels.h"
+#include "tests/support/cuda_device.h"
+#endif
 
 #include <DetourPathCorridor.h>
 #include <gtest/gtest.h>
@@ -117,6 +123,47 @@ TEST(CorridorValidity, CheckFindsWhatCheckPathValidityActsOn) {
   // An empty corridor stands on nothing and ends short of any goal.
   EXPECT_EQ(check_corridor(open_tables, nullptr, 0, 3), kCorridorStartInvalid | kCorridorNearEnd);
 }
+
+#if defined(CROWD_HAS_CUDA)
+TEST(CudaCorridorValidity, ChecksAreTheCpus) {
+  if (cuda_device_count() == 0)
+    GTEST_SKIP() << test::kNoCudaDevice;
+  const NavMesh navmesh = NavMesh::build(test::pillar_field());
+  NavQueryPtr query = navmesh.make_query();
+  const PolygonShapes shapes(navmesh.detour(), navmesh.filter());
+  const NavmeshTablesView tables = outline_tables_view(shapes);
+  // Corridors of every kind: whole, short, with a stale start or a stale polygon further on,
+  // heading for their last polygon or elsewhere.
+  CorridorRows corridors;
+  corridors.capacity = 64;
+  std::vector<std::int32_t> goals;
+  for_random_corridors(navmesh, *query, 12, [&](dtPathCorridor& corridor, std::mt19937& rng) {
+    std::vector<std::int32_t> row = dense_row(corridor, shapes.index());
+    const int n = static_cast<int>(row.size());
+    if (rng() % 3 == 0)
+      row[rng() % static_cast<unsigned>(n)] = -1; // a polygon the navmesh no longer has
+    row.resize(64, -1);
+    corridors.polys.insert(corridors.polys.end(), row.begin(), row.end());
+    corridors.size.push_back(n);
+    corridors.position.insert(corridors.position.end(), corridor.getPos(), corridor.getPos() + 3);
+    corridors.target.insert(corridors.target.end(), corridor.getTarget(), corridor.getTarget() + 3);
+    goals.push_back(rng() % 2 ? row[static_cast<std::size_t>(n - 1)]
+                              : static_cast<std::int32_t>(rng() % 50));
+  });
+  std::vector<std::uint8_t> cpu(goals.size());
+  int each[3] = {0, 0, 0};
+  for (std::size_t i = 0; i < goals.size(); ++i) {
+    cpu[i] = check_corridor(tables, &corridors.polys[i * 64], corridors.size[i], goals[i]);
+    for (int bit = 0; bit < 3; ++bit)
+      each[bit] += (cpu[i] >> bit) & 1;
+  }
+  EXPECT_GT(each[0], 0);
+  EXPECT_GT(each[1], 0);
+  EXPECT_GT(each[2], 0);
+  const DeviceNavmeshTables device_tables(tables);
+  EXPECT_EQ(check_corridors_on_device(device_tables, corridors, goals), cpu);
+}
+#endif
 
 } // namespace
 } // namespace crowd
