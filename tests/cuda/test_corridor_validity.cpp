@@ -47,13 +47,22 @@ void for_random_corridors(const NavMesh& navmesh, dtNavMeshQuery& query, unsigne
   }
 }
 
-TEST(CorridorValidity, AnswersAsIsValid) {
+/// The pillar field, a query, and its polygon tables under the navmesh's filter and under a
+/// filter that passes nothing.
+class CorridorValidity : public ::testing::Test {
+protected:
   const NavMesh navmesh = NavMesh::build(test::pillar_field());
   NavQueryPtr query = navmesh.make_query();
-  const PolygonShapes shapes(navmesh.detour(), navmesh.filter());
-  dtQueryFilter nothing;
-  nothing.setIncludeFlags(0);
-  const PolygonShapes closed(navmesh.detour(), nothing);
+  const PolygonShapes shapes{navmesh.detour(), navmesh.filter()};
+  const dtQueryFilter nothing = [] {
+    dtQueryFilter filter;
+    filter.setIncludeFlags(0);
+    return filter;
+  }();
+  const PolygonShapes closed{navmesh.detour(), nothing};
+};
+
+TEST_F(CorridorValidity, AnswersAsIsValid) {
   int stale_seen = 0, stale_beyond = 0;
   for_random_corridors(navmesh, *query, 4, [&](dtPathCorridor& corridor, std::mt19937& rng) {
     const std::vector<std::int32_t> row = dense_row(corridor, shapes.index());
@@ -80,13 +89,7 @@ TEST(CorridorValidity, AnswersAsIsValid) {
   EXPECT_GT(stale_beyond, 10) << "some stale polygons lie beyond the look-ahead";
 }
 
-TEST(CorridorValidity, CheckFindsWhatCheckPathValidityActsOn) {
-  const NavMesh navmesh = NavMesh::build(test::pillar_field());
-  NavQueryPtr query = navmesh.make_query();
-  const PolygonShapes shapes(navmesh.detour(), navmesh.filter());
-  dtQueryFilter nothing;
-  nothing.setIncludeFlags(0);
-  const PolygonShapes closed(navmesh.detour(), nothing);
+TEST_F(CorridorValidity, CheckFindsWhatCheckPathValidityActsOn) {
   const NavmeshTablesView open_tables = outline_tables_view(shapes);
   const NavmeshTablesView closed_tables = outline_tables_view(closed);
   int corridors = 0, short_ones = 0, stale_starts = 0;
@@ -125,12 +128,11 @@ TEST(CorridorValidity, CheckFindsWhatCheckPathValidityActsOn) {
 }
 
 #if defined(CROWD_HAS_CUDA)
-TEST(CudaCorridorValidity, ChecksAreTheCpus) {
+class CudaCorridorValidity : public CorridorValidity {};
+
+TEST_F(CudaCorridorValidity, ChecksAreTheCpus) {
   if (cuda_device_count() == 0)
     GTEST_SKIP() << test::kNoCudaDevice;
-  const NavMesh navmesh = NavMesh::build(test::pillar_field());
-  NavQueryPtr query = navmesh.make_query();
-  const PolygonShapes shapes(navmesh.detour(), navmesh.filter());
   const NavmeshTablesView tables = outline_tables_view(shapes);
   // Corridors of every kind: whole, short, with a stale start or a stale polygon further on,
   // heading for their last polygon or elsewhere.
