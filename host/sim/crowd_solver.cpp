@@ -111,7 +111,8 @@ void CrowdSolver::move_agent(int id, const glm::vec3& position) {
 }
 
 // One step, in the order of dtCrowd::update (DetourCrowd.cpp):
-//   1-3 (host) path validity, budgeted path searches, topology optimisation;
+//   1-3 path validity (the executor's look-ahead over every corridor, then the host acting on
+//       what it found), budgeted path searches, topology optimisation (host);
 //   5   corners, visibility shortcut and steering toward the corners (executor), with Detour
 //       for what the navmesh tables cannot answer (host);
 //   4, 6-11 the kernel stages: grid, proximity, separation, velocity planning, integration,
@@ -173,10 +174,11 @@ std::size_t CrowdSolver::navmesh_table_bytes() const {
 
 // Health and stage times are rewritten by every step; the executors keep nothing between
 // steps but device mirrors, which a restore's new layout_version makes them upload again.
+// Under the CUDA executor the arrays a step does not download (desired and chosen velocities,
+// proximity rows, displacements) are stale here; a resumed step writes each of them before it
+// reads it, so they change no trajectory. Reading them back first would also overwrite what
+// the host changed since the step (a removed agent's velocity, a moved agent's position).
 void CrowdSolver::save(ArchiveWriter& out) const {
-  // The CUDA executor's step downloads only what the host reads every step; the checkpoint
-  // holds every array as the kernels left it. A refresh of a mirror, hence const.
-  executor_->read_back_everything();
   save_agent_arrays(out, arrays_);
   navigator_->save(out);
   out.put(frozen_);
