@@ -113,7 +113,7 @@ double decimal_seconds(float dt) {
 struct Simulation::Impl {
   Scenario scenario;
   NavMesh navmesh;
-  ShortestRoutes routes; ///< What judges reachability (stuck handling) and path lengths.
+  ShortestRoutes routes; ///< Routes of agents added and goals set after construction.
   std::vector<AgentSetup> setups;
   std::size_t scenario_agents; ///< Setups made by the scenario (the rest came through the API).
   std::unique_ptr<CrowdBackend> backend;
@@ -160,7 +160,10 @@ struct Simulation::Impl {
     frozen.assign(setups.size(), 0);
     for (const AgentSetup& setup : setups)
       add_observed(setup);
-    const std::vector<ShortestRoute> measured = measure_routes(routes, setups);
+    // A batch of its own: its worker threads' queries (each with Detour's largest node pool and
+    // a path buffer as long as the navmesh has polygons) go with it; `routes` keeps only the
+    // calling thread's, for the agents added and the goals set later.
+    const std::vector<ShortestRoute> measured = measure_routes(ShortestRoutes(navmesh), setups);
     for (const ShortestRoute& route : measured)
       goal_reachable.push_back(route.reachable ? 1 : 0);
     metrics.emplace(scenario, navmesh, setups, measured);
