@@ -27,10 +27,15 @@ void Executor::step(AgentArrays& agents, const KernelStepParams& params, StageTi
 
 namespace {
 
-/// The agents gathered by the workers in `asked`, ascending, into `out`.
+/// The agents gathered by the workers in `asked`, ascending, into `out`. Reserved to the
+/// total first, so that out's capacity (counted in the host memory figure) does not depend on
+/// the order the workers' lists come in.
 void gather_ascending(tbb::combinable<std::vector<std::int32_t>>& asked,
                       std::vector<std::int32_t>& out) {
   out.clear();
+  std::size_t total = 0;
+  asked.combine_each([&](const std::vector<std::int32_t>& some) { total += some.size(); });
+  out.reserve(total);
   asked.combine_each([&](const std::vector<std::int32_t>& some) {
     out.insert(out.end(), some.begin(), some.end());
   });
