@@ -1,9 +1,9 @@
 // The corridor kernels on a GPU: the navmesh tables copied to device memory once per navmesh,
 // and the validity look-ahead, corners, visibility shortcuts and moves of a batch of corridors
 // (cuda/kernels/corridor_validity.h, corridor_corners.h, corridor_visibility.h,
-// corridor_move.h), one thread per
-// agent. Each call uploads the batch, runs its kernel and downloads the result; `kernel_ms`,
-// when given, receives the kernel's own time from CUDA events (bench/bench_corridor_kernels.cpp).
+// corridor_move.h), one thread per agent. Each call uploads the batch, runs its kernel and
+// downloads the result; `kernel_ms`, when given, receives the kernel's own time from CUDA events
+// (bench/bench_corridor_kernels.cpp).
 // Plain C++ declarations: the host code that calls them needs no CUDA compiler.
 #pragma once
 

@@ -17,7 +17,7 @@ CROWD_HD bool corridor_is_valid(const NavmeshTablesView& nav, const std::int32_t
                                 int max_look_ahead) {
   const int n = npath < max_look_ahead ? npath : max_look_ahead;
   for (int i = 0; i < n; ++i) {
-    if (!nav.contains_polygon(path[i]) || !nav.passable[path[i]])
+    if (!nav.is_valid_polygon(path[i]))
       return false;
   }
   return true;
@@ -45,8 +45,7 @@ CROWD_HD bool corridor_near_end(const std::int32_t* path, int npath, std::int32_
 CROWD_HD std::uint8_t check_corridor(const NavmeshTablesView& nav, const std::int32_t* path,
                                      int npath, std::int32_t goal) {
   std::uint8_t found = 0;
-  // isValidPolyRef of the agent's own polygon.
-  if (npath == 0 || !nav.contains_polygon(path[0]) || !nav.passable[path[0]])
+  if (npath == 0 || !nav.is_valid_polygon(path[0]))
     found |= kCorridorStartInvalid;
   if (!corridor_is_valid(nav, path, npath, kCorridorCheckLookahead))
     found |= kCorridorAheadInvalid;

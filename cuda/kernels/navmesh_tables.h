@@ -53,6 +53,8 @@ struct NavmeshTablesView {
   const float* flat_height = nullptr;
 
   CROWD_HD bool contains_polygon(int p) const { return p >= 0 && p < polygon_count; }
+  /// dtNavMeshQuery::isValidPolyRef: the polygon exists and passes the filter.
+  CROWD_HD bool is_valid_polygon(int p) const { return contains_polygon(p) && passable[p]; }
 
   /// The portal from polygon `from` into polygon `to`, or nullptr when the table has none.
   CROWD_HD const NavPortal* find_portal(int from, int to) const {

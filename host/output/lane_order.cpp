@@ -1,11 +1,10 @@
 #include "host/output/lane_order.h"
 
+#include "cuda/core/parallel_agents.h"
 #include "host/checkpoint/archive.h"
 
 #include <algorithm>
 #include <cmath>
-#include <oneapi/tbb/blocked_range.h>
-#include <oneapi/tbb/parallel_for.h>
 
 namespace crowd {
 
@@ -32,13 +31,11 @@ void LaneOrder::observe(std::span<const glm::vec3> positions, std::span<const Ag
   // Each walker's order parameter on the workers (the grid and the inputs are only read); the
   // sum in agent order on one thread, so the index is the same bits for any thread count.
   order_.assign(n, kNoSample);
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 256),
-                    [&](const tbb::blocked_range<std::size_t>& range) {
-                      for (std::size_t i = range.begin(); i < range.end(); ++i) {
-                        if (walking_[i])
-                          order_[i] = order_of(i, positions);
-                      }
-                    });
+  parallel_for_each_agent(static_cast<int>(n), 256, [&](int agent) {
+    const auto i = static_cast<std::size_t>(agent);
+    if (walking_[i])
+      order_[i] = order_of(i, positions);
+  });
   for (const double order : order_) {
     if (order == kNoSample)
       continue;

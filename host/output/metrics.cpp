@@ -352,16 +352,14 @@ void MetricsCollector::Impl::add_agents(std::span<const AgentSetup> setups,
     for (const RouteWaypoint& w : setups[i].waypoints) {
       waits += static_cast<double>(w.wait);
     }
-    agents[first + i].free_time = waits; // The walking time is added once the path is known.
+    agents[first + i].free_time = waits;
     agents[first + i].max_speed = setups[i].params.max_speed;
-    max_radius = std::max(max_radius, setups[i].params.radius);
-  }
-  update_wall_grid();
-  for (std::size_t i = 0; i < setups.size(); ++i) {
     agents[first + i].unreachable = !routes[i].reachable;
     agents[first + i].path_length = routes[i].length;
     add_walking_time(agents[first + i]);
+    max_radius = std::max(max_radius, setups[i].params.radius);
   }
+  update_wall_grid();
 }
 
 void MetricsCollector::Impl::add_walking_time(Agent& agent) {

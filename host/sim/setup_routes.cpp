@@ -1,7 +1,6 @@
 #include "host/sim/setup_routes.h"
 
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
+#include "cuda/core/parallel_agents.h"
 
 namespace crowd {
 
@@ -18,9 +17,10 @@ std::vector<glm::vec3> route_stops(const AgentSetup& setup) {
 std::vector<ShortestRoute> measure_routes(const ShortestRoutes& routes,
                                           std::span<const AgentSetup> setups) {
   std::vector<ShortestRoute> measured(setups.size());
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, setups.size(), 16), [&](const auto& r) {
-    for (std::size_t i = r.begin(); i != r.end(); ++i)
-      measured[i] = routes.measure(route_stops(setups[i]), setups[i].params.arrival_radius);
+  parallel_for_each_agent(static_cast<int>(setups.size()), 16, [&](int i) {
+    const AgentSetup& setup = setups[static_cast<std::size_t>(i)];
+    measured[static_cast<std::size_t>(i)] =
+        routes.measure(route_stops(setup), setup.params.arrival_radius);
   });
   return measured;
 }
