@@ -42,8 +42,31 @@ struct CorridorArrays {
   std::vector<std::int32_t> goal;
   std::vector<std::uint8_t> checks;
   /// The agents whose kCorridorAsk* bits the last corridor phase set, ascending: all the host
-  /// has to answer for (and, with the rows on a device, all it has to download).
+  /// has to answer for, and all of the rows a device-resident executor downloads for it.
   std::vector<std::int32_t> asked;
+
+  // Where the rows live. An executor may hold them in device memory between its phases (the
+  // CUDA executor does); the host's copy of a row (polys, size, position, target, corners) is
+  // then current only where `held` says so, and the host reads a row only after asking the
+  // executor for it (Executor::fetch_corridor_rows), which downloads the rows not held. The
+  // host marks what it writes (wrote()); the executor uploads those rows before its next
+  // phase. The goals and the state bytes are the host's, uploaded whole: the goals when
+  // goal_version changed, the state bytes before each phase that reads them. On the CPU
+  // executor the host's rows are the rows: every row stays held.
+  std::vector<std::uint8_t> held;  ///< [rows] the host's copy is current
+  std::vector<std::uint8_t> dirty; ///< [rows] the host wrote it since the executor took it
+  std::uint64_t goal_version = 0;  ///< Counts the host's writes of `goal`.
+
+  /// The host wrote row i (after fetching it, or all of it): its copy is the current one.
+  void wrote(int i) {
+    held[static_cast<std::size_t>(i)] = 1;
+    dirty[static_cast<std::size_t>(i)] = 1;
+  }
+  /// The host set agent i's goal polygon.
+  void set_goal(int i, std::int32_t polygon) {
+    goal[static_cast<std::size_t>(i)] = polygon;
+    ++goal_version;
+  }
 
   int count() const { return static_cast<int>(size.size()); }
 
@@ -61,6 +84,9 @@ struct CorridorArrays {
     state.push_back(0);
     goal.push_back(-1);
     checks.push_back(0);
+    held.push_back(1);
+    dirty.push_back(1);
+    ++goal_version;
   }
 
   std::int32_t* row(int i) { return polys.data() + static_cast<std::ptrdiff_t>(i) * capacity; }
@@ -90,7 +116,8 @@ struct CorridorArrays {
   std::size_t memory_bytes() const {
     return polys.capacity() * sizeof(std::int32_t) + size.capacity() * sizeof(std::int32_t) +
            (position.capacity() + target.capacity() + corner_verts.capacity()) * sizeof(glm::vec3) +
-           corner_flags.capacity() + state.capacity() + checks.capacity() +
+           corner_flags.capacity() + state.capacity() + checks.capacity() + held.capacity() +
+           dirty.capacity() +
            (corner_polys.capacity() + corner_count.capacity() + asked.capacity() +
             goal.capacity()) *
                sizeof(std::int32_t);

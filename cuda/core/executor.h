@@ -13,12 +13,14 @@
 #include "cuda/core/stage_timer.h"
 #include "cuda/core/wall_grid_data.h"
 #include "cuda/kernels/collision.h"
+#include "cuda/kernels/corridor_following.h"
 #include "cuda/kernels/navmesh_tables.h"
 #include "cuda/kernels/standoff.h"
 
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -48,7 +50,7 @@ struct NavmeshCorrections {
   int count = 0;
   float max_distance = 0.0f;
   void add(float put_back, float radius) {
-    if (put_back > 0.1f * radius) {
+    if (is_navmesh_correction(put_back, radius)) {
       ++count;
       max_distance = max_distance > put_back ? max_distance : put_back;
     }
@@ -83,8 +85,9 @@ public:
   virtual void step(AgentArrays& agents, const KernelStepParams& params, StageTimes& times);
 
   // ---- The corridor phases, around the kernel stages (cuda/kernels/corridor_following.h).
-  // Both run on the host's arrays, over the workers of the calling task arena: the CPU
-  // executor's way, and the CUDA executor's until the corridor rows live on the device.
+  // Here they run on the host's arrays, over the workers of the calling task arena (the CPU
+  // executor's way); the CUDA executor runs them as kernels on rows it keeps in device memory
+  // between its phases, and the host fetches the rows it needs (fetch_corridor_rows).
 
   /// First in a step: the validity look-ahead of every agent's corridor into
   /// agents.corridors.checks, which the host's path planning acts on.
@@ -98,6 +101,12 @@ public:
   /// put where the corridor could go. Agents the tables cannot answer for are flagged for the
   /// host, listed in agents.corridors.asked, and left out of the returned corrections.
   virtual NavmeshCorrections move_corridors(AgentArrays& agents);
+  /// Makes the host's copies of the corridor rows of `which` current (CorridorArrays::held):
+  /// an executor that keeps the rows in device memory downloads those the host does not hold.
+  /// The host calls it before it reads a row; the rows the phases list in `asked` are fetched
+  /// by the phases. Here the host's rows are the rows: nothing to do.
+  virtual void fetch_corridor_rows(AgentArrays& /*agents*/,
+                                   std::span<const std::int32_t> /*which*/) {}
 
   // ---- The phases of a step. Between begin_step and end_step the executor works on the
   // `agents` given to begin_step, which must outlive end_step.

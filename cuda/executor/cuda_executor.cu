@@ -39,11 +39,13 @@
 #endif
 
 #include "cuda/core/executor.h"
+#include "cuda/executor/corridor_kernels.h"
 #include "cuda/executor/cuda_check.h"
 #include "cuda/executor/device_buffer.h"
 #include "cuda/executor/device_memory_budget.h"
 #include "cuda/executor/gpu_block.cuh"
 #include "cuda/executor/launch_policy.h"
+#include "cuda/executor/resident_corridors.h"
 #include "cuda/kernels/agent_grid_build.h"
 #include "cuda/kernels/avoidance.h"
 #include "cuda/kernels/collision.h"
@@ -301,55 +303,91 @@ public:
 
   // ---- The phases (Executor::step runs them in order; the tests one at a time).
 
+  void set_navmesh_tables(const NavmeshTablesView& tables) override {
+    Executor::set_navmesh_tables(tables);
+    // With the tables in device memory the corridor phases run here, on rows kept here.
+    device_tables_.reset();
+    if (tables.polygon_count > 0 && tables.portal_start != nullptr &&
+        tables.vertex_start != nullptr)
+      device_tables_ = std::make_unique<DeviceNavmeshTables>(tables);
+  }
+
+  // ---- The corridor phases as kernels on the rows in device memory (resident_corridors.h);
+  // without device tables, on the host's rows (Executor's).
+
+  void check_corridors(AgentArrays& agents) override {
+    if (!device_tables_)
+      return Executor::check_corridors(agents);
+    guarded(agents, [&] {
+      if (!begin_corridor_phase(agents, false))
+        return;
+      corridors_.check(device_tables_->view(), agents.corridors, stream_.get());
+    });
+  }
+
+  void follow_corridors(AgentArrays& agents, float range_factor) override {
+    if (!device_tables_)
+      return Executor::follow_corridors(agents, range_factor);
+    guarded(agents, [&] {
+      agents.corridors.asked.clear();
+      if (!begin_corridor_phase(agents, true))
+        return;
+      inputs_uploaded_ = true; // begin_step uploads only the rows the host answers for
+      corridors_.follow(device_tables_->view(), agents.corridors, view_, preferred_velocity_.data(),
+                        range_factor, stream_.get());
+    });
+  }
+
+  NavmeshCorrections move_corridors(AgentArrays& agents) override {
+    if (!device_tables_)
+      return Executor::move_corridors(agents);
+    NavmeshCorrections corrections;
+    guarded(agents, [&] {
+      agents.corridors.asked.clear();
+      // Where this executor's last step left the agents, unless the host's positions are newer.
+      const bool after_step = agents_ == &agents && step_positions_;
+      if (!begin_corridor_phase(agents, !after_step))
+        return;
+      corrections = corridors_.move(device_tables_->view(), agents.corridors, view_, stream_.get());
+      downloads_.clear();
+      add_copy(downloads_, agents.position, current_positions());
+      download_staging_.reserve(downloads_.bytes(),
+                                "the download staging of " + std::to_string(count_) + " agents");
+      downloads_.start_download(download_staging_, stream_.get());
+      CROWD_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+      downloads_.finish_download(download_staging_);
+      step_positions_ = false;
+    });
+    return corrections;
+  }
+
+  void fetch_corridor_rows(AgentArrays& agents, std::span<const std::int32_t> which) override {
+    if (device_tables_)
+      guarded(agents, [&] { corridors_.fetch(agents.corridors, which, stream_.get()); });
+  }
+
+  // ---- The phases (Executor::step runs them in order; the tests one at a time).
+
   void begin_step(AgentArrays& agents, const KernelStepParams& params, StepInputs inputs) override {
-    agents_ = &agents;
     params_ = params;
     recorded_.fill(false);
     last_collision_pass_ = -1; // a new step: no pass to follow
-    count_ = agents.count();
-    if (count_ == 0)
+    if (agents.count() == 0) {
+      point_at(agents);
       return;
-    check_sizes(agents);
-    const LayoutKey key{agents.layout_version, count_, agents.max_neighbors, agents.max_segments,
-                        agents.avoidance_params.size()};
-    const bool layout_changed = !layout_ || *layout_ != key;
-    if (layout_changed) {
-      layout_.reset(); // until the parameters below have reached the device
-      prepare_layout(agents);
     }
-    view_ = device_view(agents);
-    cudaStream_t stream = stream_.get();
-
     // Recorded before packing: the stream is idle here, so the interval includes the host's
     // packing into the staging buffer as well as the copies.
     record(KernelStage::Upload);
     uploads_.clear();
-    add_copy(uploads_, agents.mode, mode_);
-    add_copy(uploads_, agents.preferred_velocity, preferred_velocity_);
-    add_copy(uploads_, agents.desired_speed, desired_speed_);
-    add_copy(uploads_, agents.position, position_);
-    if (layout_changed || inputs == StepInputs::Everything) {
-      agents.update_pattern_rotation();
-      add_copy(uploads_, agents.radius, radius_);
-      add_copy(uploads_, agents.height, height_);
-      add_copy(uploads_, agents.max_accel, max_accel_);
-      add_copy(uploads_, agents.query_range, query_range_);
-      add_copy(uploads_, agents.separation_weight, separation_weight_);
-      add_copy(uploads_, agents.avoidance_set, avoidance_set_);
-      add_copy(uploads_, agents.standoff_side, standoff_side_);
-      add_copy(uploads_, agents.avoidance_params, avoidance_params_);
-      add_copy(uploads_, agents.pattern_rotation, pattern_rotation_);
-      // State read before it is written: velocity by steering (neighbours') and integrate,
-      // status by proximity (it keeps other bits), new_velocity of inactive agents by the
-      // download, the standoff timer by steering. New agents bring theirs; removed ones had
-      // velocity zeroed by the host.
-      add_copy(uploads_, agents.velocity, velocity_);
-      add_copy(uploads_, agents.standoff_clock, standoff_clock_);
-      add_copy(uploads_, agents.standoff_partner, standoff_partner_);
-      add_copy(uploads_, agents.new_velocity, new_velocity_);
-      add_copy(uploads_, agents.status, status_);
-    }
+    const bool layout_changed = point_at(agents);
+    // The corridor following uploaded this step's inputs and wrote the preferred velocities
+    // on the device: only the rows the host answered for go up with theirs.
+    if (!inputs_uploaded_ || layout_changed || inputs == StepInputs::Everything)
+      add_step_inputs(agents);
     if (inputs == StepInputs::Everything) {
+      if (!layout_changed)
+        add_parameters(agents);
       // What the stages write before they read it, so that one stage can run alone.
       add_copy(uploads_, agents.desired_velocity, desired_velocity_);
       add_copy(uploads_, agents.displacement, displacement_);
@@ -359,10 +397,11 @@ public:
       add_copy(uploads_, agents.segment, segment_);
       add_copy(uploads_, agents.segment_count, segment_count_);
     }
-    upload_staging_.reserve(uploads_.bytes(),
-                            "the upload staging of " + std::to_string(count_) + " agents");
-    uploads_.upload(upload_staging_, stream);
-    layout_ = key;
+    flush_uploads();
+    if (inputs_uploaded_)
+      corridors_.upload_written(agents.corridors, agents.preferred_velocity,
+                                preferred_velocity_.data(), stream_.get());
+    inputs_uploaded_ = false;
   }
 
   /// 3: the CPU executor's Thrust code, on the device.
@@ -465,6 +504,7 @@ public:
     CROWD_CUDA_CHECK(cudaStreamSynchronize(stream));
     const auto unpack_start = std::chrono::steady_clock::now();
     downloads_.finish_download(download_staging_);
+    step_positions_ = true;
     const double unpack_ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - unpack_start)
             .count();
@@ -537,7 +577,7 @@ public:
   }
 
   std::size_t device_memory_bytes() const override {
-    std::size_t total = fixed_device_bytes() + temp_allocator_.bytes();
+    std::size_t total = fixed_device_bytes() + temp_allocator_.bytes() + corridors_.device_bytes();
     for_each_agent_buffer(*this, 0, 0, [&](const auto& buffer, std::size_t, const char*) {
       total += buffer.bytes();
     });
@@ -545,6 +585,100 @@ public:
   }
 
 private:
+  /// Points the executor at `agents` and fits the device mirror to them. On a layout change the
+  /// buffers grow and the parameters, with the state the kernels read before they write it, are
+  /// queued in uploads_, which the caller cleared and flushes (flush_uploads). Returns whether
+  /// the layout changed.
+  bool point_at(AgentArrays& agents) {
+    agents_ = &agents;
+    count_ = agents.count();
+    if (count_ == 0)
+      return false;
+    check_sizes(agents);
+    const LayoutKey key{agents.layout_version, count_, agents.max_neighbors, agents.max_segments,
+                        agents.avoidance_params.size()};
+    const bool changed = !layout_ || *layout_ != key;
+    if (changed) {
+      layout_.reset(); // until the parameters have reached the device
+      prepare_layout(agents);
+      add_parameters(agents);
+    }
+    view_ = device_view(agents);
+    pending_layout_ = key;
+    return changed;
+  }
+
+  /// Queues the per-agent parameters, and the state read before it is written: velocity by
+  /// steering (neighbours') and integrate, status by proximity (it keeps other bits),
+  /// new_velocity of inactive agents by the download, the standoff timer by steering. New
+  /// agents bring theirs; removed ones had velocity zeroed by the host.
+  void add_parameters(AgentArrays& agents) {
+    agents.update_pattern_rotation();
+    add_copy(uploads_, agents.radius, radius_);
+    add_copy(uploads_, agents.height, height_);
+    add_copy(uploads_, agents.max_accel, max_accel_);
+    add_copy(uploads_, agents.query_range, query_range_);
+    add_copy(uploads_, agents.separation_weight, separation_weight_);
+    add_copy(uploads_, agents.avoidance_set, avoidance_set_);
+    add_copy(uploads_, agents.standoff_side, standoff_side_);
+    add_copy(uploads_, agents.avoidance_params, avoidance_params_);
+    add_copy(uploads_, agents.pattern_rotation, pattern_rotation_);
+    add_copy(uploads_, agents.velocity, velocity_);
+    add_copy(uploads_, agents.standoff_clock, standoff_clock_);
+    add_copy(uploads_, agents.standoff_partner, standoff_partner_);
+    add_copy(uploads_, agents.new_velocity, new_velocity_);
+    add_copy(uploads_, agents.status, status_);
+  }
+
+  /// Queues what the host changes every step: mode, preferred velocity, desired speed and
+  /// position.
+  void add_step_inputs(const AgentArrays& agents) {
+    add_copy(uploads_, agents.mode, mode_);
+    add_copy(uploads_, agents.preferred_velocity, preferred_velocity_);
+    add_copy(uploads_, agents.desired_speed, desired_speed_);
+    add_copy(uploads_, agents.position, position_);
+    step_positions_ = false;
+  }
+
+  /// Packs uploads_ and starts its copies; the mirror then has the layout point_at fitted.
+  void flush_uploads() {
+    upload_staging_.reserve(uploads_.bytes(),
+                            "the upload staging of " + std::to_string(count_) + " agents");
+    uploads_.upload(upload_staging_, stream_.get());
+    layout_ = pending_layout_;
+  }
+
+  /// Before a corridor phase: the mirror fitted to `agents`, this step's inputs uploaded when
+  /// `with_inputs` (else the positions stay where the last step left them), the device's rows
+  /// fitted and the rows the host wrote uploaded. Returns false when there are no agents.
+  bool begin_corridor_phase(AgentArrays& agents, bool with_inputs) {
+    glm::vec3* stepped_positions = view_.position;
+    uploads_.clear();
+    const bool changed = point_at(agents);
+    if (count_ == 0)
+      return false;
+    if (with_inputs || changed)
+      add_step_inputs(agents);
+    else
+      view_.position = stepped_positions;
+    flush_uploads();
+    corridors_.fit(agents.corridors, stream_.get());
+    corridors_.upload_written(agents.corridors, agents.preferred_velocity,
+                              preferred_velocity_.data(), stream_.get());
+    return true;
+  }
+
+  /// Runs `phase`; a failure leaves the device state unknown (uploaded again next time) and
+  /// is rethrown as step() does.
+  template <class F> void guarded(const AgentArrays& agents, F&& phase) {
+    try {
+      phase();
+    } catch (...) {
+      forget_device_state();
+      rethrow_explaining_device_memory(true, agents.max_neighbors, agents.max_segments);
+    }
+  }
+
   /// Radix sort storage per agent that Thrust draws from temp_allocator_: an alternate buffer
   /// for the keys and one for the items (thrust/system/cuda/detail/sort.h, radix_sort: the
   /// cub::DoubleBuffer halves, each rounded up to 128 bytes), besides CUB's small histograms.
@@ -594,6 +728,9 @@ private:
   /// Device bytes of one agent at these row lengths: every per-agent buffer, plus the sort.
   std::size_t device_bytes_per_agent(int max_neighbors, int max_segments) const {
     std::size_t bytes = kSortBytesPerAgent;
+    if (device_tables_ && agents_ != nullptr)
+      bytes += ResidentCorridors::bytes_per_agent(agents_->corridors.capacity,
+                                                  agents_->corridors.corner_capacity);
     for_each_agent_buffer(*this, max_neighbors, max_segments,
                           [&](const auto& buffer, std::size_t per_agent, const char*) {
                             using T = typename std::remove_cvref_t<decltype(buffer)>::value_type;
@@ -606,7 +743,7 @@ private:
   std::size_t fixed_device_bytes() const {
     return wall_cell_start_.bytes() + wall_items_.bytes() + wall_listing_.bytes() +
            wall_p_.bytes() + wall_q_.bytes() + cell_start_.bytes() + avoidance_params_.bytes() +
-           pattern_rotation_.bytes();
+           pattern_rotation_.bytes() + (device_tables_ ? device_tables_->device_bytes() : 0);
   }
 
   /// Rethrows the exception being handled; when the device ran out of memory, as one line
@@ -727,6 +864,7 @@ private:
     (void)cudaStreamSynchronize(stream_.get());
     (void)cudaGetLastError();
     layout_.reset();
+    inputs_uploaded_ = false;
   }
 
   int agent_blocks() const { return blocks_for(count_, kAgentPolicy); }
@@ -884,6 +1022,16 @@ private:
   StagedCopies uploads_, downloads_;
 
   std::optional<LayoutKey> layout_; ///< What the device mirror was last uploaded for.
+  LayoutKey pending_layout_;        ///< What point_at fitted it to, until flush_uploads.
+  /// follow_corridors uploaded this step's inputs and wrote the preferred velocities here.
+  bool inputs_uploaded_ = false;
+  /// The positions here are where this executor's last step left them (end_step downloaded
+  /// them, and the host has uploaded none since).
+  bool step_positions_ = false;
+
+  // The corridor phases: the navmesh tables and the corridor rows in device memory.
+  std::unique_ptr<DeviceNavmeshTables> device_tables_;
+  ResidentCorridors corridors_;
   int avoidance_block_size_ = kAvoidanceBlockSizes.front();
   AvoidanceSharedLayout avoidance_layout_;
 };

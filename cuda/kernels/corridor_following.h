@@ -111,6 +111,12 @@ CROWD_HD void follow_corridor(int i, const NavmeshTablesView& nav, const Corrido
   c.state[i] = state;
 }
 
+/// Whether an agent of `radius` put back `put_back` by its corridor move counts as corrected by
+/// the navmesh: further than 10% of its radius (NavmeshCorrections, cuda/core/executor.h).
+CROWD_HD bool is_navmesh_correction(float put_back, float radius) {
+  return put_back > 0.1f * radius;
+}
+
 /// The end of agent i's corridor move, once its corridor start is where the move left it: the
 /// agent is put there (`position`, its entry of the agent arrays), and a corridor it is not to
 /// keep shrinks to the polygon it stands on, as dtCrowd resets it. Returns how far the agent

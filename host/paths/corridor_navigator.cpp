@@ -23,6 +23,7 @@
 #include <DetourPathCorridor.h>
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <oneapi/tbb/combinable.h>
 #include <oneapi/tbb/enumerable_thread_specific.h>
 #include <oneapi/tbb/parallel_for.h>
@@ -81,6 +82,7 @@ struct CorridorNavigator::Impl {
   tbb::task_arena& arena;
   AgentArrays& arrays;
   CorridorArrays& rows; // arrays.corridors
+  CorridorRowFetch fetch_rows;
   std::deque<NavAgent> agents;
   std::deque<int> queue; // agents waiting for a path search, first come first served
   tbb::enumerable_thread_specific<NavQueryPtr> queries;
@@ -95,9 +97,9 @@ struct CorridorNavigator::Impl {
   std::vector<std::pair<float, int>> due; // scratch of optimize_topology: (waited, agent)
 
   Impl(const NavMesh& mesh, const SolverOptions& opts, tbb::task_arena& task_arena,
-       AgentArrays& agent_arrays)
+       AgentArrays& agent_arrays, CorridorRowFetch fetch)
       : navmesh(mesh), options(opts), arena(task_arena), arrays(agent_arrays),
-        rows(agent_arrays.corridors),
+        rows(agent_arrays.corridors), fetch_rows(std::move(fetch)),
         queries([this] { return navmesh.make_query(options.path_search_nodes); }),
         graph(mesh.detour(), mesh.filter()), portals(mesh.detour()),
         shapes(mesh.detour(), mesh.filter()), tables(navmesh_tables_view(portals, shapes)) {
@@ -115,6 +117,12 @@ struct CorridorNavigator::Impl {
   }
 
   dtNavMeshQuery& query() { return *queries.local(); }
+
+  // Makes the host's copies of these rows current before they are read (CorridorArrays::held).
+  void fetch(std::span<const std::int32_t> which) const {
+    if (fetch_rows && !which.empty())
+      fetch_rows(which);
+  }
 
   const PolygonIndex& polygons() const { return portals.index(); }
 
@@ -152,6 +160,7 @@ struct CorridorNavigator::Impl {
     rows.size[k] = n;
     rows.position[k] = {corridor.getPos()[0], corridor.getPos()[1], corridor.getPos()[2]};
     rows.target[k] = {corridor.getTarget()[0], corridor.getTarget()[1], corridor.getTarget()[2]};
+    rows.wrote(i);
   }
   // dtPathCorridor::reset(polygon, pos): the corridor is the one polygon, ending where it starts.
   void reset_row(int i, dtPolyRef polygon, const glm::vec3& pos) {
@@ -161,6 +170,7 @@ struct CorridorNavigator::Impl {
     rows.size[k] = p >= 0 ? 1 : 0;
     rows.position[k] = pos;
     rows.target[k] = pos;
+    rows.wrote(i);
   }
   dtPolyRef first_polygon(int i) const {
     return rows.size[static_cast<std::size_t>(i)] > 0 ? polygons().ref_of(rows.row(i)[0]) : 0;
@@ -341,6 +351,8 @@ struct CorridorNavigator::Impl {
   // place. Every decision is taken in queue order, so the outcome does not depend on threads.
   void run_path_searches() {
     ++path_step;
+    // Every queued agent's start polygon is read (those beyond the budget too).
+    fetch(std::vector<std::int32_t>(queue.begin(), queue.end()));
     int budget = std::max(0, options.path_requests_per_step);
     // A short queue is served within a few steps by exact A* searches, one per agent (a tree
     // plans toward its goal polygon's centroid, which in a few sample scenes left agents
@@ -464,6 +476,10 @@ struct CorridorNavigator::Impl {
                        longest_first);
       due.resize(budget);
     }
+    std::vector<std::int32_t> optimized(due.size());
+    for (std::size_t k = 0; k < due.size(); ++k)
+      optimized[k] = due[k].second;
+    fetch(optimized);
     tbb::parallel_for(std::size_t{0}, due.size(), [&](std::size_t k) {
       const int i = due[k].second;
       dtPathCorridor& corridor = load(i);
@@ -495,6 +511,7 @@ struct CorridorNavigator::Impl {
     const std::size_t k = static_cast<std::size_t>(i);
     const std::uint8_t asked = rows.state[k] & kCorridorAskBits;
     rows.state[k] &= static_cast<std::uint8_t>(~kCorridorAskBits);
+    rows.wrote(i); // corners, shortcut, preferred velocity: the phase fetched the row
     const CorridorView corridors = rows.view();
     CornerBuffer corners = corridors.corners(i);
     const float range_factor = options.path_optimization_range_factor;
@@ -548,8 +565,9 @@ struct CorridorNavigator::Impl {
 };
 
 CorridorNavigator::CorridorNavigator(const NavMesh& navmesh, const SolverOptions& options,
-                                     tbb::task_arena& arena, AgentArrays& arrays)
-    : impl_(std::make_unique<Impl>(navmesh, options, arena, arrays)) {
+                                     tbb::task_arena& arena, AgentArrays& arrays,
+                                     CorridorRowFetch fetch)
+    : impl_(std::make_unique<Impl>(navmesh, options, arena, arrays, std::move(fetch))) {
   CorridorArrays& rows = arrays.corridors;
   if (rows.count() > 0 &&
       (rows.capacity != options.max_path_polys || rows.corner_capacity != options.max_corners))
@@ -595,12 +613,12 @@ void CorridorNavigator::set_target(int index, const glm::vec3& goal) {
   if (!ref) {
     // An empty navmesh: nothing to walk to (reported as unreachable by the metrics).
     a.target_ref = 0;
-    impl_->rows.goal[static_cast<std::size_t>(index)] = -1;
+    impl_->rows.set_goal(index, -1);
     a.state = TargetState::Failed;
     return;
   }
   a.target_ref = ref;
-  impl_->rows.goal[static_cast<std::size_t>(index)] = impl_->polygons().index_of(ref);
+  impl_->rows.set_goal(index, impl_->polygons().index_of(ref));
   a.target_pos = nearest;
   a.state = TargetState::WaitingForPath;
   impl_->enqueue(index);
@@ -610,7 +628,7 @@ void CorridorNavigator::clear_target(int index) {
   NavAgent& a = impl_->agents.at(static_cast<std::size_t>(index));
   a.state = TargetState::None;
   a.target_ref = 0;
-  impl_->rows.goal[static_cast<std::size_t>(index)] = -1;
+  impl_->rows.set_goal(index, -1);
   // Also in the middle of a step (an agent frozen after a fault): the corridor move then
   // shrinks its corridor to the polygon it stands on.
   impl_->rows.state[static_cast<std::size_t>(index)] &=
@@ -644,6 +662,12 @@ void CorridorNavigator::plan(float dt, StageTimes& times) {
   m.arena.execute([&] {
     {
       ScopedStage stage(times, "paths");
+      // The rows of what the look-ahead found, read by the validity checks.
+      std::vector<std::int32_t> found;
+      for (int i = 0; i < m.rows.count(); ++i)
+        if (m.rows.checks[static_cast<std::size_t>(i)] != 0)
+          found.push_back(i);
+      m.fetch(found);
       m.for_each_agent([&](int i) {
         if (m.check_validity(i, dt))
           m.agents[static_cast<std::size_t>(i)].wants_path = true;
@@ -704,6 +728,8 @@ std::size_t CorridorNavigator::path_searches() const {
 
 std::vector<dtPolyRef> CorridorNavigator::corridor(int index) const {
   const CorridorArrays& rows = impl_->rows;
+  const std::int32_t which[] = {index};
+  impl_->fetch(which);
   const std::int32_t* row = rows.row(index);
   std::vector<dtPolyRef> path(
       static_cast<std::size_t>(rows.size.at(static_cast<std::size_t>(index))));
@@ -738,6 +764,9 @@ constexpr auto kNavAgentFields = [](auto& archive, auto& a) {
 
 void CorridorNavigator::save(ArchiveWriter& out) const {
   const Impl& m = *impl_;
+  std::vector<std::int32_t> every(m.agents.size());
+  std::iota(every.begin(), every.end(), 0);
+  m.fetch(every);
   out.put(static_cast<std::uint64_t>(m.agents.size()));
   for (std::size_t k = 0; k < m.agents.size(); ++k) {
     const int i = static_cast<int>(k);
@@ -789,7 +818,8 @@ void CorridorNavigator::restore(ArchiveReader& in) {
     m.rows.size[k] = static_cast<std::int32_t>(path.size());
     kNavAgentFields(in, m.agents[k]);
     const dtPolyRef goal = m.agents[k].target_ref;
-    m.rows.goal[k] = goal ? m.polygons().index_of(goal) : -1;
+    m.rows.set_goal(static_cast<int>(k), goal ? m.polygons().index_of(goal) : -1);
+    m.rows.wrote(static_cast<int>(k)); // the executor's copy is stale
   }
   const auto queue = in.get<std::vector<int>>();
   for (const int i : queue)

@@ -18,10 +18,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <glm/glm.hpp>
 #include <memory>
 #include <oneapi/tbb/task_arena.h>
 #include <optional>
+#include <span>
 #include <vector>
 
 namespace crowd {
@@ -38,12 +40,17 @@ enum class TargetState : std::uint8_t {
   Failed,         ///< No path could be found from where it stands; waits for a new goal.
 };
 
+/// Makes the host's copies of these agents' corridor rows current: Executor::fetch_corridor_rows
+/// on the executor that runs the corridor phases.
+using CorridorRowFetch = std::function<void(std::span<const std::int32_t>)>;
+
 class CorridorNavigator {
 public:
   /// Works on `arrays` (which must outlive it): their corridor rows, positions, modes and the
-  /// steering inputs it writes.
+  /// steering inputs it writes. It reads a row only after `fetch` made it current; without
+  /// one, the host's rows are taken to be the rows.
   CorridorNavigator(const NavMesh& navmesh, const SolverOptions& options, tbb::task_arena& arena,
-                    AgentArrays& arrays);
+                    AgentArrays& arrays, CorridorRowFetch fetch = {});
   ~CorridorNavigator();
   CorridorNavigator(const CorridorNavigator&) = delete;
   CorridorNavigator& operator=(const CorridorNavigator&) = delete;

@@ -35,7 +35,10 @@ CrowdSolver::CrowdSolver(const NavMesh& navmesh, const SolverOptions& options,
     throw std::invalid_argument("solver options out of range");
   arrays_.max_neighbors = options_.max_neighbors;
   arrays_.max_segments = options_.max_wall_segments;
-  navigator_ = std::make_unique<CorridorNavigator>(navmesh_, options_, arena_, arrays_);
+  navigator_ = std::make_unique<CorridorNavigator>(navmesh_, options_, arena_, arrays_,
+                                                   [this](std::span<const std::int32_t> which) {
+                                                     executor_->fetch_corridor_rows(arrays_, which);
+                                                   });
   // Wall cells of about a typical query range (12 x 0.4 m): a query visits a few cells.
   walls_ = build_wall_grid(navmesh_.boundary_segments(), ground_min(navmesh_), ground_max(navmesh_),
                            4.0f);
