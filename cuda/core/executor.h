@@ -129,7 +129,8 @@ public:
   virtual void resolve_collisions(int pass) = 0;
   /// Download: positions, velocities, status and standoff timers reach `agents` (what the
   /// CPU executor writes in place besides: read_back_for_inspection); adds this step's stage
-  /// times to `times`.
+  /// times to `times`. An executor that runs the corridor phases on rows in device memory
+  /// leaves the positions to move_corridors, which puts the agents back on the navmesh first.
   virtual void end_step(StageTimes& times) = 0;
 
   // ---- Diagnosis (tests).

@@ -3,21 +3,29 @@
 //
 // Memory. Every AgentArrays field has a device mirror, allocated when the agent count first
 // needs it and grown by doubling (device_buffer.h). A step uploads only what the host changes
-// every step (mode, preferred velocity, desired speed, and position, which the host constrains
-// to the navmesh after each step); the per-agent parameters, plus the state the kernels read
-// before they write it (velocity, new_velocity, status), go up again only when
-// AgentArrays::layout_version, the agent count, the row lengths or the number of avoidance
-// sets change. Copies go through pinned staging buffers and are asynchronous; the step
-// synchronises once, at its end.
+// every step (mode, preferred velocity, desired speed, position, and the corridor state bytes);
+// the per-agent parameters, plus the state the kernels read before they write it (velocity,
+// new_velocity, status), go up again only when AgentArrays::layout_version, the agent count,
+// the row lengths or the number of avoidance sets change. Copies go through pinned staging buffers
+// and are asynchronous; the kernel stages synchronise once, at their end, and each corridor phase
+// once or twice (its findings).
 //
-// Downloads. position and velocity (what the backend shows: positions(), velocities()),
-// status (the fault and truncation bits, which must reach the host so that a fault freezes
-// the agent and truncation is never silent), and the standoff timers (a layout change uploads
-// them again from the host, so the host must hold the device's): 33 B per agent. What only the
-// debug view reads (the neighbour and segment rows and counts, 180 B per agent at the default
-// K = 6, S = 8, and the desired and chosen velocities, 16 B) stays on the device until the
-// view asks for it (read_back_for_inspection); those host copies are stale under this
-// executor between such requests.
+// Corridors. Given the navmesh tables (set_navmesh_tables), the executor copies them to the
+// device and keeps every agent's corridor row there (resident_corridors.h): the validity
+// look-ahead, the corridor following and the corridor move run as kernels around the stages,
+// and only the rows of events cross (the ones the host fetches to read, and the ones it wrote).
+// The following uploads the step's inputs and writes the preferred velocities on the device,
+// so begin_step then uploads only the rows the host answered for.
+//
+// Downloads per step: velocity, status (the fault and truncation bits, which must reach the
+// host so that a fault freezes the agent and truncation is never silent) and the standoff
+// timers (a layout change uploads them again from the host, so the host must hold the
+// device's) at end_step; the positions after the corridor move (without the tables, at
+// end_step); the validity findings (1 B). What only the debug view reads (the neighbour and
+// segment rows and counts, 180 B per agent at the default K = 6, S = 8, and the desired and
+// chosen velocities, 16 B) stays on the device until the view asks for it
+// (read_back_for_inspection); those host copies are stale under this executor between such
+// requests, as are the preferred velocities.
 //
 // Wall segment scratch. find_wall_segments keeps its S nearest candidates in two scratch
 // arrays; they live in global memory, [count * max_segments] each, not in per-thread local
@@ -491,7 +499,10 @@ public:
     cudaStream_t stream = stream_.get();
     record(KernelStage::Download);
     downloads_.clear();
-    add_copy(downloads_, agents.position, current_positions());
+    // With the corridor rows here, the corridor move that ends the step puts the agents back
+    // on the navmesh and downloads their positions then.
+    if (!device_tables_)
+      add_copy(downloads_, agents.position, current_positions());
     add_copy(downloads_, agents.velocity, velocity_);
     add_copy(downloads_, agents.status, status_);
     add_copy(downloads_, agents.standoff_clock, standoff_clock_);
