@@ -1,5 +1,6 @@
-// Parameters of DetourCrowd's adaptive velocity sampling (dtObstacleAvoidanceParams) and the
-// four presets of Recast's demo crowd tool (RecastDemo/Source/Tool_Crowd.cpp, slots 0-3).
+// Parameters of the avoidance models: DetourCrowd's adaptive velocity sampling
+// (dtObstacleAvoidanceParams) with the four presets of Recast's demo crowd tool
+// (RecastDemo/Source/Tool_Crowd.cpp, slots 0-3), and the force model of Unreal's Mass crowds.
 #pragma once
 
 #include <cstdint>
@@ -11,8 +12,45 @@ inline constexpr int kMaxPatternDivs = 32;
 inline constexpr int kMaxPatternRings = 4;
 inline constexpr int kMaxPatternSamples = kMaxPatternDivs * kMaxPatternRings + 1;
 
+/// How an agent avoids others and walls (AvoidanceParams::model).
+enum AvoidanceModel : std::int32_t {
+  /// DetourCrowd's adaptive velocity sampling (cuda/kernels/avoidance.h).
+  kAvoidanceDetour = 0,
+  /// Forces that bend the desired velocity, as in Unreal's Mass crowds
+  /// (cuda/kernels/mass_avoidance.h).
+  kAvoidanceMass = 1,
+};
+
+/// The force model's parameters (scenario `avoidance: {"model": "mass", ...}`).
+struct MassAvoidanceParams {
+  /// Neighbours closer than the sum of the radii plus this push apart, m. [> 0]
+  float separation_distance = 0.3f;
+  /// Push at full penetration of separation_distance, m/s; it grows with the square of the
+  /// penetration ratio. [>= 0]
+  float separation_stiffness = 2.0f;
+  /// How far ahead the closest approach of two agents is looked for, s. [> 0]
+  float predictive_time = 2.0f;
+  /// A closest approach nearer than the sum of the radii plus this is avoided, m. [> 0]
+  float predictive_distance = 0.5f;
+  /// Push away from an imminent closest approach (fading with its time), m/s. [>= 0]
+  float predictive_stiffness = 1.2f;
+  /// Factor on both pushes from a standing agent, so that a moving agent can make its way
+  /// through a standing crowd. [0, 1]
+  float standing_obstacle_scale = 0.4f;
+  /// Within this distance of a wall segment (the navmesh boundary, already inset by the agent
+  /// radius) the velocity into it is taken away, all of it at the segment, m. [> 0]
+  float wall_distance = 0.5f;
+  /// Push along the wall's normal at the segment, falling off with the square of the distance
+  /// over wall_distance, m/s. [>= 0]
+  float wall_stiffness = 0.3f;
+
+  constexpr bool operator==(const MassAvoidanceParams&) const = default;
+};
+
 struct AvoidanceParams {
-  float vel_bias = 0.4f;           ///< Pattern centre = desired velocity x vel_bias. [0, 1]
+  std::int32_t model = kAvoidanceDetour; ///< AvoidanceModel.
+  MassAvoidanceParams mass;              ///< Read when model is kAvoidanceMass.
+  float vel_bias = 0.4f;                 ///< Pattern centre = desired velocity x vel_bias. [0, 1]
   float weight_des_vel = 2.0f;     ///< Penalty weight of |v - desired velocity| / vmax. [>= 0]
   float weight_cur_vel = 0.75f;    ///< Penalty weight of |v - current velocity| / vmax. [>= 0]
   float weight_side = 0.75f;       ///< Penalty weight of passing on the non-preferred side. [>= 0]

@@ -20,6 +20,7 @@
 
 #include "cuda/kernels/agent_view.h"
 #include "cuda/kernels/avoidance_sampler.h"
+#include "cuda/kernels/mass_avoidance.h"
 #include "cuda/kernels/standoff.h"
 
 namespace crowd {
@@ -88,7 +89,8 @@ CROWD_HD SamplerAgent sampler_agent(int i, const AgentView& v) {
   return a;
 }
 
-/// Chooses agent i's new velocity. Every thread of the block calls this with the same i. An
+/// Chooses agent i's new velocity, by its avoidance model: DetourCrowd's sampling here, or the
+/// force model (mass_avoidance.h). Every thread of the block calls this with the same i. An
 /// agent in a standoff manoeuvre (standoff.h) samples with its time horizon scaled by
 /// standoff.horizon_scale: it avoids only what it would meet soon, and presses on past what
 /// a long horizon makes it stop for.
@@ -105,6 +107,11 @@ CROWD_HD void choose_velocity(Block& block, int i, const AgentView& v,
     return;
   }
   AvoidanceParams params = v.avoidance_params[v.avoidance_set[i]];
+  if (params.model == kAvoidanceMass) {
+    // The force model samples nothing: one thread computes it (mass_avoidance.h).
+    block.for_each_thread(1, [&](int) { v.new_velocity[i] = mass_velocity(i, v, params.mass); });
+    return;
+  }
   if (in_standoff_manoeuvre(i, v))
     params.horiz_time *= standoff.horizon_scale;
   SamplerContext ctx = make_sampler_context(agent, params);

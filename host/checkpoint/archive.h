@@ -43,7 +43,9 @@ inline constexpr bool kStoredAsBytes = std::is_arithmetic_v<T> || std::is_enum_v
 template <> inline constexpr bool kStoredAsBytes<glm::vec2> = true;
 template <> inline constexpr bool kStoredAsBytes<glm::vec3> = true;
 template <> inline constexpr bool kStoredAsBytes<glm::vec4> = true;
-static_assert(sizeof(AvoidanceParams) == 9 * 4, "AvoidanceParams: nine 4-byte fields, no padding");
+static_assert(sizeof(MassAvoidanceParams) == 8 * 4 && sizeof(AvoidanceParams) == 18 * 4,
+              "AvoidanceParams: the model, eight force-model and nine sampling 4-byte fields, no "
+              "padding");
 template <> inline constexpr bool kStoredAsBytes<AvoidanceParams> = true;
 
 class ArchiveWriter {

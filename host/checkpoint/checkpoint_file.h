@@ -28,7 +28,8 @@ namespace crowd {
 /// observers their state.
 /// 3: the simulation holds whether each agent's current goal can be reached (set_goal
 /// measures the new route), and the corridor navigator no longer keeps a radius per agent.
-inline constexpr std::uint32_t kCheckpointFormat = 3;
+/// 4: avoidance parameters name their model and hold the force model's parameters.
+inline constexpr std::uint32_t kCheckpointFormat = 4;
 
 /// "crowd <project version>": a checkpoint is resumed only by the build version that wrote
 /// it, since another version may step the same state differently.

@@ -169,8 +169,8 @@ int main(int argc, char** argv) {
       ->default_val("auto");
   verify_cmd
       ->add_option("--model", verify.model,
-                   "Avoidance model to verify; 'detour' (DetourCrowd's sampling) is the only one "
-                   "so far")
+                   "Avoidance model to verify; the suite runs 'detour' (DetourCrowd's sampling) "
+                   "only so far")
       ->default_val("detour");
   verify_cmd->add_option("--out", verify.out, "Report JSON: every test's figures and verdict");
   verify_cmd

@@ -46,12 +46,15 @@ std::vector<VerifyTest> selected(const VerifyCommandOptions& options) {
 }
 
 void check(const VerifyCommandOptions& options) {
-  // Avoidance models other than DetourCrowd's sampling are coming with another issue; until
-  // then the option exists so that scripts can name the model they verify.
-  if (options.model != "detour")
+  if (options.model != "detour" && options.model != "mass")
     throw OptionError("--model: unknown avoidance model '" + options.model +
-                      "'; this build has only 'detour' (DetourCrowd's adaptive velocity "
-                      "sampling)");
+                      "' (the models are 'detour' and 'mass')");
+  // The suite's scenarios are written for DetourCrowd's sampling; running them under the force
+  // model (scenario `avoidance: {"model": "mass"}`) is still to come.
+  if (options.model != "detour")
+    throw OptionError("--model: crowd verify runs the 'detour' model (DetourCrowd's adaptive "
+                      "velocity sampling) only so far, not '" +
+                      options.model + "'");
   if (options.backend != "auto" && options.backend != "cpu" && options.backend != "cuda" &&
       options.backend != "detour")
     throw OptionError("--backend: unknown backend '" + options.backend +

@@ -133,9 +133,18 @@ constexpr std::string_view kRectKeys[] = {"rect"};
 constexpr std::string_view kSpawnKeys[] = {"rect", "circle"};
 constexpr std::string_view kGoalKeys[] = {"rect", "point"};
 constexpr std::string_view kCircleKeys[] = {"center", "radius"};
-constexpr std::string_view kAvoidanceKeys[] = {"vel_bias",      "weight_des_vel", "weight_cur_vel",
-                                               "weight_side",   "weight_toi",     "horiz_time",
-                                               "adaptive_divs", "adaptive_rings", "adaptive_depth"};
+constexpr std::string_view kAvoidanceKeys[] = {
+    "model",      "vel_bias",   "weight_des_vel", "weight_cur_vel", "weight_side",
+    "weight_toi", "horiz_time", "adaptive_divs",  "adaptive_rings", "adaptive_depth"};
+constexpr std::string_view kMassAvoidanceKeys[] = {"model",
+                                                   "separation_distance",
+                                                   "separation_stiffness",
+                                                   "predictive_time",
+                                                   "predictive_distance",
+                                                   "predictive_stiffness",
+                                                   "standing_obstacle_scale",
+                                                   "wall_distance",
+                                                   "wall_stiffness"};
 
 bool contains(KeyList keys, std::string_view key) {
   return std::find(keys.begin(), keys.end(), key) != keys.end();
@@ -923,7 +932,6 @@ private:
                  "parameters, " +
                      got_typed(value));
     }
-    check_keys(value, path, kAvoidanceKeys);
     // A custom object starts from "good" (the default) whatever preset the defaults named,
     // so that its meaning does not depend on other parts of the file.
     AvoidanceParams a = avoidance_preset(AvoidancePreset::Good);
@@ -932,6 +940,32 @@ private:
         out = number(*it, json_path::member(path, key), range);
       }
     };
+    std::string model = "detour";
+    if (const auto it = value.find("model"); it != value.end()) {
+      const std::string model_path = json_path::member(path, "model");
+      if (!it->is_string())
+        fail(model_path, "must be \"detour\" or \"mass\", " + got_typed(*it));
+      model = it->get<std::string>();
+      if (model != "detour" && model != "mass")
+        fail(model_path, "must be \"detour\" or \"mass\", got " + show(*it));
+    }
+    if (model == "mass") {
+      check_keys(value, path, kMassAvoidanceKeys);
+      MassAvoidanceParams& m = a.mass;
+      real("separation_distance", kPositive, m.separation_distance);
+      real("separation_stiffness", kNonNegative, m.separation_stiffness);
+      real("predictive_time", kPositive, m.predictive_time);
+      real("predictive_distance", kPositive, m.predictive_distance);
+      real("predictive_stiffness", kNonNegative, m.predictive_stiffness);
+      real("standing_obstacle_scale", {0.0, 1.0}, m.standing_obstacle_scale);
+      real("wall_distance", kPositive, m.wall_distance);
+      real("wall_stiffness", kNonNegative, m.wall_stiffness);
+      a.model = kAvoidanceMass;
+      params.avoidance = a;
+      params.avoidance_name = "mass";
+      return;
+    }
+    check_keys(value, path, kAvoidanceKeys);
     const auto whole = [&](std::string_view key, std::int64_t lo, std::int64_t hi,
                            std::int32_t& out) {
       if (const auto it = value.find(key); it != value.end()) {

@@ -49,6 +49,19 @@ ordered_json avoidance(const AgentParams& params) {
   }
   const AvoidanceParams& a = params.avoidance;
   ordered_json object;
+  if (a.model == kAvoidanceMass) {
+    const MassAvoidanceParams& m = a.mass;
+    object["model"] = "mass";
+    object["separation_distance"] = number(m.separation_distance);
+    object["separation_stiffness"] = number(m.separation_stiffness);
+    object["predictive_time"] = number(m.predictive_time);
+    object["predictive_distance"] = number(m.predictive_distance);
+    object["predictive_stiffness"] = number(m.predictive_stiffness);
+    object["standing_obstacle_scale"] = number(m.standing_obstacle_scale);
+    object["wall_distance"] = number(m.wall_distance);
+    object["wall_stiffness"] = number(m.wall_stiffness);
+    return object;
+  }
   object["vel_bias"] = number(a.vel_bias);
   object["weight_des_vel"] = number(a.weight_des_vel);
   object["weight_cur_vel"] = number(a.weight_cur_vel);

@@ -75,10 +75,15 @@ TEST(CrowdVerify, SampleScenariosAreTheSuites) {
 TEST(CrowdVerify, RefusesUnknownModelsAndTests) {
   const auto model = run_cli("verify --model orca");
   EXPECT_EQ(model.exit_code, 2);
-  EXPECT_NE(model.output.find("error: --model: unknown avoidance model 'orca'; this build has "
-                              "only 'detour'"),
+  EXPECT_NE(model.output.find("error: --model: unknown avoidance model 'orca' (the models are "
+                              "'detour' and 'mass')"),
             std::string::npos)
       << model.output;
+  const auto mass = run_cli("verify --model mass");
+  EXPECT_EQ(mass.exit_code, 2);
+  EXPECT_NE(mass.output.find("error: --model: crowd verify runs the 'detour' model"),
+            std::string::npos)
+      << mass.output;
   const auto only = run_cli("verify --only 1,2");
   EXPECT_EQ(only.exit_code, 2);
   EXPECT_NE(only.output.find("error: --only: there is no test 2 (the suite has 1, 4, 6, 7, 8, "

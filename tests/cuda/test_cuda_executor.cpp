@@ -29,10 +29,11 @@ using test::RandomCrowd;
 /// (cuda_executor.cu, "Agreement with the CPU"). Halfway, agents are added (the device mirror
 /// grows) and a few removed (a layout change). On a difference, the step is run again phase by
 /// phase to name the first stage and array that part.
-void expect_executors_agree(int agent_count, int big_pattern_every, int steps) {
+void expect_executors_agree(int agent_count, int big_pattern_every, int steps,
+                            int force_model_every = 0) {
   std::mt19937 rng(20240611u);
   RandomCrowd cpu_crowd;
-  test::add_random_agents(cpu_crowd, agent_count, rng, big_pattern_every);
+  test::add_random_agents(cpu_crowd, agent_count, rng, big_pattern_every, force_model_every);
   const std::mt19937 rng_after_setup = rng;
   RandomCrowd gpu_crowd = cpu_crowd;
 
@@ -47,8 +48,10 @@ void expect_executors_agree(int agent_count, int big_pattern_every, int steps) {
       // The same additions on both sides (same random stream), then removals.
       std::mt19937 rng_cpu = rng_after_setup;
       std::mt19937 rng_gpu = rng_after_setup;
-      test::add_random_agents(cpu_crowd, agent_count / 10, rng_cpu, big_pattern_every);
-      test::add_random_agents(gpu_crowd, agent_count / 10, rng_gpu, big_pattern_every);
+      test::add_random_agents(cpu_crowd, agent_count / 10, rng_cpu, big_pattern_every,
+                              force_model_every);
+      test::add_random_agents(gpu_crowd, agent_count / 10, rng_gpu, big_pattern_every,
+                              force_model_every);
       for (int id = 1; id < agent_count; id += agent_count / 5) {
         test::remove_random_agent(cpu_crowd, id);
         test::remove_random_agent(gpu_crowd, id);
@@ -105,6 +108,13 @@ TEST(CudaExecutor, MatchesTheCpuExecutorBitForBitOnARandomSceneWithWalls) {
     GTEST_SKIP() << kNoCudaDevice;
   // Under the simulator, 150 agents over 12 steps meet as often per agent as 300 over 20.
   expect_executors_agree(test::size_for_device(300, 150), 0, test::size_for_device(20, 12));
+}
+
+TEST(CudaExecutor, MatchesTheCpuExecutorBitForBitWithTheForceModel) {
+  if (cuda_device_count() == 0)
+    GTEST_SKIP() << kNoCudaDevice;
+  // Every 3rd agent avoids by the force model (one thread of its block), among sampling ones.
+  expect_executors_agree(test::size_for_device(300, 150), 0, test::size_for_device(20, 12), 3);
 }
 
 TEST(CudaExecutor, MatchesTheCpuExecutorBitForBitWithTheLargestSamplingPattern) {

@@ -73,11 +73,19 @@ inline AvoidanceParams largest_avoidance_pattern() {
   return big;
 }
 
+/// The force model with its default parameters (cuda/kernels/mass_avoidance.h).
+inline AvoidanceParams force_model_avoidance() {
+  AvoidanceParams mass;
+  mass.model = kAvoidanceMass;
+  return mass;
+}
+
 /// Adds `count` agents at random places of the world, with random sizes and goals, cycling
 /// through the low, good and high presets and through the standoff sides (none, right, right,
-/// left); every `big_pattern_every`-th agent (0 = none) gets the largest sampling pattern.
+/// left); every `big_pattern_every`-th agent (0 = none) gets the largest sampling pattern, and
+/// every `force_model_every`-th (0 = none) the force model instead.
 inline void add_random_agents(RandomCrowd& crowd, int count, std::mt19937& rng,
-                              int big_pattern_every) {
+                              int big_pattern_every, int force_model_every = 0) {
   std::uniform_real_distribution<float> place(1.0f, 39.0f);
   std::uniform_real_distribution<float> radius(0.3f, 0.5f);
   std::uniform_real_distribution<float> separation(0.0f, 2.0f);
@@ -87,7 +95,8 @@ inline void add_random_agents(RandomCrowd& crowd, int count, std::mt19937& rng,
     const float r = radius(rng);
     const int index = crowd.agents.count();
     const AvoidanceParams params =
-        big_pattern_every > 0 && index % big_pattern_every == 0
+        force_model_every > 0 && index % force_model_every == 0 ? force_model_avoidance()
+        : big_pattern_every > 0 && index % big_pattern_every == 0
             ? largest_avoidance_pattern()
             : avoidance_preset(presets[static_cast<std::size_t>(index) % 3]);
     const float range = r * 12.0f; // DetourCrowd's collisionQueryRange

@@ -266,6 +266,27 @@ TEST(ScenarioReader, CustomAvoidanceStartsFromGoodWhateverTheDefaultsSay) {
   EXPECT_EQ(s.defaults.avoidance_name, "low");
 }
 
+TEST(ScenarioReader, TheForceModelTakesItsParametersByNameAndDefaultsTheRest) {
+  const Scenario s =
+      parse_scenario(with_agent(R"("avoidance": {"model": "mass", "separation_distance": 0.5,
+                                  "standing_obstacle_scale": 0.1})"),
+                     "a.json");
+  const AgentParams& p = s.agents[0].params;
+  const MassAvoidanceParams defaults;
+  EXPECT_EQ(p.avoidance.model, kAvoidanceMass);
+  EXPECT_EQ(p.avoidance_name, "mass");
+  EXPECT_FLOAT_EQ(p.avoidance.mass.separation_distance, 0.5f);
+  EXPECT_FLOAT_EQ(p.avoidance.mass.standing_obstacle_scale, 0.1f);
+  EXPECT_FLOAT_EQ(p.avoidance.mass.predictive_time, defaults.predictive_time);
+  EXPECT_FLOAT_EQ(p.avoidance.mass.wall_distance, defaults.wall_distance);
+  // The presets and a sampling object name DetourCrowd's model.
+  EXPECT_EQ(s.defaults.avoidance.model, kAvoidanceDetour);
+  const Scenario custom =
+      parse_scenario(with_agent(R"("avoidance": {"model": "detour", "horiz_time": 3})"), "a.json");
+  EXPECT_EQ(custom.agents[0].params.avoidance.model, kAvoidanceDetour);
+  EXPECT_FLOAT_EQ(custom.agents[0].params.avoidance.horiz_time, 3.0f);
+}
+
 TEST(ScenarioReader, MaxAgentRadiusCoversAgentsAndGroupsOrFallsBackToDefaults) {
   EXPECT_FLOAT_EQ(
       parse_scenario(with_world(R"("defaults": {"radius": 0.7})"), "a.json").max_agent_radius(),
@@ -478,7 +499,7 @@ INSTANTIATE_TEST_SUITE_P(
                   "(did you mean \"point\"?); allowed keys: rect, point"},
         ErrorCase{"avoidance", with_agent(R"("avoidance": {"horizon": 2})"),
                   "agents[0].avoidance.horizon",
-                  "allowed keys: vel_bias, weight_des_vel, weight_cur_vel, weight_side, "
+                  "allowed keys: model, vel_bias, weight_des_vel, weight_cur_vel, weight_side, "
                   "weight_toi, horiz_time, adaptive_divs, adaptive_rings, adaptive_depth"},
         ErrorCase{"uniform", with_group(R"("radius": {"uniform": [0.1, 0.2], "seed": 1})"),
                   "groups[0].radius.seed", "allowed keys: uniform"},
@@ -558,6 +579,17 @@ INSTANTIATE_TEST_SUITE_P(
                   "agents[0].avoidance.weight_toi", ">= 0"},
         ErrorCase{"horiz_time", with_agent(R"("avoidance": {"horiz_time": 0})"),
                   "agents[0].avoidance.horiz_time", "> 0"},
+        ErrorCase{"avoidance_model", with_agent(R"("avoidance": {"model": "orcaa"})"),
+                  "agents[0].avoidance.model", "must be \"detour\" or \"mass\", got \"orcaa\""},
+        ErrorCase{"mass_stiffness", with_agent(R"("avoidance": {"model": "mass",
+                                                              "separation_stiffness": -1})"),
+                  "agents[0].avoidance.separation_stiffness", ">= 0"},
+        ErrorCase{"mass_standing_scale",
+                  with_agent(R"("avoidance": {"model": "mass", "standing_obstacle_scale": 2})"),
+                  "agents[0].avoidance.standing_obstacle_scale", "in [0, 1]"},
+        ErrorCase{"sampling_key_under_mass",
+                  with_agent(R"("avoidance": {"model": "mass", "horiz_time": 2})"),
+                  "agents[0].avoidance.horiz_time", "unknown key \"horiz_time\""},
         ErrorCase{"divs", with_agent(R"("avoidance": {"adaptive_divs": 33})"),
                   "agents[0].avoidance.adaptive_divs", "must be an integer in [1, 32], got 33"},
         ErrorCase{"rings", with_agent(R"("avoidance": {"adaptive_rings": 5})"),

@@ -25,6 +25,8 @@ void expect_same_avoidance(const AvoidanceParams& a, const AvoidanceParams& b,
   EXPECT_EQ(a.adaptive_divs, b.adaptive_divs);
   EXPECT_EQ(a.adaptive_rings, b.adaptive_rings);
   EXPECT_EQ(a.adaptive_depth, b.adaptive_depth);
+  EXPECT_EQ(a.model, b.model);
+  EXPECT_TRUE(a.mass == b.mass);
 }
 
 void expect_same_params(const AgentParams& a, const AgentParams& b, const std::string& where) {
@@ -158,7 +160,9 @@ TEST(ScenarioWriter, CustomValuesSurvive) {
                 "goal": "antipodal", "max_accel": {"uniform": [4, 6]},
                 "collision_query_range": {"uniform": [2, 4]}, "arrival_radius": 0.7},
                {"count": 2, "spawn": {"rect": [[1, 1], [3, 3]]}, "goal": {"point": [17, 9]},
-                "separation_weight": {"uniform": [1, 1]}, "avoidance": "low"}]
+                "separation_weight": {"uniform": [1, 1]}, "avoidance": "low"},
+               {"count": 2, "spawn": {"rect": [[1, 6], [3, 8]]}, "goal": {"point": [17, 2]},
+                "avoidance": {"model": "mass", "predictive_time": 3, "wall_stiffness": 0}}]
   })";
   const Scenario original = parse_scenario(text, "custom.json");
   const std::string written = write_scenario_json(original);
@@ -169,6 +173,8 @@ TEST(ScenarioWriter, CustomValuesSurvive) {
   EXPECT_FALSE(json["agents"][1].contains("radius"));
   EXPECT_EQ(json["agents"][0]["avoidance"]["adaptive_depth"], 4);
   EXPECT_EQ(json["groups"][0]["max_accel"]["uniform"][1], 6.0);
+  EXPECT_EQ(json["groups"][2]["avoidance"]["model"], "mass");
+  EXPECT_EQ(json["groups"][2]["avoidance"]["predictive_time"], 3.0);
   EXPECT_EQ(json["dt"], 0.05);
   EXPECT_EQ(json["duration"], 12.5);
 }
