@@ -301,15 +301,8 @@ public:
   }
 
   void step(AgentArrays& agents, const KernelStepParams& params, StageTimes& times) override {
-    try {
-      Executor::step(agents, params, times);
-    } catch (...) {
-      forget_device_state();
-      rethrow_explaining_device_memory(true, agents.max_neighbors, agents.max_segments);
-    }
+    guarded(agents, [&] { Executor::step(agents, params, times); });
   }
-
-  // ---- The phases (Executor::step runs them in order; the tests one at a time).
 
   void set_navmesh_tables(const NavmeshTablesView& tables) override {
     Executor::set_navmesh_tables(tables);
@@ -679,8 +672,9 @@ private:
     return true;
   }
 
-  /// Runs `phase`; a failure leaves the device state unknown (uploaded again next time) and
-  /// is rethrown as step() does.
+  /// Runs `phase` (a step, or a corridor phase); a failure leaves the device state unknown
+  /// (uploaded again next time) and is rethrown, with the device's memory situation when it ran
+  /// out.
   template <class F> void guarded(const AgentArrays& agents, F&& phase) {
     try {
       phase();
@@ -740,8 +734,8 @@ private:
   std::size_t device_bytes_per_agent(int max_neighbors, int max_segments) const {
     std::size_t bytes = kSortBytesPerAgent;
     if (device_tables_ && agents_ != nullptr)
-      bytes += ResidentCorridors::bytes_per_agent(agents_->corridors.capacity,
-                                                  agents_->corridors.corner_capacity);
+      bytes += corridors_.bytes_per_agent(agents_->corridors.capacity,
+                                          agents_->corridors.corner_capacity);
     for_each_agent_buffer(*this, max_neighbors, max_segments,
                           [&](const auto& buffer, std::size_t per_agent, const char*) {
                             using T = typename std::remove_cvref_t<decltype(buffer)>::value_type;

@@ -177,12 +177,13 @@ int blocks(int items) {
 
 } // namespace
 
-std::size_t ResidentCorridors::bytes_per_agent(int capacity, int corner_capacity) {
-  const auto polys = static_cast<std::size_t>(capacity);
-  const auto corners = static_cast<std::size_t>(corner_capacity);
-  return polys * sizeof(std::int32_t) + sizeof(std::int32_t) + 2 * sizeof(glm::vec3) +
-         corners * (sizeof(glm::vec3) + 1 + sizeof(std::int32_t)) + sizeof(std::int32_t) + 1 +
-         sizeof(std::int32_t) + 1 + sizeof(std::int32_t);
+std::size_t ResidentCorridors::bytes_per_agent(int capacity, int corner_capacity) const {
+  std::size_t bytes = 0;
+  for_each_row_buffer(*this, capacity, corner_capacity, [&](const auto& buffer, std::size_t n) {
+    using T = typename std::remove_cvref_t<decltype(buffer)>::value_type;
+    bytes += n * sizeof(T);
+  });
+  return bytes;
 }
 
 unsigned char* ResidentCorridors::staging(std::size_t bytes, cudaStream_t stream) {
@@ -229,22 +230,11 @@ void ResidentCorridors::fit(CorridorArrays& rows, cudaStream_t stream) {
   }
   const int allocated = std::max(n, 2 * allocated_);
   const auto a = static_cast<std::size_t>(allocated);
-  const auto polys = static_cast<std::size_t>(rows.capacity);
-  const auto corners = static_cast<std::size_t>(rows.corner_capacity);
   const std::string what = "the corridor rows of " + std::to_string(n) + " agents";
   CROWD_CUDA_CHECK(cudaStreamSynchronize(stream)); // nothing in flight reads the old buffers
-  polys_.reserve(a * polys, what);
-  size_.reserve(a, what);
-  start_.reserve(a, what);
-  target_.reserve(a, what);
-  corner_verts_.reserve(a * corners, what);
-  corner_flags_.reserve(a * corners, what);
-  corner_polys_.reserve(a * corners, what);
-  corner_count_.reserve(a, what);
-  state_.reserve(a, what);
-  goal_.reserve(a, what);
-  checks_.reserve(a, what);
-  asked_.reserve(a, what);
+  for_each_row_buffer(
+      *this, rows.capacity, rows.corner_capacity,
+      [&](auto& buffer, std::size_t per_row) { buffer.reserve(a * per_row, what); });
   counters_.reserve(kCounters, what);
   // What a gather reads of a row no phase has followed yet: no corners.
   CROWD_CUDA_CHECK(cudaMemsetAsync(corner_count_.data(), 0, a * sizeof(std::int32_t), stream));
@@ -438,9 +428,10 @@ NavmeshCorrections ResidentCorridors::move(const NavmeshTablesView& nav, Corrido
 }
 
 std::size_t ResidentCorridors::device_bytes() const {
-  return polys_.bytes() + size_.bytes() + start_.bytes() + target_.bytes() + corner_verts_.bytes() +
-         corner_flags_.bytes() + corner_polys_.bytes() + corner_count_.bytes() + state_.bytes() +
-         goal_.bytes() + checks_.bytes() + asked_.bytes() + counters_.bytes() + batch_.bytes();
+  std::size_t bytes = counters_.bytes() + batch_.bytes();
+  for_each_row_buffer(*this, capacity_, corner_capacity_,
+                      [&](const auto& buffer, std::size_t) { bytes += buffer.bytes(); });
+  return bytes;
 }
 
 } // namespace crowd

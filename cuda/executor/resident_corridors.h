@@ -24,6 +24,7 @@
 #include <cuda_runtime_api.h>
 #include <glm/glm.hpp>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 namespace crowd {
@@ -31,7 +32,7 @@ namespace crowd {
 class ResidentCorridors {
 public:
   /// Device bytes per agent of rows of `capacity` polygons and `corner_capacity` corners.
-  static std::size_t bytes_per_agent(int capacity, int corner_capacity);
+  std::size_t bytes_per_agent(int capacity, int corner_capacity) const;
 
   /// Fits the device rows to the host's: when they must grow (the agent count passed the
   /// rows allocated, or the capacities changed), first brings the rows the host does not hold
@@ -65,6 +66,27 @@ public:
   std::size_t device_bytes() const;
 
 private:
+  /// Calls f(buffer, elements per row) for every buffer sized by the rows: the one list that
+  /// fit grows, device_bytes counts and bytes_per_agent prices. `Self` is this class, const or
+  /// not.
+  template <class Self, class F>
+  static void for_each_row_buffer(Self& self, int capacity, int corner_capacity, F&& f) {
+    const auto polys = static_cast<std::size_t>(capacity);
+    const auto corners = static_cast<std::size_t>(corner_capacity);
+    f(self.polys_, polys);
+    f(self.size_, 1);
+    f(self.start_, 1);
+    f(self.target_, 1);
+    f(self.corner_verts_, corners);
+    f(self.corner_flags_, corners);
+    f(self.corner_polys_, corners);
+    f(self.corner_count_, 1);
+    f(self.state_, 1);
+    f(self.goal_, 1);
+    f(self.checks_, 1);
+    f(self.asked_, 1);
+  }
+
   /// The device's rows as the kernel bodies see them.
   CorridorView view();
   /// Queues the upload of the host's state bytes.

@@ -172,6 +172,15 @@ struct CorridorNavigator::Impl {
     rows.target[k] = pos;
     rows.wrote(i);
   }
+  // Agent i's corridor as polygon refs, from a row the host holds.
+  std::vector<dtPolyRef> path_of(int i) const {
+    const std::int32_t* row = rows.row(i);
+    std::vector<dtPolyRef> path(
+        static_cast<std::size_t>(rows.size.at(static_cast<std::size_t>(i))));
+    for (std::size_t p = 0; p < path.size(); ++p)
+      path[p] = polygons().ref_of(row[p]);
+    return path;
+  }
   dtPolyRef first_polygon(int i) const {
     return rows.size[static_cast<std::size_t>(i)] > 0 ? polygons().ref_of(rows.row(i)[0]) : 0;
   }
@@ -727,15 +736,9 @@ std::size_t CorridorNavigator::path_searches() const {
 }
 
 std::vector<dtPolyRef> CorridorNavigator::corridor(int index) const {
-  const CorridorArrays& rows = impl_->rows;
   const std::int32_t which[] = {index};
   impl_->fetch(which);
-  const std::int32_t* row = rows.row(index);
-  std::vector<dtPolyRef> path(
-      static_cast<std::size_t>(rows.size.at(static_cast<std::size_t>(index))));
-  for (std::size_t p = 0; p < path.size(); ++p)
-    path[p] = impl_->polygons().ref_of(row[p]);
-  return path;
+  return impl_->path_of(index);
 }
 
 std::size_t CorridorNavigator::memory_bytes() const {
@@ -772,7 +775,7 @@ void CorridorNavigator::save(ArchiveWriter& out) const {
     const int i = static_cast<int>(k);
     out.put(m.rows.position[k]);
     out.put(m.rows.target[k]);
-    out.put(corridor(i));
+    out.put(m.path_of(i)); // fetched above
     kNavAgentFields(out, m.agents[k]);
   }
   out.put(std::vector<int>(m.queue.begin(), m.queue.end()));

@@ -177,10 +177,10 @@ std::size_t CrowdSolver::navmesh_table_bytes() const {
 
 // Health and stage times are rewritten by every step; the executors keep nothing between
 // steps but device mirrors, which a restore's new layout_version makes them upload again.
-// Under the CUDA executor the arrays a step does not download (desired and chosen velocities,
-// proximity rows, displacements) are stale here; a resumed step writes each of them before it
-// reads it, so they change no trajectory. Reading them back first would also overwrite what
-// the host changed since the step (a removed agent's velocity, a moved agent's position).
+// Under the CUDA executor the arrays a step does not download (preferred, desired and chosen
+// velocities, proximity rows, displacements) are stale here; a resumed step writes each of them
+// before it reads it, so they change no trajectory. Reading them back first would also overwrite
+// what the host changed since the step (a removed agent's velocity, a moved agent's position).
 void CrowdSolver::save(ArchiveWriter& out) const {
   save_agent_arrays(out, arrays_);
   navigator_->save(out);
