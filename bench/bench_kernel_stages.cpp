@@ -80,11 +80,13 @@ BENCHMARK(BM_Steering)->Apply(agent_sizes);
 
 /// Avoidance with every agent on one of DetourCrowd's presets (the demo's low, medium, good,
 /// high: 11, 11, 15, 22 samples per level; 1, 2, 3, 3 levels).
-void BM_Avoidance(benchmark::State& state, AvoidancePreset preset) {
+/// Every agent on one avoidance model: DetourCrowd's sampling at a preset, the force model or
+/// ORCA (their default parameters), so the models' costs compare on one scene.
+void BM_Avoidance(benchmark::State& state, AvoidanceParams params) {
   const BenchScene& scene = bench_scene(agents_of(state));
   KernelStages k(scene);
   AgentArrays& a = k.agents();
-  a.avoidance_params.assign(1, avoidance_preset(preset));
+  a.avoidance_params.assign(1, params);
   std::fill(a.avoidance_set.begin(), a.avoidance_set.end(), 0);
   k.rebind(scene.params); // the parameter sets changed
   k.executor().build_grid();
@@ -95,13 +97,22 @@ void BM_Avoidance(benchmark::State& state, AvoidancePreset preset) {
     benchmark::ClobberMemory();
   }
   set_agents_processed(state, k.count());
-  const AvoidanceParams p = avoidance_preset(preset);
-  state.counters["samples"] = static_cast<double>(p.samples_per_level() * p.adaptive_depth);
+  if (params.model == kAvoidanceDetour)
+    state.counters["samples"] =
+        static_cast<double>(params.samples_per_level() * params.adaptive_depth);
 }
-BENCHMARK_CAPTURE(BM_Avoidance, low, AvoidancePreset::Low)->Apply(agent_sizes);
-BENCHMARK_CAPTURE(BM_Avoidance, medium, AvoidancePreset::Medium)->Apply(agent_sizes);
-BENCHMARK_CAPTURE(BM_Avoidance, good, AvoidancePreset::Good)->Apply(agent_sizes);
-BENCHMARK_CAPTURE(BM_Avoidance, high, AvoidancePreset::High)->Apply(agent_sizes);
+AvoidanceParams model_defaults(AvoidanceModel model) {
+  AvoidanceParams params;
+  params.model = model;
+  return params;
+}
+BENCHMARK_CAPTURE(BM_Avoidance, low, avoidance_preset(AvoidancePreset::Low))->Apply(agent_sizes);
+BENCHMARK_CAPTURE(BM_Avoidance, medium, avoidance_preset(AvoidancePreset::Medium))
+    ->Apply(agent_sizes);
+BENCHMARK_CAPTURE(BM_Avoidance, good, avoidance_preset(AvoidancePreset::Good))->Apply(agent_sizes);
+BENCHMARK_CAPTURE(BM_Avoidance, high, avoidance_preset(AvoidancePreset::High))->Apply(agent_sizes);
+BENCHMARK_CAPTURE(BM_Avoidance, mass, model_defaults(kAvoidanceMass))->Apply(agent_sizes);
+BENCHMARK_CAPTURE(BM_Avoidance, orca, model_defaults(kAvoidanceOrca))->Apply(agent_sizes);
 
 void BM_Integrate(benchmark::State& state) {
   KernelStages k(bench_scene(agents_of(state)));

@@ -16,8 +16,9 @@
 # Spill stores/loads above 0 mean registers ran out (local memory traffic); a stack frame
 # without spills is a local array indexed at run time. "smem" is static shared memory only:
 # the avoidance kernel also takes dynamic shared memory for its AvoidanceScratch,
-# circles [K] (48 B each) + segments [S] (20 B each) + pattern [129] (8 B each), each array
-# rounded up to 16 B: 1488 B at the defaults K = 6, S = 8.
+# circles [K] (48 B each) + segments [S] (20 B each) + pattern [129] (8 B each) + ORCA's
+# half-planes and projected half-planes [K + S] each (16 B each), each array rounded up to
+# 16 B: 1936 B at the defaults K = 6, S = 8.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

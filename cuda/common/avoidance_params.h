@@ -1,6 +1,7 @@
 // Parameters of the avoidance models: DetourCrowd's adaptive velocity sampling
 // (dtObstacleAvoidanceParams) with the four presets of Recast's demo crowd tool
-// (RecastDemo/Source/Tool_Crowd.cpp, slots 0-3), and the force model of Unreal's Mass crowds.
+// (RecastDemo/Source/Tool_Crowd.cpp, slots 0-3), the force model of Unreal's Mass crowds, and
+// ORCA (the RVO2 library's optimal reciprocal collision avoidance).
 #pragma once
 
 #include <cstdint>
@@ -19,6 +20,9 @@ enum AvoidanceModel : std::int32_t {
   /// Forces that bend the desired velocity, as in Unreal's Mass crowds
   /// (cuda/kernels/mass_avoidance.h).
   kAvoidanceMass = 1,
+  /// Optimal reciprocal collision avoidance, as in the RVO2 library
+  /// (cuda/kernels/orca_avoidance.h).
+  kAvoidanceOrca = 2,
 };
 
 /// The force model's parameters (scenario `avoidance: {"model": "mass", ...}`).
@@ -47,9 +51,21 @@ struct MassAvoidanceParams {
   constexpr bool operator==(const MassAvoidanceParams&) const = default;
 };
 
+/// ORCA's parameters (scenario `avoidance: {"model": "orca", ...}`); the neighbours and wall
+/// segments are the agent's proximity rows, its radius and speed its own.
+struct OrcaAvoidanceParams {
+  /// How far ahead collisions with other agents are avoided, s (RVO2's timeHorizon). [> 0]
+  float time_horizon = 2.5f;
+  /// How far ahead collisions with walls are avoided, s (RVO2's timeHorizonObst). [> 0]
+  float time_horizon_obstacles = 1.0f;
+
+  constexpr bool operator==(const OrcaAvoidanceParams&) const = default;
+};
+
 struct AvoidanceParams {
   std::int32_t model = kAvoidanceDetour; ///< AvoidanceModel.
   MassAvoidanceParams mass;              ///< Read when model is kAvoidanceMass.
+  OrcaAvoidanceParams orca;              ///< Read when model is kAvoidanceOrca.
   float vel_bias = 0.4f;                 ///< Pattern centre = desired velocity x vel_bias. [0, 1]
   float weight_des_vel = 2.0f;     ///< Penalty weight of |v - desired velocity| / vmax. [>= 0]
   float weight_cur_vel = 0.75f;    ///< Penalty weight of |v - current velocity| / vmax. [>= 0]

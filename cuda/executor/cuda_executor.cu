@@ -118,7 +118,8 @@ __global__ void __launch_bounds__(kAgentPolicy.threads_per_block)
 /// @param[in]     layout where the AvoidanceScratch arrays sit in dynamic shared memory
 template <int kThreads>
 __global__ void __launch_bounds__(kThreads)
-    avoidance_kernel(AgentView v, AvoidanceSharedLayout layout, StandoffParams standoff) {
+    avoidance_kernel(AgentView v, AvoidanceSharedLayout layout, StandoffParams standoff,
+                     float dt) {
   // Dynamic: the circle and segment arrays scale with max_neighbors and max_segments.
   extern __shared__ __align__(kSharedAlignment) unsigned char avoidance_shared[]; // [layout.bytes]
   __shared__ typename GpuBlock<kThreads>::Shared block_shared;
@@ -126,7 +127,7 @@ __global__ void __launch_bounds__(kThreads)
   if (i >= v.count) // uniform across the block, so no thread misses a barrier
     return;
   GpuBlock<kThreads> block(block_shared);
-  choose_velocity(block, i, v, carve_avoidance_scratch(avoidance_shared, layout), standoff);
+  choose_velocity(block, i, v, carve_avoidance_scratch(avoidance_shared, layout), standoff, dt);
 }
 
 /// Stage 7: acceleration limit and move.
@@ -161,14 +162,15 @@ constexpr std::size_t kDefaultDynamicSharedLimit = 48 * 1024;
 
 template <int kThreads>
 void launch_avoidance(int count, const AgentView& view, const AvoidanceSharedLayout& layout,
-                      const StandoffParams& standoff, cudaStream_t stream) {
+                      const StandoffParams& standoff, float dt, cudaStream_t stream) {
   if (layout.bytes > kDefaultDynamicSharedLimit) {
     // Very large max_neighbors / max_segments: ask for more; fails (checked) beyond the device.
     CROWD_CUDA_CHECK(cudaFuncSetAttribute(avoidance_kernel<kThreads>,
                                           cudaFuncAttributeMaxDynamicSharedMemorySize,
                                           static_cast<int>(layout.bytes)));
   }
-  avoidance_kernel<kThreads><<<count, kThreads, layout.bytes, stream>>>(view, layout, standoff);
+  avoidance_kernel<kThreads>
+      <<<count, kThreads, layout.bytes, stream>>>(view, layout, standoff, dt);
   CROWD_CUDA_CHECK_LAUNCH("avoidance_kernel");
 }
 
@@ -176,10 +178,12 @@ void launch_avoidance(int count, const AgentView& view, const AvoidanceSharedLay
 template <std::size_t... I>
 void launch_avoidance_for_size(int block_size, std::index_sequence<I...>, int count,
                                const AgentView& view, const AvoidanceSharedLayout& layout,
-                               const StandoffParams& standoff, cudaStream_t stream) {
+                               const StandoffParams& standoff, float dt,
+                               cudaStream_t stream) {
   const bool launched =
       ((block_size == kAvoidanceBlockSizes[I]
-            ? (launch_avoidance<kAvoidanceBlockSizes[I]>(count, view, layout, standoff, stream),
+            ? (launch_avoidance<kAvoidanceBlockSizes[I]>(count, view, layout, standoff, dt,
+                                                         stream),
                true)
             : false) ||
        ...);
@@ -448,7 +452,8 @@ public:
     record(KernelStage::Avoidance);
     launch_avoidance_for_size(avoidance_block_size_,
                               std::make_index_sequence<kAvoidanceBlockSizes.size()>{}, count_,
-                              view_, avoidance_layout_, params_.standoff, stream_.get());
+                              view_, avoidance_layout_, params_.standoff, params_.dt,
+                              stream_.get());
   }
 
   void integrate() override {

@@ -107,6 +107,8 @@ struct AvoidanceSharedLayout {
   std::size_t circles = 0;  ///< SamplerCircle [max_neighbors]
   std::size_t segments = 0; ///< SamplerSegment [max_segments]
   std::size_t pattern = 0;  ///< glm::vec2 [kMaxPatternSamples]
+  std::size_t orca_lines = 0;     ///< OrcaLine [orca_line_capacity]
+  std::size_t orca_projected = 0; ///< OrcaLine [orca_line_capacity]
   std::size_t bytes = 0;    ///< Total dynamic shared memory per block.
 };
 
@@ -126,7 +128,10 @@ __host__ __device__ constexpr AvoidanceSharedLayout avoidance_shared_layout(int 
                                  static_cast<std::size_t>(max_neighbors) * sizeof(SamplerCircle));
   layout.pattern = align_shared(layout.segments +
                                 static_cast<std::size_t>(max_segments) * sizeof(SamplerSegment));
-  layout.bytes = align_shared(layout.pattern + kMaxPatternSamples * sizeof(glm::vec2));
+  const auto lines = static_cast<std::size_t>(orca_line_capacity(max_neighbors, max_segments));
+  layout.orca_lines = align_shared(layout.pattern + kMaxPatternSamples * sizeof(glm::vec2));
+  layout.orca_projected = align_shared(layout.orca_lines + lines * sizeof(OrcaLine));
+  layout.bytes = align_shared(layout.orca_projected + lines * sizeof(OrcaLine));
   return layout;
 }
 
@@ -137,6 +142,8 @@ __device__ inline AvoidanceScratch carve_avoidance_scratch(unsigned char* shared
   scratch.circles = reinterpret_cast<SamplerCircle*>(shared_bytes + layout.circles);
   scratch.segments = reinterpret_cast<SamplerSegment*>(shared_bytes + layout.segments);
   scratch.pattern = reinterpret_cast<glm::vec2*>(shared_bytes + layout.pattern);
+  scratch.orca_lines = reinterpret_cast<OrcaLine*>(shared_bytes + layout.orca_lines);
+  scratch.orca_projected = reinterpret_cast<OrcaLine*>(shared_bytes + layout.orca_projected);
   return scratch;
 }
 

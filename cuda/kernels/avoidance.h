@@ -21,6 +21,7 @@
 #include "cuda/kernels/agent_view.h"
 #include "cuda/kernels/avoidance_sampler.h"
 #include "cuda/kernels/mass_avoidance.h"
+#include "cuda/kernels/orca_avoidance.h"
 #include "cuda/kernels/standoff.h"
 
 namespace crowd {
@@ -30,6 +31,8 @@ struct AvoidanceScratch {
   SamplerCircle* circles = nullptr;   // [max_neighbors]
   SamplerSegment* segments = nullptr; // [max_segments]
   glm::vec2* pattern = nullptr;       // [kMaxPatternSamples]
+  OrcaLine* orca_lines = nullptr;     // [orca_line_capacity(max_neighbors, max_segments)]
+  OrcaLine* orca_projected = nullptr; // [orca_line_capacity(max_neighbors, max_segments)]
 };
 
 struct ArgMin {
@@ -89,14 +92,16 @@ CROWD_HD SamplerAgent sampler_agent(int i, const AgentView& v) {
   return a;
 }
 
-/// Chooses agent i's new velocity, by its avoidance model: DetourCrowd's sampling here, or the
-/// force model (mass_avoidance.h). Every thread of the block calls this with the same i. An
+/// Chooses agent i's new velocity, by its avoidance model: DetourCrowd's sampling here, the
+/// force model (mass_avoidance.h) or ORCA (orca_avoidance.h; `dt` is the step, which it reads
+/// for agents already overlapping). Every thread of the block calls this with the same i. An
 /// agent in a standoff manoeuvre (standoff.h) samples with its time horizon scaled by
 /// standoff.horizon_scale: it avoids only what it would meet soon, and presses on past what
 /// a long horizon makes it stop for.
 template <class Block>
 CROWD_HD void choose_velocity(Block& block, int i, const AgentView& v,
-                              const AvoidanceScratch& scratch, const StandoffParams& standoff) {
+                              const AvoidanceScratch& scratch, const StandoffParams& standoff,
+                              float dt) {
   if (v.mode[i] == kAgentInactive)
     return;
   const SamplerAgent agent = sampler_agent(i, v);
@@ -110,6 +115,14 @@ CROWD_HD void choose_velocity(Block& block, int i, const AgentView& v,
   if (params.model == kAvoidanceMass) {
     // The force model samples nothing: one thread computes it (mass_avoidance.h).
     block.for_each_thread(1, [&](int) { v.new_velocity[i] = mass_velocity(i, v, params.mass); });
+    return;
+  }
+  if (params.model == kAvoidanceOrca) {
+    // ORCA's linear programs are sequential: one thread, its half-planes in the block's scratch.
+    block.for_each_thread(1, [&](int) {
+      v.new_velocity[i] =
+          orca_velocity(i, v, params.orca, dt, scratch.orca_lines, scratch.orca_projected);
+    });
     return;
   }
   if (in_standoff_manoeuvre(i, v))

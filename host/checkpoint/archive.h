@@ -43,9 +43,10 @@ inline constexpr bool kStoredAsBytes = std::is_arithmetic_v<T> || std::is_enum_v
 template <> inline constexpr bool kStoredAsBytes<glm::vec2> = true;
 template <> inline constexpr bool kStoredAsBytes<glm::vec3> = true;
 template <> inline constexpr bool kStoredAsBytes<glm::vec4> = true;
-static_assert(sizeof(MassAvoidanceParams) == 8 * 4 && sizeof(AvoidanceParams) == 18 * 4,
-              "AvoidanceParams: the model, eight force-model and nine sampling 4-byte fields, no "
-              "padding");
+static_assert(sizeof(MassAvoidanceParams) == 8 * 4 && sizeof(OrcaAvoidanceParams) == 2 * 4 &&
+                  sizeof(AvoidanceParams) == 20 * 4,
+              "AvoidanceParams: the model, eight force-model, two ORCA and nine sampling 4-byte "
+              "fields, no padding");
 template <> inline constexpr bool kStoredAsBytes<AvoidanceParams> = true;
 
 class ArchiveWriter {

@@ -29,7 +29,8 @@ namespace crowd {
 /// 3: the simulation holds whether each agent's current goal can be reached (set_goal
 /// measures the new route), and the corridor navigator no longer keeps a radius per agent.
 /// 4: avoidance parameters name their model and hold the force model's parameters.
-inline constexpr std::uint32_t kCheckpointFormat = 4;
+/// 5: avoidance parameters hold ORCA's parameters.
+inline constexpr std::uint32_t kCheckpointFormat = 5;
 
 /// "crowd <project version>": a checkpoint is resumed only by the build version that wrote
 /// it, since another version may step the same state differently.

@@ -107,6 +107,12 @@ int main(int argc, char** argv) {
                    "Arrival rule of every agent, over the scenario's `arrival`: contact, or "
                    "radius (within arrival_radius only)")
       ->check(CLI::IsMember({"contact", "radius"}));
+  run_cmd
+      ->add_option("--avoidance", run.avoidance_model,
+                   "Avoidance model of every agent, over the scenario's `avoidance` (cpu/cuda): "
+                   "detour (DetourCrowd's sampling), mass (Unreal's Mass forces) or orca (RVO2); "
+                   "an agent on another model gets the model's default parameters")
+      ->check(CLI::IsMember({"detour", "mass", "orca"}));
   run_cmd->add_flag("--quiet", run.quiet, "Do not print the summary");
   run_cmd->add_option("--checkpoint", run.checkpoint,
                       "Checkpoint file: the full state of the run, rewritten every "

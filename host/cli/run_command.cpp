@@ -116,6 +116,11 @@ void check_options(const RunOptions& options) {
                      (options.fps
                           ? std::string(" (with --fps, .csv outputs are film frames at that rate)")
                           : std::string()));
+  if (!options.avoidance_model.empty() && options.avoidance_model != "detour" &&
+      options.backend == "detour")
+    throw UsageError("--avoidance " + options.avoidance_model +
+                     ": the detour backend runs DetourCrowd, which samples velocities for every "
+                     "agent; use --backend cpu or cuda");
   if (!options.checkpoint.empty() && options.backend == "detour")
     throw CheckpointError(options.checkpoint +
                           ": checkpoints need the cpu or cuda backend: DetourCrowd's internal "
@@ -132,6 +137,8 @@ SimulationOptions simulation_options(const RunOptions& options) {
     sim_options.standoff = parse_standoff_rule(options.standoff);
   if (!options.arrival.empty())
     sim_options.arrival = parse_arrival_rule(options.arrival);
+  if (!options.avoidance_model.empty())
+    sim_options.avoidance_model = parse_avoidance_model(options.avoidance_model);
   return sim_options;
 }
 

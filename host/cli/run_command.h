@@ -31,9 +31,9 @@ struct RunOptions {
   std::string metrics;         ///< Metrics JSON ("" = none).
   bool quiet = false;          ///< No summary.
   double stuck_seconds = 10.0; ///< No progress this long = stuck, replanned (0 = off).
-  /// Scenario parameters `standoff` and `arrival` for every agent ("" = as the scenario says;
-  /// docs/scenario-extensions.md).
-  std::string standoff, arrival;
+  /// Scenario parameters `standoff` and `arrival`, and the avoidance model, for every agent
+  /// ("" = as the scenario says; docs/scenario-extensions.md).
+  std::string standoff, arrival, avoidance_model;
   SolverOptions solver; ///< Tunables of the cpu/cuda backends (threads is set above).
   /// Checkpoint file ("" = none), rewritten every `checkpoint_every` steps and when the run is
   /// interrupted (host/cli/run_checkpoint.h, host/checkpoint/).

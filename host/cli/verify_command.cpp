@@ -46,11 +46,11 @@ std::vector<VerifyTest> selected(const VerifyCommandOptions& options) {
 }
 
 void check(const VerifyCommandOptions& options) {
-  if (options.model != "detour" && options.model != "mass")
+  if (options.model != "detour" && options.model != "mass" && options.model != "orca")
     throw OptionError("--model: unknown avoidance model '" + options.model +
-                      "' (the models are 'detour' and 'mass')");
-  // The suite's scenarios are written for DetourCrowd's sampling; running them under the force
-  // model (scenario `avoidance: {"model": "mass"}`) is still to come.
+                      "' (the models are 'detour', 'mass' and 'orca')");
+  // The suite's scenarios are written for DetourCrowd's sampling; running them under the other
+  // models (scenario `avoidance: {"model": ...}`) is still to come.
   if (options.model != "detour")
     throw OptionError("--model: crowd verify runs the 'detour' model (DetourCrowd's adaptive "
                       "velocity sampling) only so far, not '" +

@@ -145,6 +145,8 @@ constexpr std::string_view kMassAvoidanceKeys[] = {"model",
                                                    "standing_obstacle_scale",
                                                    "wall_distance",
                                                    "wall_stiffness"};
+constexpr std::string_view kOrcaAvoidanceKeys[] = {"model", "time_horizon",
+                                                   "time_horizon_obstacles"};
 
 bool contains(KeyList keys, std::string_view key) {
   return std::find(keys.begin(), keys.end(), key) != keys.end();
@@ -943,11 +945,12 @@ private:
     std::string model = "detour";
     if (const auto it = value.find("model"); it != value.end()) {
       const std::string model_path = json_path::member(path, "model");
+      constexpr std::string_view kModels = R"(must be "detour", "mass" or "orca", )";
       if (!it->is_string())
-        fail(model_path, "must be \"detour\" or \"mass\", " + got_typed(*it));
+        fail(model_path, std::string(kModels) + got_typed(*it));
       model = it->get<std::string>();
-      if (model != "detour" && model != "mass")
-        fail(model_path, "must be \"detour\" or \"mass\", got " + show(*it));
+      if (model != "detour" && model != "mass" && model != "orca")
+        fail(model_path, std::string(kModels) + "got " + show(*it));
     }
     if (model == "mass") {
       check_keys(value, path, kMassAvoidanceKeys);
@@ -963,6 +966,15 @@ private:
       a.model = kAvoidanceMass;
       params.avoidance = a;
       params.avoidance_name = "mass";
+      return;
+    }
+    if (model == "orca") {
+      check_keys(value, path, kOrcaAvoidanceKeys);
+      real("time_horizon", kPositive, a.orca.time_horizon);
+      real("time_horizon_obstacles", kPositive, a.orca.time_horizon_obstacles);
+      a.model = kAvoidanceOrca;
+      params.avoidance = a;
+      params.avoidance_name = "orca";
       return;
     }
     check_keys(value, path, kAvoidanceKeys);

@@ -62,6 +62,12 @@ ordered_json avoidance(const AgentParams& params) {
     object["wall_stiffness"] = number(m.wall_stiffness);
     return object;
   }
+  if (a.model == kAvoidanceOrca) {
+    object["model"] = "orca";
+    object["time_horizon"] = number(a.orca.time_horizon);
+    object["time_horizon_obstacles"] = number(a.orca.time_horizon_obstacles);
+    return object;
+  }
   object["vel_bias"] = number(a.vel_bias);
   object["weight_des_vel"] = number(a.weight_des_vel);
   object["weight_cur_vel"] = number(a.weight_cur_vel);

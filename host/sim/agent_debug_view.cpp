@@ -63,7 +63,8 @@ private:
 } // namespace
 
 AgentDebugView inspect_agent(const AgentArrays& a, const CorridorNavigator& navigator,
-                             const NavMesh& navmesh, const StandoffParams& standoff, int id) {
+                             const NavMesh& navmesh, const StandoffParams& standoff, float dt,
+                             int id) {
   AgentDebugView view;
   view.agent = id;
   const auto i = static_cast<std::size_t>(id);
@@ -104,7 +105,7 @@ AgentDebugView inspect_agent(const AgentArrays& a, const CorridorNavigator& navi
 
   SampleRecordingBlock block(view.samples);
   CpuAvoidanceScratch scratch(local.max_neighbors, local.max_segments);
-  choose_velocity(block, 0, local.view(), scratch.view(), standoff);
+  choose_velocity(block, 0, local.view(), scratch.view(), standoff, dt);
   view.chosen_velocity = local.new_velocity[0];
   return view;
 }
@@ -122,7 +123,7 @@ std::optional<AgentDebugView> inspect_agent(const Simulation& simulation, int id
   // The solver's arrays are numbered by backend index; the view speaks agent ids.
   solver->read_back_for_inspection(index);
   AgentDebugView view = inspect_agent(solver->arrays(), solver->navigator(), simulation.navmesh(),
-                                      solver->standoff_params(), index);
+                                      solver->standoff_params(), simulation.scenario().dt, index);
   view.agent = id;
   for (int& neighbour : view.neighbours)
     neighbour = simulation.agent_of_backend_index(neighbour);

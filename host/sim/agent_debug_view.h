@@ -35,10 +35,11 @@ struct AgentDebugView {
 /// Re-runs avoidance for agent `id` on the state the last step left in `arrays` (its neighbour
 /// and wall lists and desired velocity from that step; positions and velocities after it):
 /// the avoidance kernel itself (choose_velocity, cuda/kernels/avoidance.h) through a block
-/// that records every sample, with the standoff breaker's horizon as the step ran it. An
-/// inactive agent gets no samples.
+/// that records every sample, with the standoff breaker's horizon and the step `dt` as the step
+/// ran them. An inactive agent gets no samples.
 AgentDebugView inspect_agent(const AgentArrays& arrays, const CorridorNavigator& navigator,
-                             const NavMesh& navmesh, const StandoffParams& standoff, int id);
+                             const NavMesh& navmesh, const StandoffParams& standoff, float dt,
+                             int id);
 
 /// The same for agent `id` of a simulation (agent ids throughout, the neighbours' too, although
 /// the solver numbers its agents in the order they entered); an agent that has not entered

@@ -43,13 +43,23 @@ public:
       circles_.resize(static_cast<std::size_t>(max_neighbors));
     if (segments_.size() < static_cast<std::size_t>(max_segments))
       segments_.resize(static_cast<std::size_t>(max_segments));
+    const auto lines = static_cast<std::size_t>(orca_line_capacity(max_neighbors, max_segments));
+    if (orca_lines_.size() < lines) {
+      orca_lines_.resize(lines);
+      orca_projected_.resize(lines);
+    }
   }
-  AvoidanceScratch view() { return {circles_.data(), segments_.data(), pattern_.data()}; }
+  AvoidanceScratch view() {
+    return {circles_.data(), segments_.data(), pattern_.data(), orca_lines_.data(),
+            orca_projected_.data()};
+  }
 
 private:
   std::vector<SamplerCircle> circles_;
   std::vector<SamplerSegment> segments_;
   std::vector<glm::vec2> pattern_;
+  std::vector<OrcaLine> orca_lines_;
+  std::vector<OrcaLine> orca_projected_;
 };
 
 } // namespace crowd

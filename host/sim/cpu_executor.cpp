@@ -106,7 +106,8 @@ public:
     clock_.start(KernelStage::Avoidance);
     for_each_agent([&](int i) {
       CpuBlock block;
-      choose_velocity(block, i, view_, worker_scratch().avoidance.view(), params_.standoff);
+      choose_velocity(block, i, view_, worker_scratch().avoidance.view(), params_.standoff,
+                      params_.dt);
     });
   }
 

@@ -47,6 +47,16 @@ StandoffRule parse_standoff_rule(const std::string& name) {
                               "' (use keep_right, keep_left or off)");
 }
 
+AvoidanceModel parse_avoidance_model(const std::string& name) {
+  if (name == "detour")
+    return kAvoidanceDetour;
+  if (name == "mass")
+    return kAvoidanceMass;
+  if (name == "orca")
+    return kAvoidanceOrca;
+  throw std::invalid_argument("unknown avoidance model '" + name + "' (use detour, mass or orca)");
+}
+
 ArrivalRule parse_arrival_rule(const std::string& name) {
   if (name == "contact")
     return ArrivalRule::Contact;
@@ -94,6 +104,21 @@ std::vector<AgentSetup> with_overrides(std::vector<AgentSetup> setups,
   for (AgentSetup& setup : setups) {
     setup.params.standoff = options.standoff.value_or(setup.params.standoff);
     setup.params.arrival = options.arrival.value_or(setup.params.arrival);
+    if (options.avoidance_model && setup.params.avoidance.model != *options.avoidance_model) {
+      AvoidanceParams& avoidance = setup.params.avoidance;
+      switch (*options.avoidance_model) {
+      case kAvoidanceDetour:
+        avoidance = avoidance_preset(AvoidancePreset::Good);
+        setup.params.avoidance_name = "good";
+        break;
+      case kAvoidanceMass:
+      case kAvoidanceOrca:
+        avoidance = AvoidanceParams{};
+        avoidance.model = *options.avoidance_model;
+        setup.params.avoidance_name = *options.avoidance_model == kAvoidanceMass ? "mass" : "orca";
+        break;
+      }
+    }
   }
   return setups;
 }

@@ -54,12 +54,18 @@ struct SimulationOptions {
   /// any scenario the way DetourCrowd and the version-1 format do.
   std::optional<StandoffRule> standoff;
   std::optional<ArrivalRule> arrival;
+  /// Given, every agent avoids by this model (`crowd run --avoidance orca`), so that one scene
+  /// can be compared under each: an agent already on it keeps its parameters, the others get
+  /// the model's defaults ("good" for DetourCrowd's sampling). cpu and cuda backends.
+  std::optional<AvoidanceModel> avoidance_model;
 };
 
 /// Parses "keep_right", "keep_left", "off"; throws std::invalid_argument otherwise.
 StandoffRule parse_standoff_rule(const std::string& name);
 /// Parses "contact", "radius"; throws std::invalid_argument otherwise.
 ArrivalRule parse_arrival_rule(const std::string& name);
+/// Parses "detour", "mass", "orca"; throws std::invalid_argument otherwise.
+AvoidanceModel parse_avoidance_model(const std::string& name);
 
 class Simulation {
 public:

@@ -73,10 +73,10 @@ TEST(CrowdVerify, SampleScenariosAreTheSuites) {
 }
 
 TEST(CrowdVerify, RefusesUnknownModelsAndTests) {
-  const auto model = run_cli("verify --model orca");
+  const auto model = run_cli("verify --model rvo");
   EXPECT_EQ(model.exit_code, 2);
-  EXPECT_NE(model.output.find("error: --model: unknown avoidance model 'orca' (the models are "
-                              "'detour' and 'mass')"),
+  EXPECT_NE(model.output.find("error: --model: unknown avoidance model 'rvo' (the models are "
+                              "'detour', 'mass' and 'orca')"),
             std::string::npos)
       << model.output;
   const auto mass = run_cli("verify --model mass");

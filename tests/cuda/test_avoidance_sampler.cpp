@@ -136,7 +136,7 @@ glm::vec2 kernel_velocity(const Problem& pr, const AvoidanceParams& params) {
   CpuAvoidanceScratch scratch(view.max_neighbors, view.max_segments);
   CpuBlock block;
   a.new_velocity[0] = glm::vec2(12345.0f);
-  choose_velocity(block, 0, view, scratch.view(), StandoffParams{});
+  choose_velocity(block, 0, view, scratch.view(), StandoffParams{}, 0.1f);
   return a.new_velocity[0];
 }
 
@@ -435,7 +435,7 @@ TEST(AvoidanceSampler, InactiveAgentIsLeftUntouched) {
   a.new_velocity[0] = {7.0f, 7.0f};
   CpuAvoidanceScratch scratch(a.max_neighbors, a.max_segments);
   CpuBlock block;
-  choose_velocity(block, 0, a.view(), scratch.view(), StandoffParams{});
+  choose_velocity(block, 0, a.view(), scratch.view(), StandoffParams{}, 0.1f);
   EXPECT_EQ(a.new_velocity[0], glm::vec2(7.0f, 7.0f));
 }
 

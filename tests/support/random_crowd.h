@@ -80,12 +80,20 @@ inline AvoidanceParams force_model_avoidance() {
   return mass;
 }
 
+/// ORCA with its default parameters (cuda/kernels/orca_avoidance.h).
+inline AvoidanceParams orca_avoidance() {
+  AvoidanceParams orca;
+  orca.model = kAvoidanceOrca;
+  return orca;
+}
+
 /// Adds `count` agents at random places of the world, with random sizes and goals, cycling
 /// through the low, good and high presets and through the standoff sides (none, right, right,
-/// left); every `big_pattern_every`-th agent (0 = none) gets the largest sampling pattern, and
-/// every `force_model_every`-th (0 = none) the force model instead.
+/// left); every `big_pattern_every`-th agent (0 = none) gets the largest sampling pattern, every
+/// `force_model_every`-th (0 = none) the force model instead, and every `orca_every`-th ORCA.
 inline void add_random_agents(RandomCrowd& crowd, int count, std::mt19937& rng,
-                              int big_pattern_every, int force_model_every = 0) {
+                              int big_pattern_every, int force_model_every = 0,
+                              int orca_every = 0) {
   std::uniform_real_distribution<float> place(1.0f, 39.0f);
   std::uniform_real_distribution<float> radius(0.3f, 0.5f);
   std::uniform_real_distribution<float> separation(0.0f, 2.0f);
@@ -95,7 +103,8 @@ inline void add_random_agents(RandomCrowd& crowd, int count, std::mt19937& rng,
     const float r = radius(rng);
     const int index = crowd.agents.count();
     const AvoidanceParams params =
-        force_model_every > 0 && index % force_model_every == 0 ? force_model_avoidance()
+        orca_every > 0 && index % orca_every == 0               ? orca_avoidance()
+        : force_model_every > 0 && index % force_model_every == 0 ? force_model_avoidance()
         : big_pattern_every > 0 && index % big_pattern_every == 0
             ? largest_avoidance_pattern()
             : avoidance_preset(presets[static_cast<std::size_t>(index) % 3]);

@@ -266,6 +266,17 @@ TEST(ScenarioReader, CustomAvoidanceStartsFromGoodWhateverTheDefaultsSay) {
   EXPECT_EQ(s.defaults.avoidance_name, "low");
 }
 
+TEST(ScenarioReader, OrcaTakesItsParametersByNameAndDefaultsTheRest) {
+  const Scenario s = parse_scenario(
+      with_agent(R"("avoidance": {"model": "orca", "time_horizon": 4})"), "a.json");
+  const AgentParams& p = s.agents[0].params;
+  EXPECT_EQ(p.avoidance.model, kAvoidanceOrca);
+  EXPECT_EQ(p.avoidance_name, "orca");
+  EXPECT_FLOAT_EQ(p.avoidance.orca.time_horizon, 4.0f);
+  EXPECT_FLOAT_EQ(p.avoidance.orca.time_horizon_obstacles,
+                  OrcaAvoidanceParams{}.time_horizon_obstacles);
+}
+
 TEST(ScenarioReader, TheForceModelTakesItsParametersByNameAndDefaultsTheRest) {
   const Scenario s =
       parse_scenario(with_agent(R"("avoidance": {"model": "mass", "separation_distance": 0.5,
@@ -580,7 +591,17 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"horiz_time", with_agent(R"("avoidance": {"horiz_time": 0})"),
                   "agents[0].avoidance.horiz_time", "> 0"},
         ErrorCase{"avoidance_model", with_agent(R"("avoidance": {"model": "orcaa"})"),
-                  "agents[0].avoidance.model", "must be \"detour\" or \"mass\", got \"orcaa\""},
+                  "agents[0].avoidance.model",
+                  "must be \"detour\", \"mass\" or \"orca\", got \"orcaa\""},
+        ErrorCase{"orca_horizon",
+                  with_agent(R"("avoidance": {"model": "orca", "time_horizon": 0})"),
+                  "agents[0].avoidance.time_horizon", "> 0"},
+        ErrorCase{"orca_obstacle_horizon",
+                  with_agent(R"("avoidance": {"model": "orca", "time_horizon_obstacles": -1})"),
+                  "agents[0].avoidance.time_horizon_obstacles", "> 0"},
+        ErrorCase{"mass_key_under_orca",
+                  with_agent(R"("avoidance": {"model": "orca", "predictive_time": 2})"),
+                  "agents[0].avoidance.predictive_time", "unknown key \"predictive_time\""},
         ErrorCase{"mass_stiffness", with_agent(R"("avoidance": {"model": "mass",
                                                               "separation_stiffness": -1})"),
                   "agents[0].avoidance.separation_stiffness", ">= 0"},

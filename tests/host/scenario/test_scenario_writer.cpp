@@ -162,7 +162,9 @@ TEST(ScenarioWriter, CustomValuesSurvive) {
                {"count": 2, "spawn": {"rect": [[1, 1], [3, 3]]}, "goal": {"point": [17, 9]},
                 "separation_weight": {"uniform": [1, 1]}, "avoidance": "low"},
                {"count": 2, "spawn": {"rect": [[1, 6], [3, 8]]}, "goal": {"point": [17, 2]},
-                "avoidance": {"model": "mass", "predictive_time": 3, "wall_stiffness": 0}}]
+                "avoidance": {"model": "mass", "predictive_time": 3, "wall_stiffness": 0}},
+               {"count": 2, "spawn": {"rect": [[5, 6], [7, 8]]}, "goal": {"point": [17, 5]},
+                "avoidance": {"model": "orca", "time_horizon_obstacles": 0.5}}]
   })";
   const Scenario original = parse_scenario(text, "custom.json");
   const std::string written = write_scenario_json(original);
@@ -175,6 +177,8 @@ TEST(ScenarioWriter, CustomValuesSurvive) {
   EXPECT_EQ(json["groups"][0]["max_accel"]["uniform"][1], 6.0);
   EXPECT_EQ(json["groups"][2]["avoidance"]["model"], "mass");
   EXPECT_EQ(json["groups"][2]["avoidance"]["predictive_time"], 3.0);
+  EXPECT_EQ(json["groups"][3]["avoidance"]["model"], "orca");
+  EXPECT_EQ(json["groups"][3]["avoidance"]["time_horizon_obstacles"], 0.5);
   EXPECT_EQ(json["dt"], 0.05);
   EXPECT_EQ(json["duration"], 12.5);
 }

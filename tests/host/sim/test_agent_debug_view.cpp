@@ -54,7 +54,8 @@ TEST(AgentDebugView, SamplesAreTheKernelsAndItsAnswerIsTheKernelsChoice) {
   AgentArrays copy = sim.crowd_solver()->arrays();
   CpuBlock block;
   CpuAvoidanceScratch scratch(copy.max_neighbors, copy.max_segments);
-  choose_velocity(block, 0, copy.view(), scratch.view(), sim.crowd_solver()->standoff_params());
+  choose_velocity(block, 0, copy.view(), scratch.view(), sim.crowd_solver()->standoff_params(),
+                  sim.scenario().dt);
   EXPECT_EQ(copy.new_velocity[0], view->chosen_velocity);
 }
 

@@ -184,6 +184,47 @@ TEST(SimulationStandoffs, WithTheBreakerOffOurSolverStallsLikeDetourCrowd) {
   EXPECT_GT(off.stuck.stuck_now, 0);
 }
 
+// `crowd run --avoidance MODEL`: one scene compared under each avoidance model.
+std::vector<glm::vec3> final_positions(const std::string& json, const SimulationOptions& options) {
+  Simulation sim(parse_scenario(json, "models.json"), options);
+  for (int step = 0; step < 40; ++step)
+    sim.step();
+  std::vector<glm::vec3> positions;
+  for (int id = 0; id < sim.agent_count(); ++id)
+    positions.push_back(sim.position(id));
+  return positions;
+}
+
+std::string crossing_with_avoidance(const std::string& first, const std::string& second) {
+  return R"({"name": "models", "seed": 2, "dt": 0.1, "duration": 10,
+             "world": {"bounds": [[-8, -8], [8, 8]]},
+             "groups": [{"count": 8, "spawn": {"rect": [[-7, -2], [-4, 2]]},
+                         "goal": {"rect": [[4, -2], [7, 2]]}, "avoidance": )" +
+         first + R"(},
+                        {"count": 8, "spawn": {"rect": [[-2, -7], [2, -4]]},
+                         "goal": {"rect": [[-2, 4], [2, 7]]}, "avoidance": )" +
+         second + "}]}";
+}
+
+TEST(SimulationAvoidanceModel, TheOptionPutsEveryAgentOnTheModelAsIfTheScenarioNamedIt) {
+  SimulationOptions options;
+  options.backend = BackendKind::Cpu;
+  const std::vector<glm::vec3> named = final_positions(
+      crossing_with_avoidance(R"({"model": "orca"})", R"({"model": "orca"})"), options);
+  SimulationOptions orca = options;
+  orca.avoidance_model = kAvoidanceOrca;
+  EXPECT_EQ(final_positions(crossing_with_avoidance(R"("high")", R"({"model": "mass"})"), orca),
+            named);
+  // Back to DetourCrowd's sampling: agents on another model get "good", agents already
+  // sampling keep their own parameters.
+  SimulationOptions detour = options;
+  detour.avoidance_model = kAvoidanceDetour;
+  EXPECT_EQ(final_positions(crossing_with_avoidance(R"("high")", R"({"model": "mass"})"), detour),
+            final_positions(crossing_with_avoidance(R"("high")", R"("good")"), options));
+  EXPECT_NE(named, final_positions(crossing_with_avoidance(R"("high")", R"("good")"), options))
+      << "the models move the crowd differently";
+}
+
 TEST(SimulationStandoffs, TheMetricsJsonCarriesTheFlowKeysLast) {
   MetricsSummary s;
   s.arrived = 10;

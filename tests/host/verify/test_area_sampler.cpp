@@ -5,6 +5,12 @@
 namespace crowd {
 namespace {
 
+SimulationOptions on_cpu() {
+  SimulationOptions options;
+  options.backend = BackendKind::Cpu;
+  return options;
+}
+
 TEST(AreaSampler, DensityAndSpeedOfTheAgentsInside) {
   Scenario s;
   s.name = "area";
@@ -27,7 +33,7 @@ TEST(AreaSampler, DensityAndSpeedOfTheAgentsInside) {
   standing.goal.position = standing.position.position;
   standing.params = s.defaults;
   s.agents.push_back(standing);
-  Simulation sim(s, SimulationOptions{BackendKind::Cpu, {}, 10.0, {}, {}});
+  Simulation sim(s, on_cpu());
   // The walkers are inside [4, 8] x [0, 4] from about 3 s to 7 s; sampling from 4 s to 6 s
   // sees both every step, at 1 m/s along +x; the area is 16 m2.
   AreaSampler area({4.0f, 0.0f}, {8.0f, 4.0f}, 4.0, {1.0f, 0.0f});

@@ -5,6 +5,12 @@
 namespace crowd {
 namespace {
 
+SimulationOptions on_cpu() {
+  SimulationOptions options;
+  options.backend = BackendKind::Cpu;
+  return options;
+}
+
 /// One agent walking +x at 1 m/s along a 2 m corridor from x = 1.
 Scenario walk(OnArrival on_arrival, float goal_x) {
   Scenario s;
@@ -26,7 +32,7 @@ Scenario walk(OnArrival on_arrival, float goal_x) {
 }
 
 TEST(LineCrossings, TimesTheCrossingBetweenStepsAndItsDirection) {
-  Simulation sim(walk(OnArrival::Stop, 19.0f), SimulationOptions{BackendKind::Cpu, {}, 10.0, {}, {}});
+  Simulation sim(walk(OnArrival::Stop, 19.0f), on_cpu());
   LineCrossings line({10.0f, 0.0f}, {10.0f, 2.0f}), reversed({10.0f, 2.0f}, {10.0f, 0.0f});
   LineCrossings beside({10.0f, 3.0f}, {10.0f, 5.0f});
   for (int step = 0; step <= 150; ++step) {
@@ -49,7 +55,7 @@ TEST(LineCrossings, TimesTheCrossingBetweenStepsAndItsDirection) {
 TEST(LineCrossings, CountsTheStepOfRemoval) {
   // The step from x = 9.98 to 10.08 takes the agent over the line and within the arrival
   // radius (0.5 m) of its goal: it is removed in that step.
-  Simulation sim(walk(OnArrival::Remove, 10.55f), SimulationOptions{BackendKind::Cpu, {}, 10.0, {}, {}});
+  Simulation sim(walk(OnArrival::Remove, 10.55f), on_cpu());
   LineCrossings line({10.0f, 0.0f}, {10.0f, 2.0f});
   line.observe(sim);
   while (sim.phase(0) != AgentPhase::Removed && sim.step_index() < 200) {
