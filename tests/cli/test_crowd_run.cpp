@@ -18,21 +18,31 @@ std::vector<std::string> lines_of(const std::string& text) {
   return lines;
 }
 
-TEST(CrowdRun, TrajectoryBytesAreIdenticalWithOneAndTwoThreads) {
+/// Runs crossing.json (150 steps) at 1 and 2 threads with `options` and expects the same bytes.
+void expect_same_trajectory_at_one_and_two_threads(const std::string& options) {
   TempDir dir;
   const auto one = dir / "one.csv";
   const auto two = dir / "two.csv";
-  ASSERT_EQ(run_cli("run " + sample("crossing.json") +
-                    " --backend cpu --steps 150 --threads 1 --out " + one.string())
+  ASSERT_EQ(run_cli("run " + sample("crossing.json") + " --backend cpu --steps 150 --threads 1 " +
+                    options + " --out " + one.string())
                 .exit_code,
             0);
-  ASSERT_EQ(run_cli("run " + sample("crossing.json") +
-                    " --backend cpu --steps 150 --threads 2 --out " + two.string())
+  ASSERT_EQ(run_cli("run " + sample("crossing.json") + " --backend cpu --steps 150 --threads 2 " +
+                    options + " --out " + two.string())
                 .exit_code,
             0);
   const std::string a = read_file(one);
   ASSERT_GT(a.size(), 1000u);
   EXPECT_TRUE(a == read_file(two)) << "trajectories differ between --threads 1 and --threads 2";
+}
+
+TEST(CrowdRun, TrajectoryBytesAreIdenticalWithOneAndTwoThreads) {
+  expect_same_trajectory_at_one_and_two_threads("");
+}
+
+TEST(CrowdRun, TrajectoryBytesAreIdenticalWithOneAndTwoThreadsUnderEveryModel) {
+  expect_same_trajectory_at_one_and_two_threads("--avoidance mass");
+  expect_same_trajectory_at_one_and_two_threads("--avoidance orca");
 }
 
 TEST(CrowdRun, WritesTheTrajectoryCsvOfTheSpecEveryKSteps) {

@@ -123,8 +123,7 @@ TEST(CudaExecutor, MatchesTheCpuExecutorBitForBitWithOrca) {
     GTEST_SKIP() << kNoCudaDevice;
   // Every 3rd agent avoids by ORCA (one thread of its block, its half-planes in shared memory),
   // every 4th other by the force model, among sampling ones.
-  expect_executors_agree(test::size_for_device(300, 150), 0, test::size_for_device(20, 12), 4,
-                         3);
+  expect_executors_agree(test::size_for_device(300, 150), 0, test::size_for_device(20, 12), 4, 3);
 }
 
 TEST(CudaExecutor, MatchesTheCpuExecutorBitForBitWithTheLargestSamplingPattern) {

@@ -3,17 +3,12 @@
 // one nearest the desired velocity in every half-plane; overlapping agents part at full speed
 // (the 3D program's least violation), without being pushed through a wall; a wall ahead takes
 // away the velocity that would reach it within its horizon, and a wall seen from its far side
-// counts for nothing. In whole runs on the cpu backend a head-on pair passes without overlap,
-// an agent walks round a wall across its way, and the antipodal circle has no overlap at all.
-#include "cuda/core/agent_arrays.h"
+// counts for nothing. Whole runs under every model: test_avoidance_model_runs.cpp.
 #include "cuda/kernels/orca_avoidance.h"
-#include "host/scenario/scenario.h"
-#include "host/sim/simulation.h"
+#include "tests/support/avoidance_scene.h"
 
-#include <fstream>
+#include <cmath>
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
-#include <string>
 #include <vector>
 
 namespace crowd {
@@ -21,32 +16,11 @@ namespace {
 
 constexpr float kDt = 0.1f;
 
-/// An agent at the origin with velocity and desired velocity (1, 0) and desired speed 1.4, and
-/// `others` as its neighbours; `wall` adds a wall segment to its row.
-struct Scene {
-  AgentArrays arrays;
+/// An agent at the origin with velocity and desired velocity (1, 0) among its neighbours, with
+/// two wall slots.
+struct Scene : test::AvoidanceScene {
   OrcaAvoidanceParams params;
-  Scene() {
-    arrays.max_neighbors = 4;
-    arrays.max_segments = 2;
-    add({0.0f, 0.0f}, {1.0f, 0.0f});
-  }
-  int add(glm::vec2 at, glm::vec2 velocity) {
-    const int i = arrays.append({at.x, 0.0f, at.y}, 0.4f, 2.0f, 8.0f, 4.8f, 2.0f, 0);
-    const auto k = static_cast<std::size_t>(i);
-    arrays.velocity[k] = velocity;
-    arrays.desired_velocity[k] = velocity;
-    arrays.desired_speed[k] = 1.4f;
-    if (i > 0) {
-      arrays.neighbor_index[static_cast<std::size_t>(arrays.neighbor_count[0])] = i;
-      ++arrays.neighbor_count[0];
-    }
-    return i;
-  }
-  void wall(glm::vec2 a, glm::vec2 b) {
-    arrays.segment[static_cast<std::size_t>(arrays.segment_count[0])] = {a.x, a.y, b.x, b.y};
-    ++arrays.segment_count[0];
-  }
+  Scene() : AvoidanceScene({1.0f, 0.0f}, 2) {}
   std::vector<OrcaLine> lines(int& obstacle_lines) {
     std::vector<OrcaLine> out(static_cast<std::size_t>(capacity()));
     const int count =
@@ -154,8 +128,8 @@ TEST(OrcaAvoidance, TwoAgentsOnOneSpotPartInOppositeDirections) {
   scene.arrays.neighbor_count[static_cast<std::size_t>(other)] = 1;
   std::vector<OrcaLine> lines(static_cast<std::size_t>(scene.capacity()));
   std::vector<OrcaLine> projected(lines.size());
-  const glm::vec2 second = orca_velocity(other, scene.arrays.view_without_rotations(),
-                                         scene.params, kDt, lines.data(), projected.data());
+  const glm::vec2 second = orca_velocity(other, scene.arrays.view_without_rotations(), scene.params,
+                                         kDt, lines.data(), projected.data());
   EXPECT_LT(orca_dot(first, second), 0.0f);
 }
 
@@ -195,56 +169,6 @@ TEST(OrcaAvoidance, ANeighbourDoesNotPushTheAgentThroughAWall) {
   scene.add({0.0f, -0.5f}, {0.0f, 0.0f});
   const glm::vec2 v = scene.velocity();
   EXPECT_LE(v.y * scene.params.time_horizon_obstacles, 0.05f + 1e-5f);
-}
-
-// ---- Whole runs on the cpu backend.
-
-std::string with_orca(const std::string& body) {
-  return R"({"name": "orca", "seed": 3, "dt": 0.1, "duration": 30,
-             "defaults": {"radius": 0.4, "max_speed": 1.4, "avoidance": {"model": "orca"}},
-            )" +
-         body + "}";
-}
-
-MetricsSummary run(const Scenario& scenario) {
-  SimulationOptions options;
-  options.backend = BackendKind::Cpu;
-  Simulation sim(scenario, options);
-  while (sim.step_index() < sim.scenario().step_count())
-    sim.step();
-  return sim.metrics();
-}
-
-MetricsSummary run(const std::string& json) {
-  return run(parse_scenario(json, "orca.json"));
-}
-
-TEST(OrcaAvoidanceRuns, AHeadOnPairPassesWithoutOverlap) {
-  const MetricsSummary m = run(with_orca(R"(
-      "world": {"bounds": [[-10, -5], [10, 5]]},
-      "agents": [{"position": [-6, 0], "goal": [6, 0]}, {"position": [6, 0.1], "goal": [-6, 0.1]}])"));
-  EXPECT_EQ(m.arrived, 2);
-  EXPECT_EQ(m.overlap_events, 0);
-}
-
-TEST(OrcaAvoidanceRuns, AnAgentDoesNotWalkIntoAWallAcrossItsWay) {
-  const MetricsSummary m = run(with_orca(R"(
-      "world": {"bounds": [[-10, -10], [10, 10]], "obstacles": [[[-0.1, -6], [0.1, -6], [0.1, 3], [-0.1, 3]]]},
-      "agents": [{"position": [-5, 0], "goal": [5, 0]}, {"position": [-5, -2], "goal": [5, -2]}])"));
-  EXPECT_EQ(m.arrived, 2);
-  EXPECT_EQ(m.wall_events, 0);
-}
-
-TEST(OrcaAvoidanceRuns, TheAntipodalCircleHasNoOverlapAndEveryoneArrives) {
-  // samples/scenarios/circle.json, every agent under ORCA: collision-free where the program is
-  // feasible, as the ORCA paper proves, and the circle never makes it infeasible.
-  std::ifstream in(std::string(CROWD_SOURCE_DIR) + "/samples/scenarios/circle.json");
-  nlohmann::json json = nlohmann::json::parse(in);
-  json["defaults"]["avoidance"] = {{"model", "orca"}};
-  const MetricsSummary m = run(parse_scenario(json.dump(), "circle.json"));
-  EXPECT_EQ(m.arrived, 100);
-  EXPECT_EQ(m.overlap_events, 0);
-  EXPECT_EQ(m.wall_events, 0);
 }
 
 } // namespace

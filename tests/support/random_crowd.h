@@ -103,7 +103,7 @@ inline void add_random_agents(RandomCrowd& crowd, int count, std::mt19937& rng,
     const float r = radius(rng);
     const int index = crowd.agents.count();
     const AvoidanceParams params =
-        orca_every > 0 && index % orca_every == 0               ? orca_avoidance()
+        orca_every > 0 && index % orca_every == 0                 ? orca_avoidance()
         : force_model_every > 0 && index % force_model_every == 0 ? force_model_avoidance()
         : big_pattern_every > 0 && index % big_pattern_every == 0
             ? largest_avoidance_pattern()

@@ -267,8 +267,8 @@ TEST(ScenarioReader, CustomAvoidanceStartsFromGoodWhateverTheDefaultsSay) {
 }
 
 TEST(ScenarioReader, OrcaTakesItsParametersByNameAndDefaultsTheRest) {
-  const Scenario s = parse_scenario(
-      with_agent(R"("avoidance": {"model": "orca", "time_horizon": 4})"), "a.json");
+  const Scenario s =
+      parse_scenario(with_agent(R"("avoidance": {"model": "orca", "time_horizon": 4})"), "a.json");
   const AgentParams& p = s.agents[0].params;
   EXPECT_EQ(p.avoidance.model, kAvoidanceOrca);
   EXPECT_EQ(p.avoidance_name, "orca");
