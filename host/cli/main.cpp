@@ -14,6 +14,15 @@ int main(int argc, char** argv) {
                "runs the unmodified DetourCrowd library on the same scene for comparison."};
   app.require_subcommand(1);
 
+  // --avoidance of run, view and render: one model for every agent of the scenario.
+  const auto avoidance_option = [](CLI::App* cmd, std::string& model, const std::string& what) {
+    cmd->add_option("--avoidance", model,
+                    what + ", over the scenario's `avoidance` (cpu/cuda): detour (DetourCrowd's "
+                           "sampling), mass (Unreal's Mass forces) or orca (RVO2); an agent on "
+                           "another model gets the model's default parameters")
+        ->check(CLI::IsMember({"detour", "mass", "orca"}));
+  };
+
   crowd::RunOptions run;
   CLI::App* run_cmd =
       app.add_subcommand("run", "Simulate a scenario file (see shared/spec/scenario.md) and "
@@ -107,12 +116,7 @@ int main(int argc, char** argv) {
                    "Arrival rule of every agent, over the scenario's `arrival`: contact, or "
                    "radius (within arrival_radius only)")
       ->check(CLI::IsMember({"contact", "radius"}));
-  run_cmd
-      ->add_option("--avoidance", run.avoidance_model,
-                   "Avoidance model of every agent, over the scenario's `avoidance` (cpu/cuda): "
-                   "detour (DetourCrowd's sampling), mass (Unreal's Mass forces) or orca (RVO2); "
-                   "an agent on another model gets the model's default parameters")
-      ->check(CLI::IsMember({"detour", "mass", "orca"}));
+  avoidance_option(run_cmd, run.avoidance_model, "Avoidance model of every agent");
   run_cmd->add_flag("--quiet", run.quiet, "Do not print the summary");
   run_cmd->add_option("--checkpoint", run.checkpoint,
                       "Checkpoint file: the full state of the run, rewritten every "
@@ -194,9 +198,11 @@ int main(int argc, char** argv) {
                          "directory and run nothing");
 
   // Shared by `view` and `render`: what to draw.
-  const auto add_source_options = [](CLI::App* cmd, std::string& scenario, std::string& trajectory,
-                                     std::string& backend, std::optional<int>& steps, int& threads,
-                                     std::string& colour, std::string& overlays, int& select) {
+  const auto add_source_options = [&avoidance_option](
+                                      CLI::App* cmd, std::string& scenario, std::string& trajectory,
+                                      std::string& backend, std::string& avoidance,
+                                      std::optional<int>& steps, int& threads, std::string& colour,
+                                      std::string& overlays, int& select) {
     cmd->add_option("scenario", scenario, "Scenario JSON file")->required();
     cmd->add_option("--trajectory", trajectory,
                     "Replay this trajectory CSV of the scenario ('crowd run --out'), per-step or "
@@ -204,6 +210,7 @@ int main(int argc, char** argv) {
     cmd->add_option("--backend", backend, "Live mode: auto, cpu, cuda or detour")
         ->check(CLI::IsMember({"auto", "cpu", "cuda", "detour"}))
         ->default_val("auto");
+    avoidance_option(cmd, avoidance, "Live mode: avoidance model of every agent");
     cmd->add_option("--steps", steps, "Live mode: steps to simulate")
         ->check(crowd::cli::non_negative_integer());
     cmd->add_option("--threads", threads, "Live mode: worker threads of the cpu backend")
@@ -229,8 +236,8 @@ int main(int argc, char** argv) {
       "view", "Watch a scenario in a window: live (simulating as it draws) or replaying a "
               "trajectory. Click selects an agent, drag pans, wheel zooms; space pause, n step, "
               "+/- speed, c colour, 1-6 layers, f fit, q quit");
-  add_source_options(view_cmd, view.scenario, view.trajectory, view.backend, view.steps,
-                     view.threads, view.colour, view.overlays, view.select);
+  add_source_options(view_cmd, view.scenario, view.trajectory, view.backend, view.avoidance_model,
+                     view.steps, view.threads, view.colour, view.overlays, view.select);
   view_cmd->add_option("--width", view.window.width, "Window width")->default_val(1280);
   view_cmd->add_option("--height", view.window.height, "Window height")->default_val(800);
   view_cmd->add_flag("--paused", view.window.start_paused, "Start paused");
@@ -245,8 +252,9 @@ int main(int argc, char** argv) {
   CLI::App* render_cmd = app.add_subcommand(
       "render", "Draw a scenario's run without a display or GPU (OpenGL on Mesa's software "
                 "rasterizer through EGL) into PNG frames and/or a video (ffmpeg)");
-  add_source_options(render_cmd, render.scenario, render.trajectory, render.backend, render.steps,
-                     render.threads, render.colour, render.overlays, render.select);
+  add_source_options(render_cmd, render.scenario, render.trajectory, render.backend,
+                     render.avoidance_model, render.steps, render.threads, render.colour,
+                     render.overlays, render.select);
   render_cmd->add_option("--frames", render.frames,
                          "PNG frames, a pattern with one frame number: out/%05d.png");
   render_cmd->add_option("--video", render.video, "Video file (H.264 through ffmpeg): out.mp4");

@@ -79,6 +79,8 @@ int render_command(const RenderOptions& options) {
     SimulationOptions sim_options;
     sim_options.backend = parse_backend_kind(options.backend);
     sim_options.solver.threads = options.threads;
+    if (!options.avoidance_model.empty())
+      sim_options.avoidance_model = parse_avoidance_model(options.avoidance_model);
     std::optional<LiveFilmOptions> film;
     if (options.fps) {
       film.emplace();

@@ -19,6 +19,7 @@ struct RenderOptions {
   std::string scenario;
   std::string trajectory;       ///< Replay this per-step or film CSV ("" = simulate live).
   std::string backend = "auto"; ///< Live mode.
+  std::string avoidance_model;  ///< Live mode: every agent's avoidance model ("" = its own).
   std::optional<int> steps;     ///< Live mode: overrides the scenario's steps.
   int threads = 0;              ///< Live mode, cpu backend.
   std::string frames;           ///< PNG pattern, e.g. out/%05d.png ("" = none).

@@ -23,6 +23,8 @@ int view_command(ViewCommandOptions options) {
     SimulationOptions sim_options;
     sim_options.backend = parse_backend_kind(options.backend);
     sim_options.solver.threads = options.threads;
+    if (!options.avoidance_model.empty())
+      sim_options.avoidance_model = parse_avoidance_model(options.avoidance_model);
     auto source =
         open_frame_source(options.scenario, options.trajectory, sim_options, options.steps);
     run_viewer(*source, options.window);

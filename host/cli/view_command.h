@@ -13,6 +13,7 @@ struct ViewCommandOptions {
   std::string scenario;
   std::string trajectory;       ///< Replay this CSV ("" = live).
   std::string backend = "auto"; ///< Live mode.
+  std::string avoidance_model;  ///< Live mode: every agent's avoidance model ("" = its own).
   std::optional<int> steps;
   int threads = 0;
   std::string colour = "speed";

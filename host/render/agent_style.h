@@ -48,6 +48,9 @@ inline constexpr glm::vec4 kWallSegment{1.00f, 0.45f, 0.00f, 1.0f};
 inline constexpr glm::vec4 kCorridorFill{0.30f, 0.80f, 0.55f, 0.35f};
 inline constexpr glm::vec4 kCorridorEdge{0.15f, 0.55f, 0.35f, 0.9f};
 inline constexpr glm::vec4 kChosenVelocity{0.10f, 0.10f, 0.10f, 1.0f};
+/// ORCA's half-planes and the force model's pushes: from neighbours, from walls.
+inline constexpr glm::vec4 kAgentHalfPlane{0.20f, 0.35f, 0.90f, 0.9f};
+inline constexpr glm::vec4 kWallHalfPlane{1.00f, 0.45f, 0.00f, 0.9f};
 } // namespace palette
 
 /// The colour agents.vert gives an agent moving at `ratio` of its top speed.

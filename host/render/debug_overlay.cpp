@@ -40,25 +40,59 @@ DebugOverlay make_debug_overlay(const SceneData& scene, const SceneFrame& frame,
       const glm::vec3& p = frame.positions[static_cast<std::size_t>(j)];
       overlay.over.add_line(at, {p.x, p.z}, palette::kNeighbourLink);
     }
-  if (options.samples && !view->samples.empty()) {
-    // Samples at the agent's position + velocity (where it would be in one second), each a
-    // square shrinking with the refinement level, shaded by penalty as in RecastDemo's
-    // CrowdToolState::handleRender.
+  if (!options.samples)
+    return overlay;
+  // Velocity space drawn at the agent's position: a velocity v at at + v (where the agent would
+  // be in one second).
+  const float max_speed = scene.setups[index].params.max_speed;
+  // The answer: a ring around the chosen velocity and a line to it from the agent, stopping at
+  // the ring so a sample's own shade stays visible (lines draw over triangles).
+  const glm::vec2 tip = at + view->chosen_velocity;
+  const float ring = 0.12f * max_speed;
+  overlay.over.add_circle(tip, ring, palette::kChosenVelocity, 16);
+  const float length = std::sqrt(glm::dot(view->chosen_velocity, view->chosen_velocity));
+  if (length > ring)
+    overlay.over.add_line(at, at + view->chosen_velocity * ((length - ring) / length),
+                          palette::kChosenVelocity);
+  // The force model: its pushes as arrows from the agent, the neighbours' and the walls'.
+  const auto arrow = [&](glm::vec2 push, glm::vec4 colour) {
+    const float size = std::sqrt(glm::dot(push, push));
+    if (!(size > 1e-3f))
+      return;
+    const glm::vec2 along = push / size, across(-along.y, along.x);
+    const glm::vec2 head = at + push;
+    const float barb = 0.1f * max_speed;
+    overlay.over.add_line(at, head, colour);
+    overlay.over.add_line(head, head - along * barb + across * (0.5f * barb), colour);
+    overlay.over.add_line(head, head - along * barb - across * (0.5f * barb), colour);
+  };
+  arrow(view->neighbour_push, palette::kAgentHalfPlane);
+  arrow(view->wall_push, palette::kWallHalfPlane);
+  // ORCA: each half-plane's boundary line across the speed circle, with short ticks on the
+  // forbidden side (right of its direction), walls' in the wall colour.
+  for (std::size_t k = 0; k < view->half_planes.size(); ++k) {
+    const OrcaLine& line = view->half_planes[k];
+    const glm::vec4 colour = static_cast<int>(k) < view->wall_half_planes
+                                 ? palette::kWallHalfPlane
+                                 : palette::kAgentHalfPlane;
+    const glm::vec2 forbidden(line.direction.y, -line.direction.x);
+    const float reach = 2.0f * max_speed;
+    overlay.over.add_line(at + line.point - line.direction * reach,
+                          at + line.point + line.direction * reach, colour);
+    for (int tick = -4; tick <= 4; ++tick) {
+      const glm::vec2 foot =
+          at + line.point + line.direction * (reach * static_cast<float>(tick) / 4.0f);
+      overlay.over.add_line(foot, foot + forbidden * (0.08f * max_speed), colour);
+    }
+  }
+  if (!view->samples.empty()) {
+    // Samples, each a square shrinking with the refinement level, shaded by penalty as in
+    // RecastDemo's CrowdToolState::handleRender.
     float lowest = FLT_MAX, highest = -FLT_MAX;
     for (const VelocitySample& s : view->samples) {
       lowest = std::min(lowest, s.penalty);
       highest = std::max(highest, s.penalty);
     }
-    const float max_speed = scene.setups[index].params.max_speed;
-    // The answer: a ring around the chosen sample and a line to it from the agent, stopping at
-    // the ring so the sample's own shade stays visible (lines draw over triangles).
-    const glm::vec2 tip = at + view->chosen_velocity;
-    const float ring = 0.12f * max_speed;
-    overlay.over.add_circle(tip, ring, palette::kChosenVelocity, 16);
-    const float length = std::sqrt(glm::dot(view->chosen_velocity, view->chosen_velocity));
-    if (length > ring)
-      overlay.over.add_line(at, at + view->chosen_velocity * ((length - ring) / length),
-                            palette::kChosenVelocity);
     for (const VelocitySample& s : view->samples) {
       const float half = 0.07f * max_speed / static_cast<float>(1 << s.level);
       overlay.over.add_square(at + s.velocity, half, penalty_colour(s.penalty, lowest, highest));

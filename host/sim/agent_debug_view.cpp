@@ -107,6 +107,22 @@ AgentDebugView inspect_agent(const AgentArrays& a, const CorridorNavigator& navi
   CpuAvoidanceScratch scratch(local.max_neighbors, local.max_segments);
   choose_velocity(block, 0, local.view(), scratch.view(), standoff, dt);
   view.chosen_velocity = local.new_velocity[0];
+  const AvoidanceParams& params = local.avoidance_params[0];
+  if (params.model == kAvoidanceMass) {
+    // The pushes mass_velocity sums, before its speed limit.
+    const AgentView agents = local.view();
+    view.neighbour_push = mass_push(0, agents, params.mass);
+    const glm::vec2 pushed = agents.desired_velocity[0] + view.neighbour_push;
+    view.wall_push = held_off_walls(0, agents, params.mass, pushed) - pushed;
+  }
+  if (params.model == kAvoidanceOrca) {
+    // The half-planes the linear program chose in (orca_velocity builds them the same way).
+    view.half_planes.resize(
+        static_cast<std::size_t>(orca_line_capacity(local.max_neighbors, local.max_segments)));
+    const int count = orca_lines(0, local.view(), params.orca, dt, view.half_planes.data(),
+                                 view.wall_half_planes);
+    view.half_planes.resize(static_cast<std::size_t>(count));
+  }
   return view;
 }
 

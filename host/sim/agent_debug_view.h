@@ -1,9 +1,13 @@
 // What the solver sees around one agent, for the viewer's debug overlays (as Recast's demo
 // shows for its selected agent): the velocity samples of the avoidance stage with their
-// penalties, the neighbours and wall segments the proximity stage found, and the corridor.
+// penalties (DetourCrowd's sampling), its pushes (the force model) or its half-planes (ORCA),
+// the neighbours and wall
+// segments the proximity stage found, and the corridor.
 #pragma once
 
 #include "cuda/core/agent_arrays.h"
+#include "cuda/kernels/mass_avoidance.h"
+#include "cuda/kernels/orca_avoidance.h"
 #include "cuda/kernels/standoff.h"
 #include "host/navmesh/navmesh.h"
 
@@ -26,7 +30,15 @@ struct VelocitySample {
 struct AgentDebugView {
   int agent = -1;
   std::vector<VelocitySample> samples;
-  glm::vec2 chosen_velocity{0.0f};              ///< The sampler's answer for this state.
+  /// An ORCA agent's half-planes of permitted velocities (m/s, relative to nothing: velocity
+  /// space), the walls' first; empty for the other models.
+  std::vector<OrcaLine> half_planes;
+  int wall_half_planes = 0; ///< How many of half_planes are walls'.
+  /// A force-model agent's pushes (m/s): the neighbours' (separation and predictive avoidance)
+  /// and what the walls changed of the velocity; zero for the other models.
+  glm::vec2 neighbour_push{0.0f};
+  glm::vec2 wall_push{0.0f};
+  glm::vec2 chosen_velocity{0.0f};              ///< The avoidance stage's answer for this state.
   std::vector<int> neighbours;                  ///< Agent ids, nearest first.
   std::vector<glm::vec4> wall_segments;         ///< (p.x, p.z, q.x, q.z)
   std::vector<std::vector<glm::vec3>> corridor; ///< Polygon outlines, the agent's own first.

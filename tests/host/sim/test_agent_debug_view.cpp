@@ -1,5 +1,6 @@
-// The selected agent's debug view (host/sim/agent_debug_view.cpp): its samples are the
-// avoidance kernel's own, so its answer is the velocity the kernel chooses in the same state.
+// The selected agent's debug view (host/sim/agent_debug_view.cpp): its samples (or an ORCA
+// agent's half-planes) are the avoidance kernel's own, so its answer is the velocity the kernel
+// chooses in the same state.
 #include "cuda/kernels/avoidance.h"
 #include "host/sim/agent_debug_view.h"
 #include "host/sim/cpu_block.h"
@@ -21,6 +22,16 @@ constexpr char kHeadOn[] = R"({
     {"position": [3, 3], "goal": [17, 3]},
     {"position": [17, 3], "goal": [3, 3]}
   ]})";
+
+/// The avoidance kernel's choice for the solver's agent 0, on a copy of the last step's state.
+glm::vec2 kernel_choice(const Simulation& sim) {
+  AgentArrays copy = sim.crowd_solver()->arrays();
+  CpuBlock block;
+  CpuAvoidanceScratch scratch(copy.max_neighbors, copy.max_segments);
+  choose_velocity(block, 0, copy.view(), scratch.view(), sim.crowd_solver()->standoff_params(),
+                  sim.scenario().dt);
+  return copy.new_velocity[0];
+}
 
 TEST(AgentDebugView, SamplesAreTheKernelsAndItsAnswerIsTheKernelsChoice) {
   SimulationOptions options;
@@ -51,12 +62,7 @@ TEST(AgentDebugView, SamplesAreTheKernelsAndItsAnswerIsTheKernelsChoice) {
   EXPECT_EQ(view->chosen_velocity, best_velocity);
 
   // The kernel itself, on a copy of the same state, chooses the same velocity.
-  AgentArrays copy = sim.crowd_solver()->arrays();
-  CpuBlock block;
-  CpuAvoidanceScratch scratch(copy.max_neighbors, copy.max_segments);
-  choose_velocity(block, 0, copy.view(), scratch.view(), sim.crowd_solver()->standoff_params(),
-                  sim.scenario().dt);
-  EXPECT_EQ(copy.new_velocity[0], view->chosen_velocity);
+  EXPECT_EQ(kernel_choice(sim), view->chosen_velocity);
 }
 
 // Agent 0 enters last, so the solver numbers the agents 1, 2, 0: the view must still be agent
@@ -106,6 +112,52 @@ TEST(AgentDebugView, ShowsTheAgentAskedForWhenAgentsEnterOutOfOrder) {
   const float x = sim.position(0).x;
   EXPECT_TRUE(min_x <= x && x <= max_x) << x << " outside [" << min_x << ", " << max_x << "]";
   EXPECT_GT(x, 20.0f);
+}
+
+TEST(AgentDebugView, AnOrcaAgentShowsItsHalfPlanesAndTheKernelsChoice) {
+  SimulationOptions options;
+  options.backend = BackendKind::Cpu;
+  options.avoidance_model = kAvoidanceOrca;
+  Simulation sim(parse_scenario(kHeadOn, "head-on.json"), options);
+  for (int s = 0; s < 40; ++s)
+    sim.step();
+  const auto view = inspect_agent(sim, 0);
+  ASSERT_TRUE(view.has_value());
+  EXPECT_TRUE(view->samples.empty()) << "ORCA samples nothing";
+  ASSERT_EQ(view->neighbours, std::vector<int>{1});
+  // One half-plane from the oncoming agent, after those of the walls facing the agent.
+  ASSERT_FALSE(view->half_planes.empty());
+  EXPECT_EQ(static_cast<int>(view->half_planes.size()) - view->wall_half_planes, 1);
+  EXPECT_LE(static_cast<std::size_t>(view->wall_half_planes), view->wall_segments.size());
+  // The answer is the kernel's, in every half-plane (the program is feasible here).
+  for (const OrcaLine& line : view->half_planes)
+    EXPECT_LE(orca_det(line.direction, line.point - view->chosen_velocity), 1e-4f);
+  EXPECT_EQ(kernel_choice(sim), view->chosen_velocity);
+}
+
+TEST(AgentDebugView, AForceModelAgentShowsThePushesItsVelocityAdds) {
+  SimulationOptions options;
+  options.backend = BackendKind::Cpu;
+  options.avoidance_model = kAvoidanceMass;
+  options.standoff = StandoffRule::Off; // its keep-right turn would pass them without a push
+  Simulation sim(parse_scenario(kHeadOn, "head-on.json"), options);
+  // Step until the oncoming agent is in range and pushes (it must, before they pass).
+  std::optional<AgentDebugView> view;
+  for (int s = 0; s < 40 && !(view && view->neighbour_push != glm::vec2(0.0f)); ++s) {
+    sim.step();
+    view = inspect_agent(sim, 0);
+    ASSERT_TRUE(view.has_value());
+  }
+  EXPECT_NE(view->neighbour_push, glm::vec2(0.0f)) << "the oncoming agent pushes";
+  EXPECT_EQ(view->neighbours, std::vector<int>{1});
+  EXPECT_TRUE(view->samples.empty() && view->half_planes.empty());
+  // The answer is the desired velocity plus the two pushes, no faster than the desired speed.
+  const AgentArrays& a = sim.crowd_solver()->arrays();
+  glm::vec2 sum = a.desired_velocity[0] + view->neighbour_push + view->wall_push;
+  if (glm::length(sum) > a.desired_speed[0])
+    sum *= a.desired_speed[0] / glm::length(sum);
+  EXPECT_NEAR(view->chosen_velocity.x, sum.x, 1e-5f);
+  EXPECT_NEAR(view->chosen_velocity.y, sum.y, 1e-5f);
 }
 
 TEST(AgentDebugView, NothingForTheDetourBackend) {
