@@ -118,8 +118,7 @@ __global__ void __launch_bounds__(kAgentPolicy.threads_per_block)
 /// @param[in]     layout where the AvoidanceScratch arrays sit in dynamic shared memory
 template <int kThreads>
 __global__ void __launch_bounds__(kThreads)
-    avoidance_kernel(AgentView v, AvoidanceSharedLayout layout, StandoffParams standoff,
-                     float dt) {
+    avoidance_kernel(AgentView v, AvoidanceSharedLayout layout, StandoffParams standoff, float dt) {
   // Dynamic: the circle and segment arrays scale with max_neighbors and max_segments.
   extern __shared__ __align__(kSharedAlignment) unsigned char avoidance_shared[]; // [layout.bytes]
   __shared__ typename GpuBlock<kThreads>::Shared block_shared;
@@ -169,8 +168,7 @@ void launch_avoidance(int count, const AgentView& view, const AvoidanceSharedLay
                                           cudaFuncAttributeMaxDynamicSharedMemorySize,
                                           static_cast<int>(layout.bytes)));
   }
-  avoidance_kernel<kThreads>
-      <<<count, kThreads, layout.bytes, stream>>>(view, layout, standoff, dt);
+  avoidance_kernel<kThreads><<<count, kThreads, layout.bytes, stream>>>(view, layout, standoff, dt);
   CROWD_CUDA_CHECK_LAUNCH("avoidance_kernel");
 }
 
@@ -178,12 +176,10 @@ void launch_avoidance(int count, const AgentView& view, const AvoidanceSharedLay
 template <std::size_t... I>
 void launch_avoidance_for_size(int block_size, std::index_sequence<I...>, int count,
                                const AgentView& view, const AvoidanceSharedLayout& layout,
-                               const StandoffParams& standoff, float dt,
-                               cudaStream_t stream) {
+                               const StandoffParams& standoff, float dt, cudaStream_t stream) {
   const bool launched =
       ((block_size == kAvoidanceBlockSizes[I]
-            ? (launch_avoidance<kAvoidanceBlockSizes[I]>(count, view, layout, standoff, dt,
-                                                         stream),
+            ? (launch_avoidance<kAvoidanceBlockSizes[I]>(count, view, layout, standoff, dt, stream),
                true)
             : false) ||
        ...);
@@ -450,10 +446,9 @@ public:
     if (count_ == 0)
       return;
     record(KernelStage::Avoidance);
-    launch_avoidance_for_size(avoidance_block_size_,
-                              std::make_index_sequence<kAvoidanceBlockSizes.size()>{}, count_,
-                              view_, avoidance_layout_, params_.standoff, params_.dt,
-                              stream_.get());
+    launch_avoidance_for_size(
+        avoidance_block_size_, std::make_index_sequence<kAvoidanceBlockSizes.size()>{}, count_,
+        view_, avoidance_layout_, params_.standoff, params_.dt, stream_.get());
   }
 
   void integrate() override {

@@ -104,12 +104,12 @@ private:
 /// Byte offsets of the arrays of AvoidanceScratch in an avoidance block's dynamic shared
 /// memory, computed identically on the host (launch size) and the device (carving).
 struct AvoidanceSharedLayout {
-  std::size_t circles = 0;  ///< SamplerCircle [max_neighbors]
-  std::size_t segments = 0; ///< SamplerSegment [max_segments]
-  std::size_t pattern = 0;  ///< glm::vec2 [kMaxPatternSamples]
+  std::size_t circles = 0;        ///< SamplerCircle [max_neighbors]
+  std::size_t segments = 0;       ///< SamplerSegment [max_segments]
+  std::size_t pattern = 0;        ///< glm::vec2 [kMaxPatternSamples]
   std::size_t orca_lines = 0;     ///< OrcaLine [orca_line_capacity]
   std::size_t orca_projected = 0; ///< OrcaLine [orca_line_capacity]
-  std::size_t bytes = 0;    ///< Total dynamic shared memory per block.
+  std::size_t bytes = 0;          ///< Total dynamic shared memory per block.
 };
 
 /// 16-byte alignment for every array: enough for any of the element types, and for vector

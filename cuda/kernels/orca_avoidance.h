@@ -60,7 +60,8 @@ CROWD_HD bool orca_program_1(const OrcaLine* lines, int line_no, float radius,
                              const glm::vec2& opt_velocity, bool direction_opt, glm::vec2& result) {
   const OrcaLine& line = lines[line_no];
   const float dot_product = orca_dot(line.point, line.direction);
-  const float discriminant = dot_product * dot_product + radius * radius - orca_dot(line.point, line.point);
+  const float discriminant =
+      dot_product * dot_product + radius * radius - orca_dot(line.point, line.point);
   if (discriminant < 0.0f)
     return false; // the speed circle misses the line
   const float sqrt_discriminant = sqrtf(discriminant);
@@ -83,8 +84,8 @@ CROWD_HD bool orca_program_1(const OrcaLine* lines, int line_no, float radius,
       return false;
   }
   if (direction_opt) {
-    result = line.point + (orca_dot(opt_velocity, line.direction) > 0.0f ? t_right : t_left) *
-                              line.direction;
+    result = line.point +
+             (orca_dot(opt_velocity, line.direction) > 0.0f ? t_right : t_left) * line.direction;
   } else {
     const float t = orca_dot(line.direction, opt_velocity - line.point);
     const float clamped = t < t_left ? t_left : (t > t_right ? t_right : t);
@@ -255,7 +256,7 @@ CROWD_HD bool orca_segment_line(const glm::vec2& position, const glm::vec2& velo
     return false;
 
   const glm::vec2 unit_dir = edge / sqrtf(edge_length_sq); // a's direction to its next vertex
-  const glm::vec2 unit_dir_2 = -unit_dir;                   // b's, back to a
+  const glm::vec2 unit_dir_2 = -unit_dir;                  // b's, back to a
   const float dist_sq_1 = orca_dot(relative_1, relative_1);
   const float dist_sq_2 = orca_dot(relative_2, relative_2);
   const float radius_sq = radius * radius;
@@ -362,7 +363,8 @@ CROWD_HD bool orca_segment_line(const glm::vec2& position, const glm::vec2& velo
     line.direction = -right_leg;
     cutoff_point = right_cutoff;
   }
-  line.point = cutoff_point + radius * inv_time_horizon * glm::vec2(-line.direction.y, line.direction.x);
+  line.point =
+      cutoff_point + radius * inv_time_horizon * glm::vec2(-line.direction.y, line.direction.x);
   return true;
 }
 
@@ -391,9 +393,9 @@ CROWD_HD int orca_lines(int i, const AgentView& v, const OrcaAvoidanceParams& p,
     const int j = v.neighbor_index[row_k + k];
     // Two agents on one spot push apart along x, the lower index toward -x.
     const glm::vec2 fallback(i < j ? 1.0f : -1.0f, 0.0f);
-    lines[count++] = orca_agent_line(velocity, ground(v.position[j]) - position,
-                                     velocity - v.velocity[j], v.radius[i] + v.radius[j],
-                                     inv_time_horizon, inv_time_step, fallback);
+    lines[count++] =
+        orca_agent_line(velocity, ground(v.position[j]) - position, velocity - v.velocity[j],
+                        v.radius[i] + v.radius[j], inv_time_horizon, inv_time_step, fallback);
   }
   return count;
 }

@@ -10,8 +10,7 @@ namespace {
 // restore, so that the two cannot disagree on the order.
 constexpr auto kRunOptionFields = [](auto& archive, auto& o) {
   archive.fields(o.scenario, o.backend, o.steps, o.threads, o.out, o.every, o.fps, o.max_turn_rate,
-                 o.metrics, o.quiet, o.stuck_seconds, o.standoff, o.arrival,
-                 o.avoidance_model);
+                 o.metrics, o.quiet, o.stuck_seconds, o.standoff, o.arrival, o.avoidance_model);
   auto& s = o.solver;
   archive.fields(s.max_neighbors, s.max_wall_segments, s.collision_iterations,
                  s.collision_resolve_factor, s.collision_walls, s.collision_yield, s.max_corners,
