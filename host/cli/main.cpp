@@ -179,8 +179,8 @@ int main(int argc, char** argv) {
       ->default_val("auto");
   verify_cmd
       ->add_option("--model", verify.model,
-                   "Avoidance model to verify; the suite runs 'detour' (DetourCrowd's sampling) "
-                   "only so far")
+                   "Avoidance model of every agent: detour (DetourCrowd's sampling, the "
+                   "scenarios' presets), mass or orca (cpu/cuda backends)")
       ->default_val("detour");
   verify_cmd->add_option("--out", verify.out, "Report JSON: every test's figures and verdict");
   verify_cmd

@@ -49,12 +49,11 @@ void check(const VerifyCommandOptions& options) {
   if (options.model != "detour" && options.model != "mass" && options.model != "orca")
     throw OptionError("--model: unknown avoidance model '" + options.model +
                       "' (the models are 'detour', 'mass' and 'orca')");
-  // The suite's scenarios are written for DetourCrowd's sampling; running them under the other
-  // models (scenario `avoidance: {"model": ...}`) is still to come.
-  if (options.model != "detour")
-    throw OptionError("--model: crowd verify runs the 'detour' model (DetourCrowd's adaptive "
-                      "velocity sampling) only so far, not '" +
-                      options.model + "'");
+  // The detour backend is DetourCrowd itself, which samples for every agent.
+  if (options.model != "detour" && options.backend == "detour")
+    throw OptionError("--model " + options.model +
+                      ": the detour backend runs DetourCrowd's sampling only; use --backend cpu "
+                      "or cuda");
   if (options.backend != "auto" && options.backend != "cpu" && options.backend != "cuda" &&
       options.backend != "detour")
     throw OptionError("--backend: unknown backend '" + options.backend +
@@ -114,6 +113,9 @@ int verify_command(const VerifyCommandOptions& options) {
       throw std::runtime_error("backend 'cuda' needs a CUDA device and this machine has none "
                                "(or this build has no CUDA backend); use --backend cpu");
     context.options.solver.threads = options.threads;
+    // Every agent of every scenario on the model, as `crowd run --avoidance` (the scenarios
+    // name DetourCrowd's presets).
+    context.options.avoidance_model = parse_avoidance_model(options.model);
 
     // Progress: a line when a scenario starts, then the step counter of long runs.
     std::unique_ptr<ProgressReporter> progress;

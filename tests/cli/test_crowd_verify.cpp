@@ -79,9 +79,10 @@ TEST(CrowdVerify, RefusesUnknownModelsAndTests) {
                               "'detour', 'mass' and 'orca')"),
             std::string::npos)
       << model.output;
-  const auto mass = run_cli("verify --model mass");
+  const auto mass = run_cli("verify --model mass --backend detour");
   EXPECT_EQ(mass.exit_code, 2);
-  EXPECT_NE(mass.output.find("error: --model: crowd verify runs the 'detour' model"),
+  EXPECT_NE(mass.output.find("error: --model mass: the detour backend runs DetourCrowd's "
+                             "sampling only"),
             std::string::npos)
       << mass.output;
   const auto only = run_cli("verify --only 1,2");
@@ -101,6 +102,20 @@ TEST(CrowdVerify, OnlyRunsTheTestsNamed) {
   ASSERT_EQ(report["tests"].size(), 1u);
   EXPECT_EQ(report["tests"][0]["id"], 1);
   EXPECT_EQ(report["backend"], "detour");
+}
+
+TEST(CrowdVerify, RunsTheSuiteUnderAnotherAvoidanceModel) {
+  // Test 6 (round a corner, no wall contact) under ORCA: its wall half-planes hold the agents off
+  // the corner's walls.
+  TempDir dir;
+  const auto report_path = dir / "report.json";
+  const auto result =
+      run_cli("verify --only 6 --fast --backend cpu --model orca --out " + report_path.string());
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  const auto report = nlohmann::json::parse(read_file(report_path));
+  EXPECT_EQ(report["model"], "orca");
+  ASSERT_EQ(report["tests"].size(), 1u);
+  EXPECT_EQ(report["tests"][0]["verdict"], "PASS") << report.dump(2);
 }
 
 } // namespace
