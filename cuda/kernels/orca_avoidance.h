@@ -249,8 +249,15 @@ CROWD_HD bool orca_segment_line(const glm::vec2& position, const glm::vec2& velo
     return false;
   const glm::vec2 relative_1 = a - position;
   const glm::vec2 relative_2 = b - position;
-  // RVO2's obstacle query: only an edge the agent stands to the right of (leftOf < 0).
-  if (!(orca_det(relative_1, edge) < 0.0f))
+  const float s = orca_dot(-relative_1, edge) / edge_length_sq;
+  // RVO2's obstacle query: only an edge the agent stands to the right of (leftOf < 0), or on:
+  // with radius 0, the corridor move leaves agents exactly on the boundary, where RVO2's
+  // collision case below must still hold them off it. Not an edge whose line merely passes
+  // through the agent beyond its end: the far face of a door, in line with the face the agent
+  // stands on, would otherwise bar the way into the door (its end-on velocity obstacle, a ray
+  // at radius 0, becomes a half-plane).
+  const float side = orca_det(relative_1, edge);
+  if (!(side < 0.0f || (side == 0.0f && s >= 0.0f && s <= 1.0f)))
     return false;
   if (orca_segment_covered(lines, count, relative_1, relative_2, inv_time_horizon, radius))
     return false;
@@ -260,7 +267,6 @@ CROWD_HD bool orca_segment_line(const glm::vec2& position, const glm::vec2& velo
   const float dist_sq_1 = orca_dot(relative_1, relative_1);
   const float dist_sq_2 = orca_dot(relative_2, relative_2);
   const float radius_sq = radius * radius;
-  const float s = orca_dot(-relative_1, edge) / edge_length_sq;
   const glm::vec2 off_line = -relative_1 - s * edge;
   const float dist_sq_line = orca_dot(off_line, off_line);
 

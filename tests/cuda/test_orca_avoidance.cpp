@@ -160,6 +160,39 @@ TEST(OrcaAvoidance, AWallAheadTakesAwayTheVelocityThatWouldReachIt) {
       << "a wall whose walkable side is the other one is not the agent's";
 }
 
+TEST(OrcaAvoidance, AnAgentOnAWallMayNotStepIntoIt) {
+  // The corridor move leaves an agent exactly on the navmesh boundary: the segment under it
+  // forbids every velocity into the wall and nothing along or away from it.
+  Scene scene;
+  scene.arrays.desired_velocity[0] = {0.6f, 1.2f}; // into the wall, which is the x axis
+  scene.wall({-5.0f, 0.0f}, {5.0f, 0.0f});         // walkable side: -y
+  int obstacle_lines = 0;
+  const std::vector<OrcaLine> lines = scene.lines(obstacle_lines);
+  ASSERT_EQ(obstacle_lines, 1);
+  EXPECT_FALSE(permitted(lines[0], {0.0f, 0.1f}));
+  EXPECT_TRUE(permitted(lines[0], {1.0f, 0.0f}));
+  EXPECT_TRUE(permitted(lines[0], {0.0f, -1.0f}));
+  const glm::vec2 v = scene.velocity();
+  EXPECT_NEAR(v.x, 0.6f, 1e-6f) << "it slides along";
+  EXPECT_LE(v.y, 1e-6f);
+}
+
+TEST(OrcaAvoidance, TheFarFaceOfADoorInLineWithTheAgentsFaceDoesNotBarTheDoor) {
+  // The agent stands on the wall face left of a door (segment x in [-5, -0.4] on the x axis);
+  // the face right of the door (x in [0.4, 5]) lies on the same line, beyond its end. Walking
+  // along the face toward the door stays permitted.
+  Scene scene;
+  scene.arrays.position[0] = {-1.0f, 0.0f, 0.0f};
+  scene.arrays.velocity[0] = {1.0f, 0.0f};
+  scene.arrays.desired_velocity[0] = {1.0f, 0.0f};
+  scene.wall({-5.0f, 0.0f}, {-0.4f, 0.0f});
+  scene.wall({0.4f, 0.0f}, {5.0f, 0.0f});
+  int obstacle_lines = 0;
+  const std::vector<OrcaLine> lines = scene.lines(obstacle_lines);
+  EXPECT_EQ(obstacle_lines, 1) << "only the face it stands on";
+  EXPECT_EQ(scene.velocity(), glm::vec2(1.0f, 0.0f));
+}
+
 TEST(OrcaAvoidance, ANeighbourDoesNotPushTheAgentThroughAWall) {
   // Overlapping a neighbour below it, the agent is pushed toward +y and into a wall 0.05 m
   // above: the wall's half-plane stays hard in the 3D program.
