@@ -166,6 +166,21 @@ TEST(SimulationCheckpoint, AgentsInStandoffsAndMeetingsResumeBitIdentical) {
   EXPECT_EQ(resumed.metrics().arrived, 12);
 }
 
+TEST(SimulationCheckpoint, AFilmShotOnEveryModelResumesBitIdentical) {
+  // The film shot's emitters add agents after the checkpoint: they must come in on the model
+  // the run was given, and the agents already in keep theirs (saved with their parameters).
+  for (const AvoidanceModel model : {kAvoidanceMass, kAvoidanceOrca}) {
+    SCOPED_TRACE(model == kAvoidanceMass ? "mass" : "orca");
+    SimulationOptions options = cpu_options(2);
+    options.avoidance_model = model;
+    Simulation reference = Simulation::from_file(sample("film_shot.json"), options);
+    Simulation first = Simulation::from_file(sample("film_shot.json"), options);
+    options.solver.threads = 1;
+    Simulation resumed = Simulation::from_file(sample("film_shot.json"), options);
+    expect_resume_identical(reference, first, resumed, 100, 250);
+  }
+}
+
 TEST(SimulationCheckpoint, DetourBackendIsRefused) {
   SimulationOptions options;
   options.backend = BackendKind::Detour;
