@@ -12,6 +12,7 @@
 #include "tests/cli/cli_runner.h"
 #include "tests/render/gl_test_context.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <gtest/gtest.h>
@@ -261,6 +262,43 @@ TEST(CrowdRenderer, ReplayDrawsTheSameFrameAsLive) {
   EXPECT_EQ(differing, 0u) << "bytes differ between the live and the replayed frame";
   // And the frame shows something moving: agents left their start.
   EXPECT_NE(live.frame().positions[0], live.scene().setups[0].position);
+}
+
+TEST(CrowdRenderer, AnOrcaAgentsOverlayDrawsEachHalfPlaneInItsColour) {
+  // Geometry only (no OpenGL): each half-plane is its boundary line and nine ticks on its
+  // forbidden side, a neighbour's in one colour and a wall's in another.
+  testing::TempDir dir;
+  const auto scenario_file = dir.path() / "scene.json";
+  std::ofstream(scenario_file) << kScene;
+  SimulationOptions sim_options;
+  sim_options.backend = BackendKind::Cpu;
+  sim_options.avoidance_model = kAvoidanceOrca;
+  LiveSource live(load_scenario(scenario_file), sim_options);
+  for (int k = 0; k < 10; ++k)
+    live.advance();
+  const auto view = live.inspect(0);
+  ASSERT_TRUE(view.has_value());
+  ASSERT_GT(view->wall_half_planes, 0) << "the world's edge is within the agent's wall range";
+  ViewOptions options;
+  options.selected = 0;
+  const DebugOverlay overlay = make_debug_overlay(live.scene(), live.frame(), options, &*view);
+  const auto vertices_of = [&](glm::vec4 colour) {
+    return std::count_if(overlay.over.lines.begin(), overlay.over.lines.end(),
+                         [&](const ShapeVertex& v) { return v.colour == colour; });
+  };
+  const auto walls = static_cast<std::ptrdiff_t>(view->wall_half_planes);
+  const auto agents = static_cast<std::ptrdiff_t>(view->half_planes.size()) - walls;
+  EXPECT_EQ(vertices_of(palette::kWallHalfPlane), walls * 10 * 2);
+  EXPECT_EQ(vertices_of(palette::kAgentHalfPlane), agents * 10 * 2);
+  // They belong to the `samples` layer, with the chosen velocity.
+  options.samples = false;
+  const DebugOverlay without = make_debug_overlay(live.scene(), live.frame(), options, &*view);
+  EXPECT_EQ(std::count_if(without.over.lines.begin(), without.over.lines.end(),
+                          [](const ShapeVertex& v) {
+                            return v.colour == palette::kWallHalfPlane ||
+                                   v.colour == palette::kAgentHalfPlane;
+                          }),
+            0);
 }
 
 TEST(CrowdRenderer, SelectedAgentOverlaysDrawLiveSolverState) {
