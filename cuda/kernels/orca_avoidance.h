@@ -156,6 +156,17 @@ CROWD_HD void orca_program_3(const OrcaLine* lines, int count, int obstacle_line
   }
 }
 
+/// Leg directions of a vertex at `relative_position` seen by a disc of `radius`
+/// (RVO2's leftLegDirection and rightLegDirection of one vertex).
+CROWD_HD glm::vec2 orca_left_leg(const glm::vec2& p, float dist_sq, float radius) {
+  const float leg = sqrtf(dist_sq - radius * radius);
+  return glm::vec2(p.x * leg - p.y * radius, p.x * radius + p.y * leg) / dist_sq;
+}
+CROWD_HD glm::vec2 orca_right_leg(const glm::vec2& p, float dist_sq, float radius) {
+  const float leg = sqrtf(dist_sq - radius * radius);
+  return glm::vec2(p.x * leg + p.y * radius, -p.x * radius + p.y * leg) / dist_sq;
+}
+
 /// The half-plane of a neighbour at `relative_position` (its centre minus the agent's) with
 /// `relative_velocity` (the agent's velocity minus its), discs of `combined_radius`
 /// (RVO2's computeNewVelocity, agent part). `fallback` is the direction to push apart when the
@@ -181,17 +192,9 @@ CROWD_HD OrcaLine orca_agent_line(const glm::vec2& velocity, const glm::vec2& re
       u = (combined_radius * inv_time_horizon - w_length) * unit_w;
     } else {
       // Project on a leg.
-      const float leg = sqrtf(dist_sq - combined_radius_sq);
-      const glm::vec2 p = relative_position;
-      if (orca_det(p, w) > 0.0f) {
-        line.direction = glm::vec2(p.x * leg - p.y * combined_radius,
-                                   p.x * combined_radius + p.y * leg) /
-                         dist_sq; // left leg
-      } else {
-        line.direction = -glm::vec2(p.x * leg + p.y * combined_radius,
-                                    -p.x * combined_radius + p.y * leg) /
-                         dist_sq; // right leg
-      }
+      line.direction = orca_det(relative_position, w) > 0.0f
+                           ? orca_left_leg(relative_position, dist_sq, combined_radius)
+                           : -orca_right_leg(relative_position, dist_sq, combined_radius);
       const float dot_product_2 = orca_dot(relative_velocity, line.direction);
       u = dot_product_2 * line.direction - relative_velocity;
     }
@@ -205,17 +208,6 @@ CROWD_HD OrcaLine orca_agent_line(const glm::vec2& velocity, const glm::vec2& re
   }
   line.point = velocity + 0.5f * u;
   return line;
-}
-
-/// Leg directions of a vertex at `relative_position` seen by a disc of `radius`
-/// (RVO2's leftLegDirection and rightLegDirection of one vertex).
-CROWD_HD glm::vec2 orca_left_leg(const glm::vec2& p, float dist_sq, float radius) {
-  const float leg = sqrtf(dist_sq - radius * radius);
-  return glm::vec2(p.x * leg - p.y * radius, p.x * radius + p.y * leg) / dist_sq;
-}
-CROWD_HD glm::vec2 orca_right_leg(const glm::vec2& p, float dist_sq, float radius) {
-  const float leg = sqrtf(dist_sq - radius * radius);
-  return glm::vec2(p.x * leg + p.y * radius, -p.x * radius + p.y * leg) / dist_sq;
 }
 
 /// Whether the velocity obstacle of the segment with ends at `relative_1` and `relative_2` is
