@@ -101,18 +101,13 @@ void BM_Avoidance(benchmark::State& state, AvoidanceParams params) {
     state.counters["samples"] =
         static_cast<double>(params.samples_per_level() * params.adaptive_depth);
 }
-AvoidanceParams model_defaults(AvoidanceModel model) {
-  AvoidanceParams params;
-  params.model = model;
-  return params;
-}
 BENCHMARK_CAPTURE(BM_Avoidance, low, avoidance_preset(AvoidancePreset::Low))->Apply(agent_sizes);
 BENCHMARK_CAPTURE(BM_Avoidance, medium, avoidance_preset(AvoidancePreset::Medium))
     ->Apply(agent_sizes);
 BENCHMARK_CAPTURE(BM_Avoidance, good, avoidance_preset(AvoidancePreset::Good))->Apply(agent_sizes);
 BENCHMARK_CAPTURE(BM_Avoidance, high, avoidance_preset(AvoidancePreset::High))->Apply(agent_sizes);
-BENCHMARK_CAPTURE(BM_Avoidance, mass, model_defaults(kAvoidanceMass))->Apply(agent_sizes);
-BENCHMARK_CAPTURE(BM_Avoidance, orca, model_defaults(kAvoidanceOrca))->Apply(agent_sizes);
+BENCHMARK_CAPTURE(BM_Avoidance, mass, avoidance_defaults(kAvoidanceMass))->Apply(agent_sizes);
+BENCHMARK_CAPTURE(BM_Avoidance, orca, avoidance_defaults(kAvoidanceOrca))->Apply(agent_sizes);
 
 void BM_Integrate(benchmark::State& state) {
   KernelStages k(bench_scene(agents_of(state)));

@@ -125,4 +125,13 @@ constexpr AvoidanceParams avoidance_preset(AvoidancePreset preset) {
   return p;
 }
 
+/// Model `model` with its default parameters, as a scenario's `{"model": ...}` object with no
+/// other key gives it: "good"'s sampling parameters with the model named (the reader starts
+/// every object from "good"), so that equal settings make equal parameter sets.
+constexpr AvoidanceParams avoidance_defaults(AvoidanceModel model) {
+  AvoidanceParams p = avoidance_preset(AvoidancePreset::Good);
+  p.model = model;
+  return p;
+}
+
 } // namespace crowd

@@ -105,19 +105,11 @@ std::vector<AgentSetup> with_overrides(std::vector<AgentSetup> setups,
     setup.params.standoff = options.standoff.value_or(setup.params.standoff);
     setup.params.arrival = options.arrival.value_or(setup.params.arrival);
     if (options.avoidance_model && setup.params.avoidance.model != *options.avoidance_model) {
-      AvoidanceParams& avoidance = setup.params.avoidance;
-      switch (*options.avoidance_model) {
-      case kAvoidanceDetour:
-        avoidance = avoidance_preset(AvoidancePreset::Good);
-        setup.params.avoidance_name = "good";
-        break;
-      case kAvoidanceMass:
-      case kAvoidanceOrca:
-        avoidance = AvoidanceParams{};
-        avoidance.model = *options.avoidance_model;
-        setup.params.avoidance_name = *options.avoidance_model == kAvoidanceMass ? "mass" : "orca";
-        break;
-      }
+      const AvoidanceModel model = *options.avoidance_model;
+      setup.params.avoidance = avoidance_defaults(model);
+      setup.params.avoidance_name = model == kAvoidanceDetour ? "good"
+                                    : model == kAvoidanceMass ? "mass"
+                                                              : "orca";
     }
   }
   return setups;

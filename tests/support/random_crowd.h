@@ -73,20 +73,6 @@ inline AvoidanceParams largest_avoidance_pattern() {
   return big;
 }
 
-/// The force model with its default parameters (cuda/kernels/mass_avoidance.h).
-inline AvoidanceParams force_model_avoidance() {
-  AvoidanceParams mass;
-  mass.model = kAvoidanceMass;
-  return mass;
-}
-
-/// ORCA with its default parameters (cuda/kernels/orca_avoidance.h).
-inline AvoidanceParams orca_avoidance() {
-  AvoidanceParams orca;
-  orca.model = kAvoidanceOrca;
-  return orca;
-}
-
 /// Adds `count` agents at random places of the world, with random sizes and goals, cycling
 /// through the low, good and high presets and through the standoff sides (none, right, right,
 /// left); every `big_pattern_every`-th agent (0 = none) gets the largest sampling pattern, every
@@ -103,8 +89,9 @@ inline void add_random_agents(RandomCrowd& crowd, int count, std::mt19937& rng,
     const float r = radius(rng);
     const int index = crowd.agents.count();
     const AvoidanceParams params =
-        orca_every > 0 && index % orca_every == 0                 ? orca_avoidance()
-        : force_model_every > 0 && index % force_model_every == 0 ? force_model_avoidance()
+        orca_every > 0 && index % orca_every == 0 ? avoidance_defaults(kAvoidanceOrca)
+        : force_model_every > 0 && index % force_model_every == 0
+            ? avoidance_defaults(kAvoidanceMass)
         : big_pattern_every > 0 && index % big_pattern_every == 0
             ? largest_avoidance_pattern()
             : avoidance_preset(presets[static_cast<std::size_t>(index) % 3]);
