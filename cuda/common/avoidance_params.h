@@ -23,7 +23,26 @@ enum AvoidanceModel : std::int32_t {
   /// Optimal reciprocal collision avoidance, as in the RVO2 library
   /// (cuda/kernels/orca_avoidance.h).
   kAvoidanceOrca = 2,
+  /// A fan of velocity samples scored by time to collision, as the middleware navigation of
+  /// many shipped games steers (cuda/kernels/ttc_avoidance.h).
+  kAvoidanceTtc = 3,
 };
+
+/// Where the time-to-collision model centres its fan of samples (TtcAvoidanceParams).
+enum TtcReference : std::int32_t {
+  /// Along the path toward the next corner (the preferred velocity's direction).
+  kTtcShortcut = 0,
+  /// Across the corridor section between the current two portals: toward the middle of the
+  /// next portal, turning toward the middle of the one after (SteeringRow::corridor_direction).
+  kTtcCorridor = 1,
+};
+
+/// The largest fan of the time-to-collision model: kMaxTtcDirections directions at full speed,
+/// the same at two slower speeds, and the zero velocity.
+inline constexpr int kMaxTtcDirections = 32;
+inline constexpr int kTtcSpeedRings = 3;
+inline constexpr int kMaxTtcSamples = kMaxTtcDirections * kTtcSpeedRings + 1;
+static_assert(kMaxTtcSamples <= kMaxPatternSamples, "the fan lives in the pattern's scratch");
 
 /// The force model's parameters (scenario `avoidance: {"model": "mass", ...}`).
 struct MassAvoidanceParams {
@@ -62,10 +81,55 @@ struct OrcaAvoidanceParams {
   constexpr bool operator==(const OrcaAvoidanceParams&) const = default;
 };
 
+/// The time-to-collision model's parameters (scenario `avoidance: {"model": "ttc", ...}`).
+/// Flags are 0/1 integers, so that the structure has no padding (checkpoints save its bytes).
+struct TtcAvoidanceParams {
+  /// Agents within this distance (x/z) are collected as colliders, m. [> 0]
+  float collector_radius = 4.0f;
+  /// ... and within this height above and below the agent, m. [> 0]
+  float collector_half_height = 1.0f;
+  /// Steps between refreshes of the collider list; the colliders' positions and velocities are
+  /// read every step, only the membership is kept. [1, 1000]
+  std::int32_t collector_frames_between_updates = 4;
+  /// TtcReference: the direction the fan is centred on.
+  std::int32_t reference = kTtcShortcut;
+  /// Directions of the fan. [2, kMaxTtcDirections]
+  std::int32_t sample_count = 21;
+  /// Degrees the fan spans, centred on the reference direction; 360 is a full circle. (0, 360]
+  float angle_span = 240.0f;
+  /// 1: the fan again at 1/2 and 1/4 of the desired speed. [0, 1]
+  std::int32_t enable_slowing_down = 1;
+  /// 1: the zero velocity is a sample too, and an agent about to collide stops and waits. [0, 1]
+  std::int32_t enable_stop = 1;
+  /// Colliders are enlarged by this, m. [>= 0]
+  float safety_distance = 0.05f;
+  /// Times to collision at or beyond this count as safe, s. [> 0]
+  float time_horizon = 2.0f;
+  /// Weight of the (smoothed) time-to-collision ratio in a sample's score. [>= 0]
+  float time_to_collision_influence = 1.0f;
+  /// Weight of closeness to the desired velocity. [>= 0]
+  float desired_velocity_influence = 1.0f;
+  /// Weight of closeness to the previous velocity. [>= 0]
+  float previous_velocity_influence = 0.2f;
+  /// When even the best sample collides sooner than this, the agent stops, s. [>= 0]
+  float stop_collision_time = 0.3f;
+  /// ... and stays stopped this long before moving again, s. [>= 0]
+  float stop_wait_time = 0.5f;
+  /// 1: an agent blocked for wait_passage_time_limit may force its way. [0, 1]
+  std::int32_t enable_force_passage = 1;
+  /// Seconds blocked (stopped, or choosing the zero velocity) before a forced passage. [> 0]
+  float wait_passage_time_limit = 2.0f;
+  /// Seconds a forced passage lasts: colliders are ignored, walls are not. [> 0]
+  float force_passage_time_limit = 1.0f;
+
+  constexpr bool operator==(const TtcAvoidanceParams&) const = default;
+};
+
 struct AvoidanceParams {
   std::int32_t model = kAvoidanceDetour; ///< AvoidanceModel.
   MassAvoidanceParams mass;              ///< Read when model is kAvoidanceMass.
   OrcaAvoidanceParams orca;              ///< Read when model is kAvoidanceOrca.
+  TtcAvoidanceParams ttc;                ///< Read when model is kAvoidanceTtc.
   float vel_bias = 0.4f;                 ///< Pattern centre = desired velocity x vel_bias. [0, 1]
   float weight_des_vel = 2.0f;     ///< Penalty weight of |v - desired velocity| / vmax. [>= 0]
   float weight_cur_vel = 0.75f;    ///< Penalty weight of |v - current velocity| / vmax. [>= 0]
@@ -91,8 +155,9 @@ struct AvoidanceParams {
 };
 
 /// The two rotations of the sampling pattern (build_sample_pattern): by one div, 2 pi / divs,
-/// and by half a div. They depend on the parameters alone, so the host computes them once per
-/// parameter set (pattern_rotation, cuda/core/avoidance_pattern.h) with the C library's
+/// and by half a div (for the time-to-collision model: by its fan's step, and to its first
+/// direction; build_ttc_fan). They depend on the parameters alone, so the host computes them once
+/// per parameter set (pattern_rotation, cuda/core/avoidance_pattern.h) with the C library's
 /// cosf/sinf, as DetourCrowd does, and both executors rotate by the same floats: the device's
 /// cosf/sinf differ from glibc's by an ulp or two, and were the one operation that kept the
 /// CUDA executor's results from equalling the CPU's bit for bit.

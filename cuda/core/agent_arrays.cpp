@@ -17,6 +17,7 @@ int AgentArrays::append(const glm::vec3& pos, float agent_radius, float agent_he
   standoff_side.push_back(side);
   preferred_velocity.emplace_back(0.0f);
   desired_speed.push_back(0.0f);
+  corridor_direction.emplace_back(0.0f);
   position.push_back(pos);
   velocity.emplace_back(0.0f);
   desired_velocity.emplace_back(0.0f);
@@ -24,6 +25,8 @@ int AgentArrays::append(const glm::vec3& pos, float agent_radius, float agent_he
   displacement.emplace_back(0.0f);
   standoff_clock.emplace_back(0.0f);
   standoff_partner.push_back(-1);
+  ttc_state.emplace_back();
+  collider_index.resize(collider_index.size() + static_cast<std::size_t>(max_neighbors), -1);
   neighbor_index.resize(neighbor_index.size() + static_cast<std::size_t>(max_neighbors), -1);
   neighbor_distance_sq.resize(neighbor_distance_sq.size() +
                               static_cast<std::size_t>(max_neighbors));
@@ -73,6 +76,7 @@ AgentView AgentArrays::view_without_rotations() {
   v.pattern_rotation = pattern_rotation.data();
   v.preferred_velocity = preferred_velocity.data();
   v.desired_speed = desired_speed.data();
+  v.corridor_direction = corridor_direction.data();
   v.position = position.data();
   v.velocity = velocity.data();
   v.desired_velocity = desired_velocity.data();
@@ -80,6 +84,8 @@ AgentView AgentArrays::view_without_rotations() {
   v.displacement = displacement.data();
   v.standoff_clock = standoff_clock.data();
   v.standoff_partner = standoff_partner.data();
+  v.ttc_state = ttc_state.data();
+  v.collider_index = collider_index.data();
   v.neighbor_index = neighbor_index.data();
   v.neighbor_distance_sq = neighbor_distance_sq.data();
   v.neighbor_count = neighbor_count.data();
@@ -98,7 +104,8 @@ std::size_t AgentArrays::memory_bytes() const {
          bytes_of(query_range) + bytes_of(separation_weight) + bytes_of(avoidance_set) +
          bytes_of(standoff_side) + bytes_of(standoff_clock) + bytes_of(standoff_partner) +
          bytes_of(avoidance_params) + bytes_of(pattern_rotation) + bytes_of(preferred_velocity) +
-         bytes_of(desired_speed) + bytes_of(position) + bytes_of(velocity) +
+         bytes_of(desired_speed) + bytes_of(corridor_direction) + bytes_of(ttc_state) +
+         bytes_of(collider_index) + bytes_of(position) + bytes_of(velocity) +
          bytes_of(desired_velocity) + bytes_of(new_velocity) + bytes_of(displacement) +
          bytes_of(neighbor_index) + bytes_of(neighbor_distance_sq) + bytes_of(neighbor_count) +
          bytes_of(segment) + bytes_of(segment_count) + bytes_of(status) + corridors.memory_bytes();

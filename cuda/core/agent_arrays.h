@@ -25,11 +25,14 @@ struct AgentArrays {
   std::vector<PatternRotation> pattern_rotation;
   std::vector<glm::vec2> preferred_velocity;
   std::vector<float> desired_speed;
+  std::vector<glm::vec2> corridor_direction; ///< AgentView::corridor_direction
   // State.
   std::vector<glm::vec3> position;
   std::vector<glm::vec2> velocity, desired_velocity, new_velocity, displacement;
   std::vector<glm::vec2> standoff_clock;      ///< cuda/kernels/standoff.h
   std::vector<std::int32_t> standoff_partner; ///< cuda/kernels/standoff.h
+  std::vector<TtcState> ttc_state;            ///< cuda/kernels/ttc_avoidance.h
+  std::vector<std::int32_t> collider_index;   ///< [count * max_neighbors]
   // Proximity results.
   std::vector<std::int32_t> neighbor_index;
   std::vector<float> neighbor_distance_sq;

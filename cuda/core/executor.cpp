@@ -53,11 +53,11 @@ void Executor::check_corridors(AgentArrays& agents) {
 void Executor::follow_corridors(AgentArrays& agents, float range_factor) {
   const CorridorView rows = agents.corridors.view();
   const AgentView view = agents.view_without_rotations();
-  glm::vec2* preferred_velocity = agents.preferred_velocity.data();
+  const SteeringRow steering{agents.preferred_velocity.data(), agents.corridor_direction.data()};
   tbb::combinable<std::vector<std::int32_t>> asked;
   parallel_for_each_chunk(agents.corridors.count(), 16, [&](int begin, int end) {
     for (int i = begin; i < end; ++i)
-      follow_corridor(i, navmesh_tables_, rows, view, preferred_velocity, range_factor);
+      follow_corridor(i, navmesh_tables_, rows, view, steering, range_factor);
     // Then the chunk's flagged agents (rare), so that the loop above stays lean.
     for (int i = begin; i < end; ++i)
       if (rows.state[i] & kCorridorAskBits)

@@ -86,7 +86,7 @@ __device__ int agent_index() {
   return static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
 }
 
-/// Stage 4: neighbours and wall segments of one agent per thread.
+/// Stage 4: neighbours, ttc colliders and wall segments of one agent per thread.
 /// @param[in,out] v            the agents (device pointers)
 /// @param[in]     agent_grid   this step's agent grid
 /// @param[in]     walls        the wall grid
@@ -99,6 +99,7 @@ __global__ void __launch_bounds__(kAgentPolicy.threads_per_block)
   if (i >= v.count)
     return;
   find_neighbors(i, v, agent_grid);
+  collect_colliders(i, v, agent_grid);
   const long long row = static_cast<long long>(i) * v.max_segments;
   find_wall_segments(i, v, walls, scratch_distance + row, scratch_ids + row);
 }
@@ -334,7 +335,7 @@ public:
       if (!begin_corridor_phase(agents, true))
         return;
       inputs_uploaded_ = true; // begin_step uploads only the rows the host answers for
-      corridors_.follow(device_tables_->view(), agents.corridors, view_, preferred_velocity_.data(),
+      corridors_.follow(device_tables_->view(), agents.corridors, view_, device_steering(),
                         range_factor, stream_.get());
     });
   }
@@ -401,7 +402,7 @@ public:
     flush_uploads();
     if (inputs_uploaded_)
       corridors_.upload_written(agents.corridors, agents.preferred_velocity,
-                                preferred_velocity_.data(), stream_.get());
+                                agents.corridor_direction, device_steering(), stream_.get());
     inputs_uploaded_ = false;
   }
 
@@ -500,6 +501,10 @@ public:
     add_copy(downloads_, agents.status, status_);
     add_copy(downloads_, agents.standoff_clock, standoff_clock_);
     add_copy(downloads_, agents.standoff_partner, standoff_partner_);
+    if (uses_ttc_) {
+      add_copy(downloads_, agents.ttc_state, ttc_state_);
+      add_copy(downloads_, agents.collider_index, collider_index_);
+    }
     download_staging_.reserve(downloads_.bytes(),
                               "the download staging of " + std::to_string(count_) + " agents");
     downloads_.start_download(download_staging_, stream);
@@ -533,6 +538,9 @@ public:
     add_copy(copies, a.status, status_);
     add_copy(copies, a.standoff_clock, standoff_clock_);
     add_copy(copies, a.standoff_partner, standoff_partner_);
+    add_copy(copies, a.ttc_state, ttc_state_);
+    add_copy(copies, a.collider_index, collider_index_);
+    add_copy(copies, a.corridor_direction, corridor_direction_);
     download_staging_.reserve(copies.bytes(),
                               "the read-back of " + std::to_string(count_) + " agents");
     copies.start_download(download_staging_, stream_.get());
@@ -630,6 +638,8 @@ private:
     add_copy(uploads_, agents.velocity, velocity_);
     add_copy(uploads_, agents.standoff_clock, standoff_clock_);
     add_copy(uploads_, agents.standoff_partner, standoff_partner_);
+    add_copy(uploads_, agents.ttc_state, ttc_state_);
+    add_copy(uploads_, agents.collider_index, collider_index_);
     add_copy(uploads_, agents.new_velocity, new_velocity_);
     add_copy(uploads_, agents.status, status_);
   }
@@ -639,6 +649,7 @@ private:
   void add_step_inputs(const AgentArrays& agents) {
     add_copy(uploads_, agents.mode, mode_);
     add_copy(uploads_, agents.preferred_velocity, preferred_velocity_);
+    add_copy(uploads_, agents.corridor_direction, corridor_direction_);
     add_copy(uploads_, agents.desired_speed, desired_speed_);
     add_copy(uploads_, agents.position, position_);
     step_positions_ = false;
@@ -668,7 +679,7 @@ private:
     flush_uploads();
     corridors_.fit(agents.corridors, stream_.get());
     corridors_.upload_written(agents.corridors, agents.preferred_velocity,
-                              preferred_velocity_.data(), stream_.get());
+                              agents.corridor_direction, device_steering(), stream_.get());
     return true;
   }
 
@@ -717,6 +728,9 @@ private:
     f(self.displaced_odd_, 1, "displaced by a collision pass");
     f(self.standoff_clock_, 1, "standoff_clock");
     f(self.standoff_partner_, 1, "standoff_partner");
+    f(self.ttc_state_, 1, "ttc_state");
+    f(self.collider_index_, k, "collider_index");
+    f(self.corridor_direction_, 1, "corridor_direction");
     f(self.neighbor_index_, k, "neighbor_index");
     f(self.neighbor_distance_sq_, k, "neighbor_distance_sq");
     f(self.neighbor_count_, 1, "neighbor_count");
@@ -886,6 +900,8 @@ private:
                     a.separation_weight.size() == n && a.avoidance_set.size() == n &&
                     a.standoff_side.size() == n && a.standoff_clock.size() == n &&
                     a.standoff_partner.size() == n && a.preferred_velocity.size() == n &&
+                    a.corridor_direction.size() == n && a.ttc_state.size() == n &&
+                    a.collider_index.size() == k &&
                     a.desired_speed.size() == n && a.position.size() == n &&
                     a.velocity.size() == n && a.desired_velocity.size() == n &&
                     a.new_velocity.size() == n && a.displacement.size() == n &&
@@ -911,15 +927,23 @@ private:
 
     // One thread per sample of the largest pattern any agent uses.
     int samples = 1;
+    bool uses_ttc = false;
     for (const std::int32_t set : agents.avoidance_set) {
       if (set < 0 || static_cast<std::size_t>(set) >= agents.avoidance_params.size())
         throw std::invalid_argument("CUDA executor: avoidance_set " + std::to_string(set) +
                                     " out of range");
-      samples = std::max(
-          samples, agents.avoidance_params[static_cast<std::size_t>(set)].samples_per_level());
+      const AvoidanceParams& params = agents.avoidance_params[static_cast<std::size_t>(set)];
+      samples = std::max(samples, block_sample_count(params));
+      uses_ttc = uses_ttc || params.model == kAvoidanceTtc;
     }
+    uses_ttc_ = uses_ttc;
     avoidance_block_size_ = avoidance_block_size(samples);
     avoidance_layout_ = avoidance_shared_layout(agents.max_neighbors, agents.max_segments);
+  }
+
+  /// Where corridor following writes on the device.
+  SteeringRow device_steering() {
+    return {preferred_velocity_.data(), corridor_direction_.data()};
   }
 
   /// The kernels' view of the device mirror.
@@ -947,6 +971,9 @@ private:
     v.displacement = displacement_.data();
     v.standoff_clock = standoff_clock_.data();
     v.standoff_partner = standoff_partner_.data();
+    v.ttc_state = ttc_state_.data();
+    v.collider_index = collider_index_.data();
+    v.corridor_direction = corridor_direction_.data();
     v.neighbor_index = neighbor_index_.data();
     v.neighbor_distance_sq = neighbor_distance_sq_.data();
     v.neighbor_count = neighbor_count_.data();
@@ -997,6 +1024,9 @@ private:
   DeviceBuffer<std::uint8_t> displaced_odd_;       // [count] displaced by pass 1, 3, ...
   DeviceBuffer<glm::vec2> standoff_clock_;         // [count]
   DeviceBuffer<std::int32_t> standoff_partner_;    // [count]
+  DeviceBuffer<TtcState> ttc_state_;               // [count]
+  DeviceBuffer<std::int32_t> collider_index_;      // [count * max_neighbors]
+  DeviceBuffer<glm::vec2> corridor_direction_;     // [count]
   DeviceBuffer<std::int32_t> neighbor_index_;      // [count * max_neighbors]
   DeviceBuffer<float> neighbor_distance_sq_;       // [count * max_neighbors]
   DeviceBuffer<std::int32_t> neighbor_count_;      // [count]
@@ -1038,6 +1068,8 @@ private:
   std::unique_ptr<DeviceNavmeshTables> device_tables_;
   ResidentCorridors corridors_;
   int avoidance_block_size_ = kAvoidanceBlockSizes.front();
+  /// Some agent avoids by time to collision: its state comes down every step.
+  bool uses_ttc_ = false;
   AvoidanceSharedLayout avoidance_layout_;
 };
 

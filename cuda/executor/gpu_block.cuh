@@ -109,6 +109,8 @@ struct AvoidanceSharedLayout {
   std::size_t pattern = 0;        ///< glm::vec2 [kMaxPatternSamples]
   std::size_t orca_lines = 0;     ///< OrcaLine [orca_line_capacity]
   std::size_t orca_projected = 0; ///< OrcaLine [orca_line_capacity]
+  std::size_t ttc_ratio = 0;      ///< float [kMaxTtcSamples]
+  std::size_t ttc_smoothed = 0;   ///< float [kMaxTtcSamples]
   std::size_t bytes = 0;          ///< Total dynamic shared memory per block.
 };
 
@@ -131,7 +133,9 @@ __host__ __device__ constexpr AvoidanceSharedLayout avoidance_shared_layout(int 
   const auto lines = static_cast<std::size_t>(orca_line_capacity(max_neighbors, max_segments));
   layout.orca_lines = align_shared(layout.pattern + kMaxPatternSamples * sizeof(glm::vec2));
   layout.orca_projected = align_shared(layout.orca_lines + lines * sizeof(OrcaLine));
-  layout.bytes = align_shared(layout.orca_projected + lines * sizeof(OrcaLine));
+  layout.ttc_ratio = align_shared(layout.orca_projected + lines * sizeof(OrcaLine));
+  layout.ttc_smoothed = align_shared(layout.ttc_ratio + kMaxTtcSamples * sizeof(float));
+  layout.bytes = align_shared(layout.ttc_smoothed + kMaxTtcSamples * sizeof(float));
   return layout;
 }
 
@@ -144,6 +148,8 @@ __device__ inline AvoidanceScratch carve_avoidance_scratch(unsigned char* shared
   scratch.pattern = reinterpret_cast<glm::vec2*>(shared_bytes + layout.pattern);
   scratch.orca_lines = reinterpret_cast<OrcaLine*>(shared_bytes + layout.orca_lines);
   scratch.orca_projected = reinterpret_cast<OrcaLine*>(shared_bytes + layout.orca_projected);
+  scratch.ttc_ratio = reinterpret_cast<float*>(shared_bytes + layout.ttc_ratio);
+  scratch.ttc_smoothed = reinterpret_cast<float*>(shared_bytes + layout.ttc_smoothed);
   return scratch;
 }
 

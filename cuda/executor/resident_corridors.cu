@@ -19,7 +19,8 @@ constexpr std::size_t align16(std::size_t bytes) {
 /// agents, then what a scatter uploads (up to scatter_end), then what only a gather brings
 /// down (the corners and the state bytes).
 struct RowBatch {
-  std::size_t agents = 0, polys = 0, size = 0, start = 0, target = 0, preferred = 0;
+  std::size_t agents = 0, polys = 0, size = 0, start = 0, target = 0, preferred = 0,
+              direction = 0;
   std::size_t corner_verts = 0, corner_flags = 0, corner_polys = 0, corner_count = 0, state = 0;
   std::size_t scatter_end = 0, bytes = 0;
 };
@@ -40,6 +41,7 @@ RowBatch row_batch(std::size_t k, int capacity, int corner_capacity) {
   b.start = field(k * sizeof(glm::vec3));
   b.target = field(k * sizeof(glm::vec3));
   b.preferred = field(k * sizeof(glm::vec2));
+  b.direction = field(k * sizeof(glm::vec2));
   b.scatter_end = at;
   b.corner_verts = field(k * corners * sizeof(glm::vec3));
   b.corner_flags = field(k * corners);
@@ -59,6 +61,7 @@ struct BatchView {
   glm::vec3* start = nullptr;
   glm::vec3* target = nullptr;
   glm::vec2* preferred = nullptr;
+  glm::vec2* direction = nullptr;
   glm::vec3* corner_verts = nullptr;
   std::uint8_t* corner_flags = nullptr;
   std::int32_t* corner_polys = nullptr;
@@ -75,6 +78,7 @@ BatchView batch_view(unsigned char* base, const RowBatch& b, int count) {
   v.start = reinterpret_cast<glm::vec3*>(base + b.start);
   v.target = reinterpret_cast<glm::vec3*>(base + b.target);
   v.preferred = reinterpret_cast<glm::vec2*>(base + b.preferred);
+  v.direction = reinterpret_cast<glm::vec2*>(base + b.direction);
   v.corner_verts = reinterpret_cast<glm::vec3*>(base + b.corner_verts);
   v.corner_flags = base + b.corner_flags;
   v.corner_polys = reinterpret_cast<std::int32_t*>(base + b.corner_polys);
@@ -89,7 +93,7 @@ __device__ int thread_index() {
 
 /// The host's rows of a batch into the device's rows, one row per thread.
 __global__ void __launch_bounds__(kAgentPolicy.threads_per_block)
-    scatter_rows_kernel(CorridorView rows, BatchView batch, glm::vec2* preferred_velocity) {
+    scatter_rows_kernel(CorridorView rows, BatchView batch, SteeringRow steering) {
   const int j = thread_index();
   if (j >= batch.count)
     return;
@@ -101,7 +105,8 @@ __global__ void __launch_bounds__(kAgentPolicy.threads_per_block)
   rows.size[i] = batch.size[j];
   rows.start[i] = batch.start[j];
   rows.target[i] = batch.target[j];
-  preferred_velocity[i] = batch.preferred[j];
+  steering.preferred_velocity[i] = batch.preferred[j];
+  steering.corridor_direction[i] = batch.direction[j];
 }
 
 /// The device's rows of a batch's agents into the batch, one row per thread.
@@ -143,12 +148,12 @@ __global__ void __launch_bounds__(kAgentPolicy.threads_per_block)
 /// follow_corridor per agent; the agents it flags are appended to `asked`.
 __global__ void __launch_bounds__(kAgentPolicy.threads_per_block)
     follow_rows_kernel(NavmeshTablesView nav, CorridorView rows, AgentView agents,
-                       glm::vec2* preferred_velocity, float range_factor, std::int32_t* asked,
+                       SteeringRow steering, float range_factor, std::int32_t* asked,
                        unsigned int* counters) {
   const int i = thread_index();
   if (i >= agents.count)
     return;
-  follow_corridor(i, nav, rows, agents, preferred_velocity, range_factor);
+  follow_corridor(i, nav, rows, agents, steering, range_factor);
   if (rows.state[i] & kCorridorAskBits)
     asked[atomicAdd(&counters[kAskedCount], 1u)] = i;
 }
@@ -248,7 +253,8 @@ void ResidentCorridors::fit(CorridorArrays& rows, cudaStream_t stream) {
 
 void ResidentCorridors::upload_written(CorridorArrays& rows,
                                        const std::vector<glm::vec2>& preferred_velocity,
-                                       glm::vec2* device_preferred, cudaStream_t stream) {
+                                       const std::vector<glm::vec2>& corridor_direction,
+                                       const SteeringRow& device_steering, cudaStream_t stream) {
   std::vector<std::int32_t> written;
   for (int i = 0; i < rows_; ++i) {
     std::uint8_t& dirty = rows.dirty[static_cast<std::size_t>(i)];
@@ -277,12 +283,13 @@ void ResidentCorridors::upload_written(CorridorArrays& rows,
       packed.start[j] = rows.position[r];
       packed.target[j] = rows.target[r];
       packed.preferred[j] = preferred_velocity[r];
+      packed.direction[j] = corridor_direction[r];
     }
     batch_.reserve(b.bytes, "a batch of " + std::to_string(k) + " corridor rows");
     CROWD_CUDA_CHECK(
         cudaMemcpyAsync(batch_.data(), host, b.scatter_end, cudaMemcpyHostToDevice, stream));
     scatter_rows_kernel<<<blocks(static_cast<int>(k)), kAgentPolicy.threads_per_block, 0, stream>>>(
-        view(), batch_view(batch_.data(), b, static_cast<int>(k)), device_preferred);
+        view(), batch_view(batch_.data(), b, static_cast<int>(k)), device_steering);
     CROWD_CUDA_CHECK_LAUNCH("scatter_rows_kernel");
   }
   if (goals) {
@@ -382,7 +389,7 @@ void ResidentCorridors::take_asked(CorridorArrays& rows, int asked, cudaStream_t
 }
 
 void ResidentCorridors::follow(const NavmeshTablesView& nav, CorridorArrays& rows,
-                               const AgentView& agents, glm::vec2* preferred_velocity,
+                               const AgentView& agents, const SteeringRow& steering,
                                float range_factor, cudaStream_t stream) {
   rows.asked.clear();
   if (rows_ == 0)
@@ -392,7 +399,7 @@ void ResidentCorridors::follow(const NavmeshTablesView& nav, CorridorArrays& row
   upload_state(rows, stream);
   CROWD_CUDA_CHECK(cudaMemsetAsync(counters_.data(), 0, kCounters * sizeof(unsigned int), stream));
   follow_rows_kernel<<<blocks(rows_), kAgentPolicy.threads_per_block, 0, stream>>>(
-      nav, view(), agents, preferred_velocity, range_factor, asked_.data(), counters_.data());
+      nav, view(), agents, steering, range_factor, asked_.data(), counters_.data());
   CROWD_CUDA_CHECK_LAUNCH("follow_rows_kernel");
   std::fill_n(rows.held.begin(), rows_, std::uint8_t{0});
   unsigned int* host = reinterpret_cast<unsigned int*>(staging(sizeof(unsigned int), stream));

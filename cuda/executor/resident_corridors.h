@@ -39,11 +39,12 @@ public:
   /// down to it, since growing loses the device's contents, then marks every row for upload.
   void fit(CorridorArrays& rows, cudaStream_t stream);
 
-  /// Queues the upload of the rows the host wrote (their preferred velocity into
-  /// `device_preferred` with them) and of the goals when the host changed one; the rows are
-  /// then the device's again. Asynchronous.
+  /// Queues the upload of the rows the host wrote (their steering, preferred velocity and
+  /// corridor direction, into `device_steering` with them) and of the goals when the host
+  /// changed one; the rows are then the device's again. Asynchronous.
   void upload_written(CorridorArrays& rows, const std::vector<glm::vec2>& preferred_velocity,
-                      glm::vec2* device_preferred, cudaStream_t stream);
+                      const std::vector<glm::vec2>& corridor_direction,
+                      const SteeringRow& device_steering, cudaStream_t stream);
 
   /// Brings the rows of `which` that the host does not hold down to it. Synchronous.
   void fetch(CorridorArrays& rows, std::span<const std::int32_t> which, cudaStream_t stream);
@@ -51,11 +52,11 @@ public:
   /// The validity look-ahead of every row into rows.checks (downloaded). Synchronous.
   void check(const NavmeshTablesView& nav, CorridorArrays& rows, cudaStream_t stream);
 
-  /// Corners, shortcut and preferred velocity (into agents.preferred_velocity, device memory) of
-  /// every agent, with the host's state bytes; the flagged agents listed, ascending, in
-  /// rows.asked and their rows fetched. Synchronous.
+  /// Corners, shortcut and steering (into `steering`, device memory) of every agent, with the
+  /// host's state bytes; the flagged agents listed, ascending, in rows.asked and their rows
+  /// fetched. Synchronous.
   void follow(const NavmeshTablesView& nav, CorridorArrays& rows, const AgentView& agents,
-              glm::vec2* preferred_velocity, float range_factor, cudaStream_t stream);
+              const SteeringRow& steering, float range_factor, cudaStream_t stream);
 
   /// Every corridor moved to agents.position (device memory, where the agents are put back),
   /// with the host's state bytes; the flagged agents listed in rows.asked and their rows

@@ -37,6 +37,19 @@ enum AgentStatusBits : std::uint8_t {
   kFaultBits = kFaultSteering | kFaultIntegration | kFaultCollision,
 };
 
+/// The time-to-collision model's state of an agent (cuda/kernels/ttc_avoidance.h): its collider
+/// list's size and refresh countdown (written by the proximity stage), and its clocks (written
+/// by the avoidance stage). Zero for a new agent: it collects its colliders on its first step.
+struct TtcState {
+  std::int32_t collider_count = 0;    ///< Entries of its AgentView::collider_index row.
+  std::int32_t frames_to_refresh = 0; ///< Steps before the list is collected again; 0: this one.
+  float stop_time = 0.0f;             ///< Seconds it stays stopped, after this step.
+  float blocked_time = 0.0f;          ///< Seconds it has wanted to move but stood still.
+  float force_time = 0.0f;            ///< Seconds of forced passage left.
+
+  constexpr bool operator==(const TtcState&) const = default;
+};
+
 struct AgentView {
   int count = 0;         ///< Agents, active or not.
   int max_neighbors = 0; ///< K: row length of the neighbour arrays.
@@ -54,7 +67,10 @@ struct AgentView {
   const PatternRotation* pattern_rotation = nullptr; // [sets] of avoidance_params[set]
   const glm::vec2* preferred_velocity = nullptr;     // [count] from the corridor, m/s (x, z)
   const float* desired_speed = nullptr;              // [count] m/s
-  const std::uint8_t* standoff_side = nullptr;       // [count] StandoffSide
+  /// Across the corridor section between the agent's current two portals (unit, x/z; zero when
+  /// no portal is left), from the corridor (SteeringRow): the ttc model's corridor reference.
+  const glm::vec2* corridor_direction = nullptr; // [count]
+  const std::uint8_t* standoff_side = nullptr;   // [count] StandoffSide
 
   // State.
   glm::vec3* position = nullptr;            // [count]
@@ -64,6 +80,9 @@ struct AgentView {
   glm::vec2* displacement = nullptr;        // [count] collision push of one pass
   glm::vec2* standoff_clock = nullptr;      // [count] cuda/kernels/standoff.h
   std::int32_t* standoff_partner = nullptr; // [count] cuda/kernels/standoff.h
+  TtcState* ttc_state = nullptr;            // [count] cuda/kernels/ttc_avoidance.h
+  /// The ttc model's colliders, nearest first when collected (ttc_state[i].collider_count).
+  std::int32_t* collider_index = nullptr; // [count * max_neighbors]
 
   // Proximity results.
   std::int32_t* neighbor_index = nullptr; // [count * max_neighbors], nearest first

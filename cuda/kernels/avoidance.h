@@ -23,6 +23,7 @@
 #include "cuda/kernels/mass_avoidance.h"
 #include "cuda/kernels/orca_avoidance.h"
 #include "cuda/kernels/standoff.h"
+#include "cuda/kernels/ttc_avoidance.h"
 
 namespace crowd {
 
@@ -33,6 +34,8 @@ struct AvoidanceScratch {
   glm::vec2* pattern = nullptr;       // [kMaxPatternSamples]
   OrcaLine* orca_lines = nullptr;     // [orca_line_capacity(max_neighbors, max_segments)]
   OrcaLine* orca_projected = nullptr; // [orca_line_capacity(max_neighbors, max_segments)]
+  float* ttc_ratio = nullptr;         // [kMaxTtcSamples]
+  float* ttc_smoothed = nullptr;      // [kMaxTtcSamples]
 };
 
 struct ArgMin {
@@ -81,6 +84,12 @@ struct LevelSamples {
   }
 };
 
+/// The most samples a block of an agent with `params` scores at once: one level of
+/// DetourCrowd's pattern, or the time-to-collision model's fan; one thread each.
+CROWD_HD int block_sample_count(const AvoidanceParams& params) {
+  return params.model == kAvoidanceTtc ? ttc_sample_count(params.ttc) : params.samples_per_level();
+}
+
 /// The block's agent as the sampler sees it.
 CROWD_HD SamplerAgent sampler_agent(int i, const AgentView& v) {
   SamplerAgent a;
@@ -93,8 +102,9 @@ CROWD_HD SamplerAgent sampler_agent(int i, const AgentView& v) {
 }
 
 /// Chooses agent i's new velocity, by its avoidance model: DetourCrowd's sampling here, the
-/// force model (mass_avoidance.h) or ORCA (orca_avoidance.h; `dt` is the step, which it reads
-/// for agents already overlapping). Every thread of the block calls this with the same i. An
+/// force model (mass_avoidance.h), ORCA (orca_avoidance.h; `dt` is the step, which it reads
+/// for agents already overlapping) or time-to-collision sampling (ttc_avoidance.h, whose clocks
+/// run in steps of `dt`). Every thread of the block calls this with the same i. An
 /// agent in a standoff manoeuvre (standoff.h) samples with its time horizon scaled by
 /// standoff.horizon_scale: it avoids only what it would meet soon, and presses on past what
 /// a long horizon makes it stop for.
@@ -123,6 +133,10 @@ CROWD_HD void choose_velocity(Block& block, int i, const AgentView& v,
       v.new_velocity[i] =
           orca_velocity(i, v, params.orca, dt, scratch.orca_lines, scratch.orca_projected);
     });
+    return;
+  }
+  if (params.model == kAvoidanceTtc) {
+    ttc_choose_velocity(block, i, v, scratch, params, v.pattern_rotation[v.avoidance_set[i]], dt);
     return;
   }
   if (in_standoff_manoeuvre(i, v))

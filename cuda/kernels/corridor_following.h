@@ -61,13 +61,53 @@ CROWD_HD void check_corridor_of_agent(int i, const NavmeshTablesView& nav, const
   c.checks[i] = check_corridor(nav, c.row(i), c.size[i], c.goal[i]);
 }
 
+/// What corridor following writes per agent into arrays the agent view holds read-only.
+struct SteeringRow {
+  glm::vec2* preferred_velocity = nullptr; ///< [agents] toward the corners, m/s
+  glm::vec2* corridor_direction = nullptr; ///< [agents] corridor_section_direction, unit or 0
+};
+
+/// The direction across the corridor section between the current two portals of the corridor
+/// `path` (`size` polygons) from `position`: toward the middle of its next portal, turning
+/// toward the middle of the one after, as smooth_steer_direction rounds the first two corners.
+/// Zero where the corridor has no portal left (its goal's polygon) or its next portal is not in
+/// the tables (an off-mesh connection). The time-to-collision model's corridor reference.
+CROWD_HD glm::vec2 corridor_section_direction(const NavmeshTablesView& nav,
+                                              const std::int32_t* path, int size,
+                                              const glm::vec3& position) {
+  float middles[6] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+  int n = 0;
+  for (int k = 0; k + 1 < size && n < 2; ++k) {
+    const NavPortal* portal = nav.find_portal(path[k], path[k + 1]);
+    if (portal == nullptr)
+      break;
+    for (int axis = 0; axis < 3; ++axis)
+      middles[n * 3 + axis] = 0.5f * (portal->left[axis] + portal->right[axis]);
+    ++n;
+  }
+  return smooth_steer_direction(position, middles, n);
+}
+
+/// Agent i's steering from the `n` corners of its corner row and its corridor: its preferred
+/// velocity toward the corners at its desired speed, and the direction across its corridor
+/// section (into `steering`).
+CROWD_HD void steer_along_corridor(int i, const NavmeshTablesView& nav, const CorridorView& c,
+                                   const AgentView& agents, const SteeringRow& steering, int n) {
+  const CornerBuffer corners = c.corners(i);
+  steering.preferred_velocity[i] =
+      crowd::preferred_velocity(agents.position[i], corners.verts, corners.flags, n,
+                                agents.radius[i], agents.desired_speed[i]);
+  steering.corridor_direction[i] =
+      corridor_section_direction(nav, c.row(i), c.size[i], agents.position[i]);
+}
+
 /// The part of agent i's corridor following after its corners are found (`n` of them, in its
 /// corner row): its visibility shortcut toward the corner after next (within range_factor x
-/// radius), and its preferred velocity toward the corners at its desired speed (written to
-/// `preferred_velocity`, which the agent view holds read-only). Returns false when the tables
-/// cannot answer for the shortcut, which is then left to the caller.
+/// radius), its preferred velocity toward the corners at its desired speed, and the direction
+/// across its corridor section (into `steering`). Returns false when the tables cannot answer
+/// for the shortcut, which is then left to the caller.
 CROWD_HD bool shortcut_and_steer(int i, const NavmeshTablesView& nav, const CorridorView& c,
-                                 const AgentView& agents, glm::vec2* preferred_velocity,
+                                 const AgentView& agents, const SteeringRow& steering,
                                  float range_factor, int n) {
   c.corner_count[i] = n;
   const CornerBuffer corners = c.corners(i);
@@ -83,16 +123,14 @@ CROWD_HD bool shortcut_and_steer(int i, const NavmeshTablesView& nav, const Corr
     else
       answered = false;
   }
-  preferred_velocity[i] =
-      crowd::preferred_velocity(agents.position[i], corners.verts, corners.flags, n,
-                                agents.radius[i], agents.desired_speed[i]);
+  steer_along_corridor(i, nav, c, agents, steering, n);
   return answered;
 }
 
 /// The corners of agent i's corridor, then shortcut_and_steer. What the tables cannot answer
 /// for is flagged (kCorridorAsk*) for the host.
 CROWD_HD void follow_corridor(int i, const NavmeshTablesView& nav, const CorridorView& c,
-                              const AgentView& agents, glm::vec2* preferred_velocity,
+                              const AgentView& agents, const SteeringRow& steering,
                               float range_factor) {
   std::uint8_t state = c.state[i] & static_cast<std::uint8_t>(~kCorridorAskBits);
   c.corner_count[i] = 0;
@@ -106,7 +144,7 @@ CROWD_HD void follow_corridor(int i, const NavmeshTablesView& nav, const Corrido
     c.state[i] = state | kCorridorAskCorners; // the host does the rest of this agent's part
     return;
   }
-  if (!shortcut_and_steer(i, nav, c, agents, preferred_velocity, range_factor, n))
+  if (!shortcut_and_steer(i, nav, c, agents, steering, range_factor, n))
     state |= kCorridorAskVisibility;
   c.state[i] = state;
 }

@@ -69,6 +69,61 @@ CROWD_HD void find_neighbors(int i, const AgentView& v, const AgentGridView& age
                                           (truncated ? kNeighborsTruncated : 0));
 }
 
+/// Collects agent i's colliders for the time-to-collision model (cuda/kernels/ttc_avoidance.h)
+/// when its list is due: the agents within its collector_radius (x/z) and collector_half_height
+/// above or below, the max_neighbors nearest (ties to the lower id), into its collider_index
+/// row; due on its first step on the model, then every collector_frames_between_updates steps.
+/// Agents on another model keep no list.
+CROWD_HD void collect_colliders(int i, const AgentView& v, const AgentGridView& agent_grid) {
+  TtcState& state = v.ttc_state[i];
+  const AvoidanceParams& params = v.avoidance_params[v.avoidance_set[i]];
+  if (v.mode[i] == kAgentInactive || params.model != kAvoidanceTtc) {
+    state.collider_count = 0;
+    state.frames_to_refresh = 0;
+    return;
+  }
+  if (state.frames_to_refresh > 0) {
+    --state.frames_to_refresh;
+    return;
+  }
+  const TtcAvoidanceParams& p = params.ttc;
+  std::int32_t* ids = v.collider_index + static_cast<long long>(i) * v.max_neighbors;
+  const glm::vec3 centre = v.position[i];
+  const float range_sq = p.collector_radius * p.collector_radius;
+  const auto distance_sq = [&](const glm::vec3& q) {
+    return (q.x - centre.x) * (q.x - centre.x) + (q.z - centre.z) * (q.z - centre.z);
+  };
+  int n = 0;
+  for_each_position_near(agent_grid.grid, {centre.x, centre.z}, p.collector_radius, [&](int k) {
+    const glm::vec4 q = agent_grid.point[k];
+    const float d_sq = distance_sq(glm::vec3(q));
+    if (d_sq > range_sq || fabsf(q.y - centre.y) > p.collector_half_height)
+      return;
+    const std::int32_t j = agent_grid.grid.items[k];
+    if (j == i)
+      return;
+    // insert_nearest's order, the keys of the kept entries recomputed from their positions
+    // (the row has no room for them).
+    int at = n;
+    while (at > 0) {
+      const std::int32_t before = ids[at - 1];
+      const float before_sq = distance_sq(v.position[before]);
+      if (before_sq < d_sq || (before_sq == d_sq && before < j))
+        break;
+      --at;
+    }
+    if (at >= v.max_neighbors)
+      return;
+    const int last = n < v.max_neighbors ? n : v.max_neighbors - 1;
+    for (int m = last; m > at; --m)
+      ids[m] = ids[m - 1];
+    ids[at] = j;
+    n = n < v.max_neighbors ? n + 1 : v.max_neighbors;
+  });
+  state.collider_count = n;
+  state.frames_to_refresh = p.collector_frames_between_updates - 1;
+}
+
 /// Finds agent `i`'s wall segments: within range, at its height, facing it, nearest first.
 /// `scratch_distance` is [max_segments] floats and `scratch_ids` [max_segments] ints.
 CROWD_HD void find_wall_segments(int i, const AgentView& v, const WallGridView& walls,

@@ -21,6 +21,7 @@ template <class Arrays, class F> void for_each_array(Arrays& a, F&& f) {
   f(a.avoidance_params);
   f(a.preferred_velocity);
   f(a.desired_speed);
+  f(a.corridor_direction);
   f(a.position);
   f(a.velocity);
   f(a.desired_velocity);
@@ -28,6 +29,8 @@ template <class Arrays, class F> void for_each_array(Arrays& a, F&& f) {
   f(a.displacement);
   f(a.standoff_clock);
   f(a.standoff_partner);
+  f(a.ttc_state);
+  f(a.collider_index);
   f(a.neighbor_index);
   f(a.neighbor_distance_sq);
   f(a.neighbor_count);
@@ -45,13 +48,27 @@ void save_agent_arrays(ArchiveWriter& out, const AgentArrays& arrays) {
 void restore_agent_arrays(ArchiveReader& in, AgentArrays& a) {
   for_each_array(a, [&](auto& field) { in.get(field); });
   const auto n = static_cast<std::uint64_t>(a.count());
-  for (const std::uint64_t size :
-       {a.radius.size(), a.height.size(), a.max_accel.size(), a.query_range.size(),
-        a.separation_weight.size(), a.avoidance_set.size(), a.standoff_side.size(),
-        a.standoff_clock.size(), a.standoff_partner.size(), a.preferred_velocity.size(),
-        a.desired_speed.size(), a.position.size(), a.velocity.size(), a.desired_velocity.size(),
-        a.new_velocity.size(), a.displacement.size(), a.neighbor_count.size(),
-        a.segment_count.size(), a.status.size()})
+  for (const std::uint64_t size : {a.radius.size(),
+                                   a.height.size(),
+                                   a.max_accel.size(),
+                                   a.query_range.size(),
+                                   a.separation_weight.size(),
+                                   a.avoidance_set.size(),
+                                   a.standoff_side.size(),
+                                   a.standoff_clock.size(),
+                                   a.standoff_partner.size(),
+                                   a.preferred_velocity.size(),
+                                   a.corridor_direction.size(),
+                                   a.ttc_state.size(),
+                                   a.desired_speed.size(),
+                                   a.position.size(),
+                                   a.velocity.size(),
+                                   a.desired_velocity.size(),
+                                   a.new_velocity.size(),
+                                   a.displacement.size(),
+                                   a.neighbor_count.size(),
+                                   a.segment_count.size(),
+                                   a.status.size()})
     in.expect(size, n, "an agent array's length");
   in.expect(a.neighbor_index.size(), n * static_cast<std::uint64_t>(a.max_neighbors),
             "the neighbour array's length");
@@ -59,6 +76,21 @@ void restore_agent_arrays(ArchiveReader& in, AgentArrays& a) {
             "the neighbour distance array's length");
   in.expect(a.segment.size(), n * static_cast<std::uint64_t>(a.max_segments),
             "the wall segment array's length");
+  in.expect(a.collider_index.size(), n * static_cast<std::uint64_t>(a.max_neighbors),
+            "the collider array's length");
+  // The kernels index the agents by the collider lists: every entry in use must name one.
+  for (std::size_t i = 0; i < a.ttc_state.size(); ++i) {
+    const TtcState& state = a.ttc_state[i];
+    if (state.collider_count < 0 || state.collider_count > a.max_neighbors ||
+        state.frames_to_refresh < 0)
+      in.fail("an agent's collider list is out of range");
+    const std::size_t row = i * static_cast<std::size_t>(a.max_neighbors);
+    for (int k = 0; k < state.collider_count; ++k) {
+      const std::int32_t j = a.collider_index[row + static_cast<std::size_t>(k)];
+      if (j < 0 || static_cast<std::uint64_t>(j) >= n)
+        in.fail("a collider index is out of range");
+    }
+  }
   for (const std::int32_t set : a.avoidance_set)
     if (set < 0 || static_cast<std::size_t>(set) >= a.avoidance_params.size())
       in.fail("an avoidance parameter set index is out of range");

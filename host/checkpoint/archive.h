@@ -11,6 +11,7 @@
 #pragma once
 
 #include "cuda/common/avoidance_params.h"
+#include "cuda/kernels/agent_view.h"
 
 #include <bit>
 #include <cstddef>
@@ -44,10 +45,12 @@ template <> inline constexpr bool kStoredAsBytes<glm::vec2> = true;
 template <> inline constexpr bool kStoredAsBytes<glm::vec3> = true;
 template <> inline constexpr bool kStoredAsBytes<glm::vec4> = true;
 static_assert(sizeof(MassAvoidanceParams) == 8 * 4 && sizeof(OrcaAvoidanceParams) == 2 * 4 &&
-                  sizeof(AvoidanceParams) == 20 * 4,
-              "AvoidanceParams: the model, eight force-model, two ORCA and nine sampling 4-byte "
-              "fields, no padding");
+                  sizeof(TtcAvoidanceParams) == 18 * 4 && sizeof(AvoidanceParams) == 38 * 4,
+              "AvoidanceParams: the model, eight force-model, two ORCA, eighteen "
+              "time-to-collision and nine sampling 4-byte fields, no padding");
 template <> inline constexpr bool kStoredAsBytes<AvoidanceParams> = true;
+static_assert(sizeof(TtcState) == 5 * 4, "TtcState: five 4-byte fields, no padding");
+template <> inline constexpr bool kStoredAsBytes<TtcState> = true;
 
 class ArchiveWriter {
 public:

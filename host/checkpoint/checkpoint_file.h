@@ -30,7 +30,9 @@ namespace crowd {
 /// measures the new route), and the corridor navigator no longer keeps a radius per agent.
 /// 4: avoidance parameters name their model and hold the force model's parameters.
 /// 5: avoidance parameters hold ORCA's parameters.
-inline constexpr std::uint32_t kCheckpointFormat = 5;
+/// 6: avoidance parameters hold the time-to-collision model's; the agent arrays its state (the
+/// collider lists and clocks) and each agent's corridor direction.
+inline constexpr std::uint32_t kCheckpointFormat = 6;
 
 /// "crowd <project version>": a checkpoint is resumed only by the build version that wrote
 /// it, since another version may step the same state differently.

@@ -18,9 +18,10 @@ int main(int argc, char** argv) {
   const auto avoidance_option = [](CLI::App* cmd, std::string& model, const std::string& what) {
     cmd->add_option("--avoidance", model,
                     what + ", over the scenario's `avoidance` (cpu/cuda): detour (DetourCrowd's "
-                           "sampling), mass (Unreal's Mass forces) or orca (RVO2); an agent on "
-                           "another model gets the model's default parameters")
-        ->check(CLI::IsMember({"detour", "mass", "orca"}));
+                           "sampling), ttc (time-to-collision sampling), mass (Unreal's Mass "
+                           "forces) or orca (RVO2); an agent on another model gets the model's "
+                           "default parameters")
+        ->check(CLI::IsMember({"detour", "ttc", "mass", "orca"}));
   };
 
   crowd::RunOptions run;
@@ -180,7 +181,7 @@ int main(int argc, char** argv) {
   verify_cmd
       ->add_option("--model", verify.model,
                    "Avoidance model of every agent: detour (DetourCrowd's sampling, the "
-                   "scenarios' presets), mass or orca (cpu/cuda backends)")
+                   "scenarios' presets), ttc, mass or orca (cpu/cuda backends)")
       ->default_val("detour");
   verify_cmd->add_option("--out", verify.out, "Report JSON: every test's figures and verdict");
   verify_cmd

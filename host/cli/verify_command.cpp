@@ -46,9 +46,10 @@ std::vector<VerifyTest> selected(const VerifyCommandOptions& options) {
 }
 
 void check(const VerifyCommandOptions& options) {
-  if (options.model != "detour" && options.model != "mass" && options.model != "orca")
+  if (options.model != "detour" && options.model != "ttc" && options.model != "mass" &&
+      options.model != "orca")
     throw OptionError("--model: unknown avoidance model '" + options.model +
-                      "' (the models are 'detour', 'mass' and 'orca')");
+                      "' (the models are 'detour', 'ttc', 'mass' and 'orca')");
   // The detour backend is DetourCrowd itself, which samples for every agent.
   if (options.model != "detour" && options.backend == "detour")
     throw OptionError("--model " + options.model +

@@ -509,6 +509,7 @@ struct CorridorNavigator::Impl {
     arrays.mode[k] = has_goal ? kAgentMoving : kAgentStanding;
     arrays.desired_speed[k] = has_goal ? a.max_speed : 0.0f;
     arrays.preferred_velocity[k] = glm::vec2(0.0f);
+    arrays.corridor_direction[k] = glm::vec2(0.0f);
     rows.state[k] = static_cast<std::uint8_t>(
         (a.state == TargetState::Valid ? kCorridorFollow : 0) | (has_goal ? kCorridorKeepPath : 0));
   }
@@ -524,14 +525,17 @@ struct CorridorNavigator::Impl {
     const CorridorView corridors = rows.view();
     CornerBuffer corners = corridors.corners(i);
     const float range_factor = options.path_optimization_range_factor;
+    const SteeringRow steering{arrays.preferred_velocity.data(), arrays.corridor_direction.data()};
     if (asked & kCorridorAskCorners) {
       const int n = corners_with_detour(i, corners);
-      if (shortcut_and_steer(i, tables, corridors, view, arrays.preferred_velocity.data(),
-                             range_factor, n))
+      if (shortcut_and_steer(i, tables, corridors, view, steering, range_factor, n))
         return;
     }
     if (asked & (kCorridorAskCorners | kCorridorAskVisibility)) {
       const int n = rows.corner_count[k];
+      // The steering as the body computed it before it asked, again here: an executor that
+      // holds the rows on its device computed it there, and uploads the host's with the row.
+      steer_along_corridor(i, tables, corridors, view, steering, n);
       shortcut_with_detour(i, &corners.verts[std::min(1, n - 1) * 3],
                            range_factor * view.radius[i]);
     }

@@ -147,6 +147,25 @@ constexpr std::string_view kMassAvoidanceKeys[] = {"model",
                                                    "wall_stiffness"};
 constexpr std::string_view kOrcaAvoidanceKeys[] = {"model", "time_horizon",
                                                    "time_horizon_obstacles"};
+constexpr std::string_view kTtcAvoidanceKeys[] = {"model",
+                                                  "collector_radius",
+                                                  "collector_half_height",
+                                                  "collector_frames_between_updates",
+                                                  "reference",
+                                                  "sample_count",
+                                                  "angle_span",
+                                                  "enable_slowing_down",
+                                                  "enable_stop",
+                                                  "safety_distance",
+                                                  "time_horizon",
+                                                  "time_to_collision_influence",
+                                                  "desired_velocity_influence",
+                                                  "previous_velocity_influence",
+                                                  "stop_collision_time",
+                                                  "stop_wait_time",
+                                                  "enable_force_passage",
+                                                  "wait_passage_time_limit",
+                                                  "force_passage_time_limit"};
 
 bool contains(KeyList keys, std::string_view key) {
   return std::find(keys.begin(), keys.end(), key) != keys.end();
@@ -548,6 +567,14 @@ private:
     return f;
   }
 
+  /// A JSON boolean, as 1 (true) or 0 (false).
+  std::int32_t flag(const json& value, const std::string& path) const {
+    if (!value.is_boolean()) {
+      fail(path, "must be true or false, " + got_typed(value));
+    }
+    return value.get<bool>() ? 1 : 0;
+  }
+
   /// An integer in [lo, hi]. A number with a zero fraction (2.0, 1e3) is accepted: JSON has
   /// one number type and some writers emit every number with a fraction or an exponent.
   std::int64_t integer(const json& value, const std::string& path, std::int64_t lo,
@@ -942,14 +969,20 @@ private:
         out = number(*it, json_path::member(path, key), range);
       }
     };
+    const auto whole = [&](std::string_view key, std::int64_t lo, std::int64_t hi,
+                           std::int32_t& out) {
+      if (const auto it = value.find(key); it != value.end()) {
+        out = static_cast<std::int32_t>(integer(*it, json_path::member(path, key), lo, hi));
+      }
+    };
     std::string model = "detour";
     if (const auto it = value.find("model"); it != value.end()) {
       const std::string model_path = json_path::member(path, "model");
-      constexpr std::string_view kModels = R"(must be "detour", "mass" or "orca", )";
+      constexpr std::string_view kModels = R"(must be "detour", "ttc", "mass" or "orca", )";
       if (!it->is_string())
         fail(model_path, std::string(kModels) + got_typed(*it));
       model = it->get<std::string>();
-      if (model != "detour" && model != "mass" && model != "orca")
+      if (model != "detour" && model != "ttc" && model != "mass" && model != "orca")
         fail(model_path, std::string(kModels) + "got " + show(*it));
     }
     if (model == "mass") {
@@ -977,13 +1010,50 @@ private:
       params.avoidance_name = "orca";
       return;
     }
-    check_keys(value, path, kAvoidanceKeys);
-    const auto whole = [&](std::string_view key, std::int64_t lo, std::int64_t hi,
-                           std::int32_t& out) {
-      if (const auto it = value.find(key); it != value.end()) {
-        out = static_cast<std::int32_t>(integer(*it, json_path::member(path, key), lo, hi));
+    if (model == "ttc") {
+      check_keys(value, path, kTtcAvoidanceKeys);
+      TtcAvoidanceParams& t = a.ttc;
+      const auto boolean = [&](std::string_view key, std::int32_t& out) {
+        if (const auto it = value.find(key); it != value.end()) {
+          out = flag(*it, json_path::member(path, key));
+        }
+      };
+      real("collector_radius", kPositive, t.collector_radius);
+      real("collector_half_height", kPositive, t.collector_half_height);
+      whole("collector_frames_between_updates", 1, 1000, t.collector_frames_between_updates);
+      if (const auto it = value.find("reference"); it != value.end()) {
+        constexpr std::string_view kReferences = R"(must be "shortcut" or "corridor", )";
+        const std::string reference_path = json_path::member(path, "reference");
+        if (!it->is_string())
+          fail(reference_path, std::string(kReferences) + got_typed(*it));
+        const std::string reference = it->get<std::string>();
+        if (reference == "shortcut")
+          t.reference = kTtcShortcut;
+        else if (reference == "corridor")
+          t.reference = kTtcCorridor;
+        else
+          fail(reference_path, std::string(kReferences) + "got " + show(*it));
       }
-    };
+      whole("sample_count", 2, kMaxTtcDirections, t.sample_count);
+      real("angle_span", {0.0, 360.0, true, false}, t.angle_span);
+      boolean("enable_slowing_down", t.enable_slowing_down);
+      boolean("enable_stop", t.enable_stop);
+      real("safety_distance", kNonNegative, t.safety_distance);
+      real("time_horizon", kPositive, t.time_horizon);
+      real("time_to_collision_influence", kNonNegative, t.time_to_collision_influence);
+      real("desired_velocity_influence", kNonNegative, t.desired_velocity_influence);
+      real("previous_velocity_influence", kNonNegative, t.previous_velocity_influence);
+      real("stop_collision_time", kNonNegative, t.stop_collision_time);
+      real("stop_wait_time", kNonNegative, t.stop_wait_time);
+      boolean("enable_force_passage", t.enable_force_passage);
+      real("wait_passage_time_limit", kPositive, t.wait_passage_time_limit);
+      real("force_passage_time_limit", kPositive, t.force_passage_time_limit);
+      a.model = kAvoidanceTtc;
+      params.avoidance = a;
+      params.avoidance_name = "ttc";
+      return;
+    }
+    check_keys(value, path, kAvoidanceKeys);
     real("vel_bias", {0.0, 1.0}, a.vel_bias);
     real("weight_des_vel", kNonNegative, a.weight_des_vel);
     real("weight_cur_vel", kNonNegative, a.weight_cur_vel);

@@ -68,6 +68,29 @@ ordered_json avoidance(const AgentParams& params) {
     object["time_horizon_obstacles"] = number(a.orca.time_horizon_obstacles);
     return object;
   }
+  if (a.model == kAvoidanceTtc) {
+    const TtcAvoidanceParams& t = a.ttc;
+    object["model"] = "ttc";
+    object["collector_radius"] = number(t.collector_radius);
+    object["collector_half_height"] = number(t.collector_half_height);
+    object["collector_frames_between_updates"] = t.collector_frames_between_updates;
+    object["reference"] = t.reference == kTtcCorridor ? "corridor" : "shortcut";
+    object["sample_count"] = t.sample_count;
+    object["angle_span"] = number(t.angle_span);
+    object["enable_slowing_down"] = t.enable_slowing_down != 0;
+    object["enable_stop"] = t.enable_stop != 0;
+    object["safety_distance"] = number(t.safety_distance);
+    object["time_horizon"] = number(t.time_horizon);
+    object["time_to_collision_influence"] = number(t.time_to_collision_influence);
+    object["desired_velocity_influence"] = number(t.desired_velocity_influence);
+    object["previous_velocity_influence"] = number(t.previous_velocity_influence);
+    object["stop_collision_time"] = number(t.stop_collision_time);
+    object["stop_wait_time"] = number(t.stop_wait_time);
+    object["enable_force_passage"] = t.enable_force_passage != 0;
+    object["wait_passage_time_limit"] = number(t.wait_passage_time_limit);
+    object["force_passage_time_limit"] = number(t.force_passage_time_limit);
+    return object;
+  }
   object["vel_bias"] = number(a.vel_bias);
   object["weight_des_vel"] = number(a.weight_des_vel);
   object["weight_cur_vel"] = number(a.weight_cur_vel);

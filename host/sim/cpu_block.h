@@ -32,7 +32,8 @@ public:
 /// Scratch memory for one CPU worker running avoidance blocks.
 class CpuAvoidanceScratch {
 public:
-  CpuAvoidanceScratch() : pattern_(kMaxPatternSamples) {}
+  CpuAvoidanceScratch()
+      : pattern_(kMaxPatternSamples), ttc_ratio_(kMaxTtcSamples), ttc_smoothed_(kMaxTtcSamples) {}
   CpuAvoidanceScratch(int max_neighbors, int max_segments) : CpuAvoidanceScratch() {
     fit(max_neighbors, max_segments);
   }
@@ -50,8 +51,8 @@ public:
     }
   }
   AvoidanceScratch view() {
-    return {circles_.data(), segments_.data(), pattern_.data(), orca_lines_.data(),
-            orca_projected_.data()};
+    return {circles_.data(),        segments_.data(),  pattern_.data(),     orca_lines_.data(),
+            orca_projected_.data(), ttc_ratio_.data(), ttc_smoothed_.data()};
   }
 
 private:
@@ -60,6 +61,8 @@ private:
   std::vector<glm::vec2> pattern_;
   std::vector<OrcaLine> orca_lines_;
   std::vector<OrcaLine> orca_projected_;
+  std::vector<float> ttc_ratio_;
+  std::vector<float> ttc_smoothed_;
 };
 
 } // namespace crowd

@@ -91,6 +91,7 @@ public:
     // of the result rows, which that order scatters.
     for_each_agent([&](int i) {
       find_neighbors(i, view_, grid);
+      collect_colliders(i, view_, grid);
       WorkerScratch& scratch = worker_scratch();
       find_wall_segments(i, view_, walls_, scratch.segment_distance.data(),
                          scratch.segment_ids.data());

@@ -50,11 +50,14 @@ StandoffRule parse_standoff_rule(const std::string& name) {
 AvoidanceModel parse_avoidance_model(const std::string& name) {
   if (name == "detour")
     return kAvoidanceDetour;
+  if (name == "ttc")
+    return kAvoidanceTtc;
   if (name == "mass")
     return kAvoidanceMass;
   if (name == "orca")
     return kAvoidanceOrca;
-  throw std::invalid_argument("unknown avoidance model '" + name + "' (use detour, mass or orca)");
+  throw std::invalid_argument("unknown avoidance model '" + name +
+                              "' (use detour, ttc, mass or orca)");
 }
 
 ArrivalRule parse_arrival_rule(const std::string& name) {
@@ -108,6 +111,7 @@ std::vector<AgentSetup> with_overrides(std::vector<AgentSetup> setups,
       const AvoidanceModel model = *options.avoidance_model;
       setup.params.avoidance = avoidance_defaults(model);
       setup.params.avoidance_name = model == kAvoidanceDetour ? "good"
+                                    : model == kAvoidanceTtc  ? "ttc"
                                     : model == kAvoidanceMass ? "mass"
                                                               : "orca";
     }

@@ -64,7 +64,7 @@ struct SimulationOptions {
 StandoffRule parse_standoff_rule(const std::string& name);
 /// Parses "contact", "radius"; throws std::invalid_argument otherwise.
 ArrivalRule parse_arrival_rule(const std::string& name);
-/// Parses "detour", "mass", "orca"; throws std::invalid_argument otherwise.
+/// Parses "detour", "ttc", "mass", "orca"; throws std::invalid_argument otherwise.
 AvoidanceModel parse_avoidance_model(const std::string& name);
 
 class Simulation {

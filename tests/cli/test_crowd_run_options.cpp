@@ -55,7 +55,7 @@ INSTANTIATE_TEST_SUITE_P(
         Refusal{"--out {dir}/shot.abc", "unknown extension .abc"},
         Refusal{"--avoidance orca --backend detour",
                 "--avoidance orca: the detour backend runs DetourCrowd"},
-        Refusal{"--avoidance rvo", "--avoidance: rvo not in {detour,mass,orca}"},
+        Refusal{"--avoidance rvo", "--avoidance: rvo not in {detour,ttc,mass,orca}"},
         Refusal{"--out {dir}/shot", "no extension"},
         Refusal{"--out {dir}/shot.usdz", "name the file .usda"},
         Refusal{"--out {dir}/t.csv --out {dir}/t.csv", "is given twice"},

@@ -76,7 +76,7 @@ TEST(CrowdVerify, RefusesUnknownModelsAndTests) {
   const auto model = run_cli("verify --model rvo");
   EXPECT_EQ(model.exit_code, 2);
   EXPECT_NE(model.output.find("error: --model: unknown avoidance model 'rvo' (the models are "
-                              "'detour', 'mass' and 'orca')"),
+                              "'detour', 'ttc', 'mass' and 'orca')"),
             std::string::npos)
       << model.output;
   const auto mass = run_cli("verify --model mass --backend detour");

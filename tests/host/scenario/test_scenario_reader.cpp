@@ -277,6 +277,71 @@ TEST(ScenarioReader, OrcaTakesItsParametersByNameAndDefaultsTheRest) {
                   OrcaAvoidanceParams{}.time_horizon_obstacles);
 }
 
+TEST(ScenarioReader, TtcAloneTakesEveryDefault) {
+  const Scenario s = parse_scenario(with_agent(R"("avoidance": {"model": "ttc"})"), "a.json");
+  const AgentParams& p = s.agents[0].params;
+  EXPECT_EQ(p.avoidance.model, kAvoidanceTtc);
+  EXPECT_EQ(p.avoidance_name, "ttc");
+  EXPECT_EQ(p.avoidance.ttc, TtcAvoidanceParams{});
+  EXPECT_EQ(p.avoidance, avoidance_defaults(kAvoidanceTtc));
+}
+
+TEST(ScenarioReader, TtcTakesEveryParameterByName) {
+  const Scenario s = parse_scenario(with_agent(R"("avoidance": {"model": "ttc",
+      "collector_radius": 5.5, "collector_half_height": 1.5,
+      "collector_frames_between_updates": 7, "reference": "corridor", "sample_count": 21,
+      "angle_span": 360, "enable_slowing_down": false, "enable_stop": false,
+      "safety_distance": 0, "time_horizon": 3.5, "time_to_collision_influence": 2,
+      "desired_velocity_influence": 0.25, "previous_velocity_influence": 0,
+      "stop_collision_time": 0.5, "stop_wait_time": 1.25, "enable_force_passage": false,
+      "wait_passage_time_limit": 4, "force_passage_time_limit": 0.75})"),
+                                    "a.json");
+  const AgentParams& p = s.agents[0].params;
+  const TtcAvoidanceParams& t = p.avoidance.ttc;
+  EXPECT_EQ(p.avoidance.model, kAvoidanceTtc);
+  EXPECT_EQ(p.avoidance_name, "ttc");
+  EXPECT_FLOAT_EQ(t.collector_radius, 5.5f);
+  EXPECT_FLOAT_EQ(t.collector_half_height, 1.5f);
+  EXPECT_EQ(t.collector_frames_between_updates, 7);
+  EXPECT_EQ(t.reference, kTtcCorridor);
+  EXPECT_EQ(t.sample_count, 21);
+  EXPECT_FLOAT_EQ(t.angle_span, 360.0f);
+  EXPECT_EQ(t.enable_slowing_down, 0);
+  EXPECT_EQ(t.enable_stop, 0);
+  EXPECT_FLOAT_EQ(t.safety_distance, 0.0f);
+  EXPECT_FLOAT_EQ(t.time_horizon, 3.5f);
+  EXPECT_FLOAT_EQ(t.time_to_collision_influence, 2.0f);
+  EXPECT_FLOAT_EQ(t.desired_velocity_influence, 0.25f);
+  EXPECT_FLOAT_EQ(t.previous_velocity_influence, 0.0f);
+  EXPECT_FLOAT_EQ(t.stop_collision_time, 0.5f);
+  EXPECT_FLOAT_EQ(t.stop_wait_time, 1.25f);
+  EXPECT_EQ(t.enable_force_passage, 0);
+  EXPECT_FLOAT_EQ(t.wait_passage_time_limit, 4.0f);
+  EXPECT_FLOAT_EQ(t.force_passage_time_limit, 0.75f);
+}
+
+TEST(ScenarioReader, TtcReadsReferencesAndFlagsByTheirWords) {
+  // Defaults are "shortcut" and every flag on: the opposite words must switch them.
+  const auto ttc = [](const std::string& members) {
+    return parse_scenario(with_agent(R"("avoidance": {"model": "ttc", )" + members + "}"), "a.json")
+        .agents[0]
+        .params.avoidance.ttc;
+  };
+  EXPECT_EQ(ttc(R"("reference": "shortcut")").reference, kTtcShortcut);
+  EXPECT_EQ(ttc(R"("reference": "corridor")").reference, kTtcCorridor);
+  const TtcAvoidanceParams off =
+      ttc(R"("enable_slowing_down": false, "enable_stop": false, "enable_force_passage": false)");
+  EXPECT_EQ(off.enable_slowing_down, 0);
+  EXPECT_EQ(off.enable_stop, 0);
+  EXPECT_EQ(off.enable_force_passage, 0);
+  const TtcAvoidanceParams on =
+      ttc(R"("enable_slowing_down": true, "enable_stop": true, "enable_force_passage": true)");
+  EXPECT_EQ(on.enable_slowing_down, 1);
+  EXPECT_EQ(on.enable_stop, 1);
+  EXPECT_EQ(on.enable_force_passage, 1);
+  EXPECT_EQ(ttc(R"("enable_stop": false)").enable_slowing_down, 1); // the others stay on
+}
+
 TEST(ScenarioReader, TheForceModelTakesItsParametersByNameAndDefaultsTheRest) {
   const Scenario s =
       parse_scenario(with_agent(R"("avoidance": {"model": "mass", "separation_distance": 0.5,
@@ -512,6 +577,14 @@ INSTANTIATE_TEST_SUITE_P(
                   "agents[0].avoidance.horizon",
                   "allowed keys: model, vel_bias, weight_des_vel, weight_cur_vel, weight_side, "
                   "weight_toi, horiz_time, adaptive_divs, adaptive_rings, adaptive_depth"},
+        ErrorCase{"ttc_avoidance", with_agent(R"("avoidance": {"model": "ttc", "sample_cont": 9})"),
+                  "agents[0].avoidance.sample_cont",
+                  "(did you mean \"sample_count\"?); allowed keys: model, collector_radius, "
+                  "collector_half_height, collector_frames_between_updates, reference, "
+                  "sample_count, angle_span, enable_slowing_down, enable_stop, safety_distance, "
+                  "time_horizon, time_to_collision_influence, desired_velocity_influence, "
+                  "previous_velocity_influence, stop_collision_time, stop_wait_time, "
+                  "enable_force_passage, wait_passage_time_limit, force_passage_time_limit"},
         ErrorCase{"uniform", with_group(R"("radius": {"uniform": [0.1, 0.2], "seed": 1})"),
                   "groups[0].radius.seed", "allowed keys: uniform"},
         ErrorCase{"odd_key", with_world(R"("a.b": 1)"), R"(["a.b"])", "unknown key \"a.b\""}),
@@ -592,7 +665,7 @@ INSTANTIATE_TEST_SUITE_P(
                   "agents[0].avoidance.horiz_time", "> 0"},
         ErrorCase{"avoidance_model", with_agent(R"("avoidance": {"model": "orcaa"})"),
                   "agents[0].avoidance.model",
-                  "must be \"detour\", \"mass\" or \"orca\", got \"orcaa\""},
+                  "must be \"detour\", \"ttc\", \"mass\" or \"orca\", got \"orcaa\""},
         ErrorCase{"orca_horizon",
                   with_agent(R"("avoidance": {"model": "orca", "time_horizon": 0})"),
                   "agents[0].avoidance.time_horizon", "> 0"},
@@ -602,6 +675,73 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"mass_key_under_orca",
                   with_agent(R"("avoidance": {"model": "orca", "predictive_time": 2})"),
                   "agents[0].avoidance.predictive_time", "unknown key \"predictive_time\""},
+        ErrorCase{"ttc_collector_radius",
+                  with_agent(R"("avoidance": {"model": "ttc", "collector_radius": 0})"),
+                  "agents[0].avoidance.collector_radius", "must be a number > 0, got 0"},
+        ErrorCase{"ttc_collector_half_height",
+                  with_agent(R"("avoidance": {"model": "ttc", "collector_half_height": -1})"),
+                  "agents[0].avoidance.collector_half_height", "> 0"},
+        ErrorCase{"ttc_frames", with_agent(R"("avoidance": {"model": "ttc",
+                                              "collector_frames_between_updates": 1001})"),
+                  "agents[0].avoidance.collector_frames_between_updates",
+                  "must be an integer in [1, 1000], got 1001"},
+        ErrorCase{"ttc_frames_zero", with_agent(R"("avoidance": {"model": "ttc",
+                                              "collector_frames_between_updates": 0})"),
+                  "agents[0].avoidance.collector_frames_between_updates", "in [1, 1000]"},
+        ErrorCase{"ttc_sample_count_one",
+                  with_agent(R"("avoidance": {"model": "ttc", "sample_count": 1})"),
+                  "agents[0].avoidance.sample_count", "must be an integer in [2, 32], got 1"},
+        ErrorCase{"ttc_sample_count_big",
+                  with_agent(R"("avoidance": {"model": "ttc", "sample_count": 33})"),
+                  "agents[0].avoidance.sample_count", "in [2, 32], got 33"},
+        ErrorCase{"ttc_angle_span_zero",
+                  with_agent(R"("avoidance": {"model": "ttc", "angle_span": 0})"),
+                  "agents[0].avoidance.angle_span", "must be a number in (0, 360], got 0"},
+        ErrorCase{"ttc_angle_span_big",
+                  with_agent(R"("avoidance": {"model": "ttc", "angle_span": 361})"),
+                  "agents[0].avoidance.angle_span", "in (0, 360], got 361"},
+        ErrorCase{"ttc_safety_distance",
+                  with_agent(R"("avoidance": {"model": "ttc", "safety_distance": -0.1})"),
+                  "agents[0].avoidance.safety_distance", "must be a number >= 0, got -0.1"},
+        ErrorCase{"ttc_time_horizon",
+                  with_agent(R"("avoidance": {"model": "ttc", "time_horizon": 0})"),
+                  "agents[0].avoidance.time_horizon", "> 0"},
+        ErrorCase{"ttc_influence", with_agent(R"("avoidance": {"model": "ttc",
+                                              "desired_velocity_influence": -1})"),
+                  "agents[0].avoidance.desired_velocity_influence", ">= 0, got -1"},
+        ErrorCase{"ttc_stop_wait_time",
+                  with_agent(R"("avoidance": {"model": "ttc", "stop_wait_time": -0.5})"),
+                  "agents[0].avoidance.stop_wait_time", ">= 0"},
+        ErrorCase{"ttc_wait_passage",
+                  with_agent(R"("avoidance": {"model": "ttc", "wait_passage_time_limit": 0})"),
+                  "agents[0].avoidance.wait_passage_time_limit", "> 0"},
+        ErrorCase{"ttc_force_passage",
+                  with_agent(R"("avoidance": {"model": "ttc", "force_passage_time_limit": 0})"),
+                  "agents[0].avoidance.force_passage_time_limit", "> 0"},
+        ErrorCase{"ttc_reference",
+                  with_agent(R"("avoidance": {"model": "ttc", "reference": "straight"})"),
+                  "agents[0].avoidance.reference",
+                  "must be \"shortcut\" or \"corridor\", got \"straight\""},
+        ErrorCase{"ttc_reference_number",
+                  with_agent(R"("avoidance": {"model": "ttc", "reference": 1})"),
+                  "agents[0].avoidance.reference",
+                  "must be \"shortcut\" or \"corridor\", got 1 (a number)"},
+        ErrorCase{"ttc_flag_number",
+                  with_agent(R"("avoidance": {"model": "ttc", "enable_stop": 1})"),
+                  "agents[0].avoidance.enable_stop", "must be true or false, got 1 (a number)"},
+        ErrorCase{"ttc_flag_string",
+                  with_agent(R"("avoidance": {"model": "ttc", "enable_force_passage": "yes"})"),
+                  "agents[0].avoidance.enable_force_passage",
+                  "must be true or false, got \"yes\" (a string)"},
+        ErrorCase{"mass_key_under_ttc",
+                  with_agent(R"("avoidance": {"model": "ttc", "wall_distance": 1})"),
+                  "agents[0].avoidance.wall_distance", "unknown key \"wall_distance\""},
+        ErrorCase{"sampling_key_under_ttc",
+                  with_agent(R"("avoidance": {"model": "ttc", "horiz_time": 2})"),
+                  "agents[0].avoidance.horiz_time", "unknown key \"horiz_time\""},
+        ErrorCase{"ttc_key_under_orca",
+                  with_agent(R"("avoidance": {"model": "orca", "sample_count": 9})"),
+                  "agents[0].avoidance.sample_count", "unknown key \"sample_count\""},
         ErrorCase{"mass_stiffness", with_agent(R"("avoidance": {"model": "mass",
                                                               "separation_stiffness": -1})"),
                   "agents[0].avoidance.separation_stiffness", ">= 0"},

@@ -27,6 +27,8 @@ void expect_same_avoidance(const AvoidanceParams& a, const AvoidanceParams& b,
   EXPECT_EQ(a.adaptive_depth, b.adaptive_depth);
   EXPECT_EQ(a.model, b.model);
   EXPECT_TRUE(a.mass == b.mass);
+  EXPECT_TRUE(a.orca == b.orca);
+  EXPECT_TRUE(a.ttc == b.ttc);
 }
 
 void expect_same_params(const AgentParams& a, const AgentParams& b, const std::string& where) {
@@ -181,6 +183,48 @@ TEST(ScenarioWriter, CustomValuesSurvive) {
   EXPECT_EQ(json["groups"][3]["avoidance"]["time_horizon_obstacles"], 0.5);
   EXPECT_EQ(json["dt"], 0.05);
   EXPECT_EQ(json["duration"], 12.5);
+}
+
+TEST(ScenarioWriter, TtcParametersSurvive) {
+  const std::string text = R"({
+    "name": "ttc", "world": {"bounds": [[0, 0], [20, 10]]},
+    "defaults": {"avoidance": {"model": "ttc", "reference": "corridor", "sample_count": 9,
+                               "angle_span": 360, "enable_stop": false}},
+    "agents": [{"position": [1, 1], "goal": [18, 8]},
+               {"position": [2, 1], "goal": [18, 7],
+                "avoidance": {"model": "ttc", "collector_radius": 6.5,
+                              "collector_half_height": 0.75,
+                              "collector_frames_between_updates": 10, "sample_count": 32,
+                              "angle_span": 120.5, "enable_slowing_down": false,
+                              "enable_force_passage": false, "safety_distance": 0.15,
+                              "time_horizon": 3.25, "time_to_collision_influence": 1.5,
+                              "desired_velocity_influence": 0.35,
+                              "previous_velocity_influence": 0.05,
+                              "stop_collision_time": 0.4, "stop_wait_time": 0.7,
+                              "wait_passage_time_limit": 2.5,
+                              "force_passage_time_limit": 1.1}}]
+  })";
+  const Scenario original = parse_scenario(text, "ttc.json");
+  const std::string written = write_scenario_json(original);
+  const Scenario read = parse_scenario(written, "ttc.json");
+  expect_same_scenario(original, read);
+  EXPECT_EQ(read.defaults.avoidance, original.defaults.avoidance);
+  EXPECT_EQ(read.agents[1].params.avoidance, original.agents[1].params.avoidance);
+  EXPECT_EQ(read.agents[1].params.avoidance.ttc.collector_frames_between_updates, 10);
+  const auto json = nlohmann::json::parse(written);
+  const auto& defaults = json["defaults"]["avoidance"];
+  EXPECT_EQ(defaults["model"], "ttc");
+  EXPECT_EQ(defaults["reference"], "corridor");
+  EXPECT_EQ(defaults["enable_stop"], false);
+  EXPECT_EQ(defaults["enable_slowing_down"], true);
+  EXPECT_EQ(defaults["sample_count"], 9);
+  // Every key is written, the defaulted ones too.
+  EXPECT_EQ(defaults.size(), 19u);
+  EXPECT_FALSE(json["agents"][0].contains("avoidance"));
+  const auto& own = json["agents"][1]["avoidance"];
+  EXPECT_EQ(own["reference"], "shortcut");
+  EXPECT_EQ(own["enable_force_passage"], false);
+  EXPECT_EQ(own["angle_span"], 120.5);
 }
 
 TEST(ScenarioWriter, TypesAndAnnotationsSurvive) {

@@ -1,0 +1,400 @@
+// Stage 6 for the agents of the time-to-collision model (kAvoidanceTtc): a fan of velocity
+// samples around a reference direction, each scored by how soon it would collide with the
+// agent's colliders and walls, by how close it stays to the desired and to the previous
+// velocity, the way the middleware navigation of many shipped games steers its crowds. The
+// safety of a sample is smoothed with its neighbours' in the fan, so that a safe sample a few
+// degrees from an unsafe one is not picked; an agent about to collide stops and waits, and one
+// blocked too long forces its way for a while.
+//
+// Shape: one block per agent, one thread per sample, through the block interface of
+// cuda/kernels/avoidance.h: the colliders, walls and fan directions are prepared in the block's
+// scratch, each thread computes its samples' time-to-collision ratios into shared memory, then
+// their smoothed ratios from its neighbours', and the best score is the block's argmin. The
+// per-agent state (collider list, stop and passage clocks) is TtcState.
+#pragma once
+
+#include "cuda/common/avoidance_params.h"
+#include "cuda/common/hd.h"
+#include "cuda/kernels/agent_view.h"
+#include "cuda/kernels/avoidance_sampler.h"
+#include "cuda/kernels/geometry.h"
+
+#include <cfloat>
+
+namespace crowd {
+
+/// Directions of the fan (sample_count, clamped to [1, kMaxTtcDirections]).
+CROWD_HD int ttc_direction_count(const TtcAvoidanceParams& p) {
+  return p.sample_count < 1
+             ? 1
+             : (p.sample_count > kMaxTtcDirections ? kMaxTtcDirections : p.sample_count);
+}
+
+/// Speed rings of the fan: the desired speed, and its halves when slowing down is on.
+CROWD_HD int ttc_ring_count(const TtcAvoidanceParams& p) {
+  return p.enable_slowing_down ? kTtcSpeedRings : 1;
+}
+
+/// Samples of the fan: ring after ring of directions, then the zero velocity when stopping is
+/// on. At most kMaxTtcSamples.
+CROWD_HD int ttc_sample_count(const TtcAvoidanceParams& p) {
+  return ttc_direction_count(p) * ttc_ring_count(p) + (p.enable_stop ? 1 : 0);
+}
+
+/// The share of the desired speed of speed ring `ring`: 1, 1/2, 1/4.
+CROWD_HD float ttc_ring_speed(int ring) {
+  return ring == 0 ? 1.0f : (ring == 1 ? 0.5f : 0.25f);
+}
+
+/// Whether the fan goes all round, so that its first and last directions are neighbours.
+CROWD_HD bool ttc_full_circle(const TtcAvoidanceParams& p) {
+  return p.angle_span >= 360.0f;
+}
+
+/// The angle between neighbouring directions of the fan, degrees.
+CROWD_HD float ttc_direction_step_degrees(const TtcAvoidanceParams& p) {
+  const int n = ttc_direction_count(p);
+  if (ttc_full_circle(p))
+    return 360.0f / static_cast<float>(n);
+  return n > 1 ? p.angle_span / static_cast<float>(n - 1) : 0.0f;
+}
+
+/// The angle of the fan's first direction from the reference direction, degrees (negative:
+/// clockwise seen from above, +y up, in x/z).
+CROWD_HD float ttc_first_direction_degrees(const TtcAvoidanceParams& p) {
+  return -0.5f * static_cast<float>(ttc_direction_count(p) - 1) * ttc_direction_step_degrees(p);
+}
+
+/// A unit vector along the first of `candidates` longer than 1e-4, or +x.
+CROWD_HD glm::vec2 first_direction(const glm::vec2* candidates, int count) {
+  for (int k = 0; k < count; ++k) {
+    const glm::vec2 c = candidates[k];
+    const float length = sqrtf(c.x * c.x + c.y * c.y);
+    if (length > 1e-4f)
+      return c / length;
+  }
+  return glm::vec2(1.0f, 0.0f);
+}
+
+/// The direction agent i's fan is centred on: in corridor mode, across the corridor section
+/// between its current two portals (AgentView::corridor_direction, zero where the corridor has
+/// no portal left); along the path toward the next corner (the preferred velocity's direction);
+/// then the desired velocity's, the current velocity's, +x.
+CROWD_HD glm::vec2 ttc_reference_direction(int i, const AgentView& v, const TtcAvoidanceParams& p) {
+  const glm::vec2 corridor = p.reference == kTtcCorridor && v.corridor_direction != nullptr
+                                 ? v.corridor_direction[i]
+                                 : glm::vec2(0.0f);
+  const glm::vec2 candidates[] = {corridor, v.preferred_velocity[i], v.desired_velocity[i],
+                                  v.velocity[i]};
+  return first_direction(candidates, 4);
+}
+
+/// The fan's unit directions into `directions` [ttc_direction_count]: the reference turned to
+/// the first direction, then turned by the step again and again. `rotation` holds the cosines
+/// and sines of those two angles, computed once per parameter set on the host
+/// (pattern_rotation, cuda/core/avoidance_pattern.h), so that both executors use the same floats.
+CROWD_HD void build_ttc_fan(glm::vec2 reference, const PatternRotation& rotation, int count,
+                            glm::vec2* directions) {
+  const auto turn = [](glm::vec2 d, float c, float s) {
+    return glm::vec2(d.x * c - d.y * s, d.x * s + d.y * c);
+  };
+  glm::vec2 d = turn(reference, rotation.cos_half_div, rotation.sin_half_div);
+  for (int k = 0; k < count; ++k) {
+    directions[k] = d;
+    d = turn(d, rotation.cos_div, rotation.sin_div);
+  }
+}
+
+/// Everything a sample's score reads besides its velocity.
+struct TtcContext {
+  TtcAvoidanceParams params;
+  glm::vec2 desired_velocity{0.0f};
+  glm::vec2 previous_velocity{0.0f};
+  float speed = 0.0f; ///< The fan's speed: the desired speed.
+  float agent_radius = 0.0f;
+  float dt = 0.0f;
+  const glm::vec2* directions = nullptr; ///< [ttc_direction_count]
+  const SamplerCircle* colliders = nullptr;
+  int collider_count = 0;
+  const SamplerSegment* segments = nullptr;
+  int segment_count = 0;
+  bool with_colliders = true; ///< False during a forced passage.
+
+  /// Sample s's velocity.
+  CROWD_HD glm::vec2 velocity(int s) const {
+    const int n = ttc_direction_count(params);
+    if (s >= n * ttc_ring_count(params))
+      return glm::vec2(0.0f);
+    return directions[s % n] * (speed * ttc_ring_speed(s / n));
+  }
+};
+
+/// The earliest time velocity `vc` collides, capped at the horizon, and whether it crosses a
+/// wall within the step (it would leave the navmesh).
+struct TtcTime {
+  float time = 0.0f;
+  bool leaves = false;
+};
+
+/// Time to collision of velocity `vc` against the colliders (prepared with their radius
+/// enlarged by safety_distance; a collider keeps its velocity; within the enlarged reach, the
+/// time to touching: 0 when touching and closing, none when touching and not) and the walls (the
+/// ray of vc, as DetourCrowd's sampler tests walls; within 1 cm of a wall and not moving away from
+/// it: 0).
+CROWD_HD TtcTime ttc_time(const TtcContext& ctx, glm::vec2 vc) {
+  const float horizon = ctx.params.time_horizon;
+  TtcTime result{horizon, false};
+  if (ctx.with_colliders) {
+    for (int k = 0; k < ctx.collider_count; ++k) {
+      const SamplerCircle& c = ctx.colliders[k];
+      if (c.radius < 0.0f)
+        continue; // removed since the list was collected
+      // Only what lies ahead of the sample: a collider behind it that would run into the agent
+      // is for that collider to avoid (it would otherwise spoil every sample of an agent with
+      // someone faster behind, the standing one too).
+      if (!(vc.x * c.offset.x + vc.y * c.offset.y > 0.0f))
+        continue;
+      const glm::vec2 relative = vc - c.velocity;
+      // Within the safety distance already: the time to touching instead.
+      float gap_sq = c.offset_sq_minus_reach_sq;
+      if (gap_sq < 0.0f) {
+        const float reach = ctx.agent_radius + c.radius;
+        const float touch = reach - ctx.params.safety_distance;
+        gap_sq += reach * reach - touch * touch;
+      }
+      float t = horizon;
+      if (gap_sq < 0.0f) {
+        if (relative.x * c.offset.x + relative.y * c.offset.y > 0.0f)
+          t = 0.0f; // touching and closing
+      } else {
+        float tmin = 0.0f, tmax = 0.0f;
+        if (sweep_circle_circle_from(c.offset, gap_sq, relative, tmin, tmax) && tmin >= 0.0f)
+          t = tmin;
+      }
+      result.time = t < result.time ? t : result.time;
+    }
+  }
+  if (vc.x == 0.0f && vc.y == 0.0f)
+    return result; // standing still leaves nothing
+  const glm::vec2 ray = vc * horizon;
+  for (int k = 0; k < ctx.segment_count; ++k) {
+    const SamplerSegment& seg = ctx.segments[k];
+    float t = 0.0f;
+    if (seg.touch) {
+      const glm::vec2 away{-seg.direction.y, seg.direction.x};
+      if (away.x * vc.x + away.y * vc.y < 0.0f)
+        continue;
+    } else if (intersect_ray_segment_from(seg.direction, seg.from_p, seg.perp_direction_from_p, ray,
+                                          t)) {
+      t *= horizon;
+    } else {
+      continue;
+    }
+    if (t <= ctx.dt)
+      result.leaves = true;
+    result.time = t < result.time ? t : result.time;
+  }
+  return result;
+}
+
+/// The ratio of a sample whose velocity leaves the navmesh: never taken, 0 for its neighbours.
+inline constexpr float kTtcLeaves = -1.0f;
+
+/// Sample s's time-to-collision ratio: its time over the horizon, in [0, 1] (1 safest), or
+/// kTtcLeaves.
+CROWD_HD float ttc_ratio(const TtcContext& ctx, int s) {
+  const TtcTime t = ttc_time(ctx, ctx.velocity(s));
+  return t.leaves ? kTtcLeaves : t.time / ctx.params.time_horizon;
+}
+
+/// Sample s's smoothed ratio: the mean of its own ratio and its neighbours' in its speed ring
+/// (the directions either side; round the end of a full circle), a neighbour that leaves the
+/// navmesh counting 0; the zero sample keeps its own, and a sample that leaves stays kTtcLeaves.
+CROWD_HD float ttc_smoothed_ratio(const TtcAvoidanceParams& p, const float* ratio, int s) {
+  const int n = ttc_direction_count(p);
+  if (s >= n * ttc_ring_count(p) || ratio[s] < 0.0f)
+    return ratio[s];
+  const int ring = s / n;
+  const int k = s % n;
+  const bool wrap = ttc_full_circle(p) && n > 2;
+  float sum = ratio[s];
+  int terms = 1;
+  const int left = k > 0 ? k - 1 : (wrap ? n - 1 : -1);
+  const int right = k < n - 1 ? k + 1 : (wrap ? 0 : -1);
+  if (left >= 0) {
+    const float r = ratio[ring * n + left];
+    sum += r > 0.0f ? r : 0.0f;
+    ++terms;
+  }
+  if (right >= 0) {
+    const float r = ratio[ring * n + right];
+    sum += r > 0.0f ? r : 0.0f;
+    ++terms;
+  }
+  return sum / static_cast<float>(terms);
+}
+
+/// How close `velocity` is to `target`, from 1 (equal) down to 0 at `speed` apart (standing
+/// instead of walking on at the desired speed: 0).
+CROWD_HD float ttc_closeness(glm::vec2 velocity, glm::vec2 target, float speed) {
+  const float c = 1.0f - distance_2d(velocity, target) / speed;
+  return c > 0.0f ? c : 0.0f;
+}
+
+/// Sample s's score from its smoothed ratio: the three influences' weighted sum.
+CROWD_HD float ttc_score(const TtcContext& ctx, int s, float smoothed) {
+  const TtcAvoidanceParams& p = ctx.params;
+  const glm::vec2 vc = ctx.velocity(s);
+  return p.time_to_collision_influence * smoothed +
+         p.desired_velocity_influence * ttc_closeness(vc, ctx.desired_velocity, ctx.speed) +
+         p.previous_velocity_influence * ttc_closeness(vc, ctx.previous_velocity, ctx.speed);
+}
+
+/// The fan's samples for the block's argmin (cuda/kernels/avoidance.h), scored from their
+/// smoothed ratios in shared memory: the penalty is the negated score, so the argmin is the
+/// first sample of highest score; a sample that leaves the navmesh is skipped (FLT_MAX). No
+/// early exits: every sample is taken whenever reached if it beats the best so far.
+struct TtcSamples {
+  const TtcContext* ctx = nullptr;
+  const float* smoothed = nullptr;
+
+  CROWD_HD bool velocity(int s, glm::vec2& vc) const {
+    vc = ctx->velocity(s);
+    return smoothed[s] >= 0.0f;
+  }
+  CROWD_HD float penalty(int s, float) const {
+    return smoothed[s] < 0.0f ? FLT_MAX : -ttc_score(*ctx, s, smoothed[s]);
+  }
+  CROWD_HD float full_penalty(int s, SampleTerms&) const { return penalty(s, FLT_MAX); }
+  CROWD_HD bool taken_at(float full, const SampleTerms&, float bound) const { return full < bound; }
+  CROWD_HD bool taken_whenever_reached(float full, const SampleTerms&) const {
+    return full < FLT_MAX;
+  }
+};
+
+/// Rounds a clock of whole steps: a clock still runs while more than half a step is left.
+CROWD_HD bool ttc_clock_running(float remaining, float dt) {
+  return remaining > 0.5f * dt;
+}
+
+/// The end of agent i's step on the model: its new velocity, and its clocks. A wanted move
+/// that ends in standing still counts as blocked; blocked long enough, with forced passage on,
+/// the next steps ignore the colliders.
+CROWD_HD void finish_ttc_step(int i, const AgentView& v, const TtcAvoidanceParams& p,
+                              TtcState state, glm::vec2 chosen, float dt) {
+  if (chosen.x == 0.0f && chosen.y == 0.0f)
+    state.blocked_time += dt;
+  else
+    state.blocked_time = 0.0f;
+  if (p.enable_force_passage && !ttc_clock_running(state.force_time, dt) &&
+      state.blocked_time >= p.wait_passage_time_limit - 0.5f * dt) {
+    state.force_time = p.force_passage_time_limit;
+    state.stop_time = 0.0f;
+    state.blocked_time = 0.0f;
+  }
+  v.ttc_state[i] = state;
+  v.new_velocity[i] = chosen;
+}
+
+/// Chooses agent i's new velocity by time-to-collision sampling. Every thread of the block
+/// calls this with the same i; `params` are the agent's, `rotation` their fan rotations.
+template <class Block, class Scratch>
+CROWD_HD void ttc_choose_velocity(Block& block, int i, const AgentView& v, const Scratch& scratch,
+                                  const AvoidanceParams& params, const PatternRotation& rotation,
+                                  float dt) {
+  const TtcAvoidanceParams& p = params.ttc;
+  TtcState state = v.ttc_state[i];
+  const bool forced = ttc_clock_running(state.force_time, dt);
+  if (forced) {
+    state.force_time -= dt;
+    if (!ttc_clock_running(state.force_time, dt))
+      state.force_time = 0.0f;
+  } else if (ttc_clock_running(state.stop_time, dt)) {
+    // Stopped: wait out the clock.
+    block.for_each_thread(1, [&](int) {
+      state.stop_time -= dt;
+      finish_ttc_step(i, v, p, state, glm::vec2(0.0f), dt);
+    });
+    return;
+  }
+  const glm::vec2 desired = v.desired_velocity[i];
+  const float desired_length = sqrtf(desired.x * desired.x + desired.y * desired.y);
+  const float speed = desired_length < v.desired_speed[i] ? desired_length : v.desired_speed[i];
+  if (!(speed > 0.0f)) {
+    // Nowhere to go: stand, and not as one blocked.
+    block.for_each_thread(1, [&](int) {
+      state.blocked_time = 0.0f;
+      v.ttc_state[i] = state;
+      v.new_velocity[i] = glm::vec2(0.0f);
+    });
+    return;
+  }
+
+  TtcContext ctx;
+  ctx.params = p;
+  ctx.desired_velocity = desired;
+  ctx.previous_velocity = v.velocity[i];
+  ctx.speed = speed;
+  ctx.agent_radius = v.radius[i];
+  ctx.dt = dt;
+  ctx.directions = scratch.pattern;
+  ctx.colliders = scratch.circles;
+  ctx.collider_count = state.collider_count;
+  ctx.segments = scratch.segments;
+  ctx.segment_count = v.segment_count[i];
+  ctx.with_colliders = !forced;
+
+  // Colliders (radii enlarged by the safety distance), walls and the fan's directions, shared
+  // by all samples.
+  SamplerAgent agent;
+  agent.position = v.position[i];
+  agent.radius = v.radius[i];
+  agent.max_speed = speed;
+  agent.velocity = v.velocity[i];
+  agent.desired_velocity = desired;
+  const long long row_k = static_cast<long long>(i) * v.max_neighbors;
+  const long long row_s = static_cast<long long>(i) * v.max_segments;
+  block.for_each_thread(ctx.collider_count + ctx.segment_count + 1, [&](int t) {
+    if (t < ctx.collider_count) {
+      const int j = v.collider_index[row_k + t];
+      scratch.circles[t] = prepare_circle(agent, v.position[j], v.radius[j] + p.safety_distance,
+                                          v.velocity[j], v.desired_velocity[j]);
+      if (v.mode[j] == kAgentInactive)
+        scratch.circles[t].radius = -1.0f;
+    } else if (t < ctx.collider_count + ctx.segment_count) {
+      const glm::vec4 s = v.segment[row_s + (t - ctx.collider_count)];
+      scratch.segments[t - ctx.collider_count] = prepare_segment(agent, {s.x, s.y}, {s.z, s.w});
+    } else {
+      build_ttc_fan(ttc_reference_direction(i, v, p), rotation, ttc_direction_count(p),
+                    scratch.pattern);
+    }
+  });
+
+  // One thread per sample: its ratio, then its smoothed ratio, then the best score.
+  const int samples = ttc_sample_count(p);
+  block.for_each_thread(samples, [&](int s) { scratch.ttc_ratio[s] = ttc_ratio(ctx, s); });
+  block.for_each_thread(samples, [&](int s) {
+    scratch.ttc_smoothed[s] = ttc_smoothed_ratio(p, scratch.ttc_ratio, s);
+  });
+  const auto best = block.argmin(samples, TtcSamples{&ctx, scratch.ttc_smoothed});
+
+  block.for_each_thread(1, [&](int) {
+    glm::vec2 chosen(0.0f);
+    float time = 0.0f; // of the winner, before smoothing
+    if (best.index >= 0) {
+      chosen = ctx.velocity(best.index);
+      time = scratch.ttc_ratio[best.index] * p.time_horizon;
+    }
+    // Its best move collides all the same: stop and wait (the step it stops counts). A winner
+    // that stands already stops, without waiting: what comes at a standing agent is for the
+    // others to avoid.
+    const bool moving = chosen.x != 0.0f || chosen.y != 0.0f;
+    if (!forced && p.enable_stop && moving && time < p.stop_collision_time) {
+      chosen = glm::vec2(0.0f);
+      state.stop_time = p.stop_wait_time - dt;
+    }
+    finish_ttc_step(i, v, p, state, chosen, dt);
+  });
+}
+
+} // namespace crowd
