@@ -23,6 +23,8 @@ struct SamplerCircle {
   /// and its squared length minus the squared radius sum.
   glm::vec2 offset{0.0f};
   float offset_sq_minus_reach_sq = 0.0f;
+  /// A standing agent (time-to-collision model only, cuda/kernels/ttc_avoidance.h).
+  bool standing = false;
 };
 
 /// A wall segment as an obstacle.

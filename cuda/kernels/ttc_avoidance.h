@@ -129,21 +129,24 @@ struct TtcContext {
   }
 };
 
-/// The earliest time velocity `vc` collides, capped at the horizon, and whether it crosses a
-/// wall within the step (it would leave the navmesh).
+/// The earliest time velocity `vc` collides, capped at the horizon; the same leaving out
+/// standing colliders; and whether it crosses a wall within the step (it would leave the
+/// navmesh).
 struct TtcTime {
   float time = 0.0f;
+  float time_with_movers = 0.0f;
   bool leaves = false;
 };
 
-/// Time to collision of velocity `vc` against the colliders (prepared with their radius
-/// enlarged by safety_distance; a collider keeps its velocity; within the enlarged reach, the
-/// time to touching: 0 when touching and closing, none when touching and not) and the walls (the
-/// ray of vc, as DetourCrowd's sampler tests walls; within 1 cm of a wall and not moving away from
-/// it: 0).
+/// Time to collision of velocity `vc` against the colliders ahead of it (prepared with the radius
+/// of a moving one enlarged by safety_distance, a standing one's not, so that an agent may walk
+/// up to a standing one as to the end of a queue; a collider keeps its velocity; within the
+/// enlarged reach, the time to touching: 0 when touching and closing, none when touching and not)
+/// and the walls (the ray of vc, as DetourCrowd's sampler tests walls; within 1 cm of a wall and
+/// not moving away from it: 0).
 CROWD_HD TtcTime ttc_time(const TtcContext& ctx, glm::vec2 vc) {
   const float horizon = ctx.params.time_horizon;
-  TtcTime result{horizon, false};
+  TtcTime result{horizon, horizon, false};
   if (ctx.with_colliders) {
     for (int k = 0; k < ctx.collider_count; ++k) {
       const SamplerCircle& c = ctx.colliders[k];
@@ -157,7 +160,7 @@ CROWD_HD TtcTime ttc_time(const TtcContext& ctx, glm::vec2 vc) {
       const glm::vec2 relative = vc - c.velocity;
       // Within the safety distance already: the time to touching instead.
       float gap_sq = c.offset_sq_minus_reach_sq;
-      if (gap_sq < 0.0f) {
+      if (gap_sq < 0.0f && !c.standing) {
         const float reach = ctx.agent_radius + c.radius;
         const float touch = reach - ctx.params.safety_distance;
         gap_sq += reach * reach - touch * touch;
@@ -172,6 +175,8 @@ CROWD_HD TtcTime ttc_time(const TtcContext& ctx, glm::vec2 vc) {
           t = tmin;
       }
       result.time = t < result.time ? t : result.time;
+      if (!c.standing)
+        result.time_with_movers = t < result.time_with_movers ? t : result.time_with_movers;
     }
   }
   if (vc.x == 0.0f && vc.y == 0.0f)
@@ -193,6 +198,7 @@ CROWD_HD TtcTime ttc_time(const TtcContext& ctx, glm::vec2 vc) {
     if (t <= ctx.dt)
       result.leaves = true;
     result.time = t < result.time ? t : result.time;
+    result.time_with_movers = t < result.time_with_movers ? t : result.time_with_movers;
   }
   return result;
 }
@@ -357,8 +363,11 @@ CROWD_HD void ttc_choose_velocity(Block& block, int i, const AgentView& v, const
   block.for_each_thread(ctx.collider_count + ctx.segment_count + 1, [&](int t) {
     if (t < ctx.collider_count) {
       const int j = v.collider_index[row_k + t];
-      scratch.circles[t] = prepare_circle(agent, v.position[j], v.radius[j] + p.safety_distance,
-                                          v.velocity[j], v.desired_velocity[j]);
+      const bool standing = v.mode[j] == kAgentStanding;
+      scratch.circles[t] =
+          prepare_circle(agent, v.position[j], v.radius[j] + (standing ? 0.0f : p.safety_distance),
+                         v.velocity[j], v.desired_velocity[j]);
+      scratch.circles[t].standing = standing;
       if (v.mode[j] == kAgentInactive)
         scratch.circles[t].radius = -1.0f;
     } else if (t < ctx.collider_count + ctx.segment_count) {
@@ -380,16 +389,15 @@ CROWD_HD void ttc_choose_velocity(Block& block, int i, const AgentView& v, const
 
   block.for_each_thread(1, [&](int) {
     glm::vec2 chosen(0.0f);
-    float time = 0.0f; // of the winner, before smoothing
-    if (best.index >= 0) {
+    if (best.index >= 0)
       chosen = ctx.velocity(best.index);
-      time = scratch.ttc_ratio[best.index] * p.time_horizon;
-    }
-    // Its best move collides all the same: stop and wait (the step it stops counts). A winner
-    // that stands already stops, without waiting: what comes at a standing agent is for the
-    // others to avoid.
+    // Its best move collides with a walker or a wall all the same (before smoothing): stop and
+    // wait (the step it stops counts). Not for a standing agent ahead, which cannot come at it:
+    // it walks up to it. A winner that stands already stops, without waiting: what comes at a
+    // standing agent is for the others to avoid.
     const bool moving = chosen.x != 0.0f || chosen.y != 0.0f;
-    if (!forced && p.enable_stop && moving && time < p.stop_collision_time) {
+    if (!forced && p.enable_stop && moving &&
+        ttc_time(ctx, chosen).time_with_movers < p.stop_collision_time) {
       chosen = glm::vec2(0.0f);
       state.stop_time = p.stop_wait_time - dt;
     }

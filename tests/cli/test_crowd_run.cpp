@@ -43,6 +43,7 @@ TEST(CrowdRun, TrajectoryBytesAreIdenticalWithOneAndTwoThreads) {
 TEST(CrowdRun, TrajectoryBytesAreIdenticalWithOneAndTwoThreadsUnderEveryModel) {
   expect_same_trajectory_at_one_and_two_threads("--avoidance mass");
   expect_same_trajectory_at_one_and_two_threads("--avoidance orca");
+  expect_same_trajectory_at_one_and_two_threads("--avoidance ttc");
 }
 
 TEST(CrowdRun, WritesTheTrajectoryCsvOfTheSpecEveryKSteps) {

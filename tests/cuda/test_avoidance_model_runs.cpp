@@ -62,7 +62,7 @@ TEST_P(AvoidanceModelRuns, TwoCrossingGroupsArriveWithoutWallEvents) {
   EXPECT_EQ(m.wall_events, 0);
 }
 
-INSTANTIATE_TEST_SUITE_P(Models, AvoidanceModelRuns, ::testing::Values("mass", "orca"),
+INSTANTIATE_TEST_SUITE_P(Models, AvoidanceModelRuns, ::testing::Values("ttc", "mass", "orca"),
                          [](const ::testing::TestParamInfo<std::string>& model) {
                            return model.param;
                          });

@@ -30,11 +30,11 @@ using test::RandomCrowd;
 /// grows) and a few removed (a layout change). On a difference, the step is run again phase by
 /// phase to name the first stage and array that part.
 void expect_executors_agree(int agent_count, int big_pattern_every, int steps,
-                            int force_model_every = 0, int orca_every = 0) {
+                            int force_model_every = 0, int orca_every = 0, int ttc_every = 0) {
   std::mt19937 rng(20240611u);
   RandomCrowd cpu_crowd;
   test::add_random_agents(cpu_crowd, agent_count, rng, big_pattern_every, force_model_every,
-                          orca_every);
+                          orca_every, ttc_every);
   const std::mt19937 rng_after_setup = rng;
   RandomCrowd gpu_crowd = cpu_crowd;
 
@@ -50,9 +50,9 @@ void expect_executors_agree(int agent_count, int big_pattern_every, int steps,
       std::mt19937 rng_cpu = rng_after_setup;
       std::mt19937 rng_gpu = rng_after_setup;
       test::add_random_agents(cpu_crowd, agent_count / 10, rng_cpu, big_pattern_every,
-                              force_model_every, orca_every);
+                              force_model_every, orca_every, ttc_every);
       test::add_random_agents(gpu_crowd, agent_count / 10, rng_gpu, big_pattern_every,
-                              force_model_every, orca_every);
+                              force_model_every, orca_every, ttc_every);
       for (int id = 1; id < agent_count; id += agent_count / 5) {
         test::remove_random_agent(cpu_crowd, id);
         test::remove_random_agent(gpu_crowd, id);
@@ -124,6 +124,16 @@ TEST(CudaExecutor, MatchesTheCpuExecutorBitForBitWithOrca) {
   // Every 3rd agent avoids by ORCA (one thread of its block, its half-planes in shared memory),
   // every 4th other by the force model, among sampling ones.
   expect_executors_agree(test::size_for_device(300, 150), 0, test::size_for_device(20, 12), 4, 3);
+}
+
+TEST(CudaExecutor, MatchesTheCpuExecutorBitForBitWithTimeToCollisionSampling) {
+  if (cuda_device_count() == 0)
+    GTEST_SKIP() << kNoCudaDevice;
+  // Every 2nd agent samples by time to collision (its fan one thread per sample, its smoothing
+  // through shared memory, its colliders collected by the proximity kernel every 4 steps, its
+  // clocks), among ORCA, force-model and sampling ones; removals leave stale colliders.
+  expect_executors_agree(test::size_for_device(300, 150), 0, test::size_for_device(24, 12), 5, 3,
+                         2);
 }
 
 TEST(CudaExecutor, MatchesTheCpuExecutorBitForBitWithTheLargestSamplingPattern) {

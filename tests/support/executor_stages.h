@@ -28,6 +28,11 @@ inline void print_value(std::ostream& out, std::int32_t v) {
 inline void print_value(std::ostream& out, std::uint8_t v) {
   out << static_cast<int>(v);
 }
+inline void print_value(std::ostream& out, const TtcState& s) {
+  out.precision(9);
+  out << "{colliders " << s.collider_count << ", refresh in " << s.frames_to_refresh << ", stop "
+      << s.stop_time << ", blocked " << s.blocked_time << ", force " << s.force_time << "}";
+}
 template <int N, class T> void print_value(std::ostream& out, const glm::vec<N, T>& v) {
   out << "(";
   for (int k = 0; k < N; ++k) {
@@ -97,6 +102,14 @@ inline std::vector<std::string> differing_arrays(const AgentArrays& a, const Age
   check("displacement", a.displacement, b.displacement);
   check("standoff_clock", a.standoff_clock, b.standoff_clock);
   check("standoff_partner", a.standoff_partner, b.standoff_partner);
+  check("ttc_state", a.ttc_state, b.ttc_state);
+  if (a.ttc_state == b.ttc_state) {
+    std::vector<std::int32_t> colliders;
+    for (const TtcState& state : a.ttc_state)
+      colliders.push_back(state.collider_count);
+    check("collider_index", detail::used_rows(a.collider_index, colliders, a.max_neighbors),
+          detail::used_rows(b.collider_index, colliders, b.max_neighbors));
+  }
   check("neighbor_count", a.neighbor_count, b.neighbor_count);
   check("segment_count", a.segment_count, b.segment_count);
   if (a.neighbor_count == b.neighbor_count) {

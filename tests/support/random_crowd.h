@@ -76,10 +76,12 @@ inline AvoidanceParams largest_avoidance_pattern() {
 /// Adds `count` agents at random places of the world, with random sizes and goals, cycling
 /// through the low, good and high presets and through the standoff sides (none, right, right,
 /// left); every `big_pattern_every`-th agent (0 = none) gets the largest sampling pattern, every
-/// `force_model_every`-th (0 = none) the force model instead, and every `orca_every`-th ORCA.
+/// `force_model_every`-th (0 = none) the force model instead, every `orca_every`-th ORCA, and
+/// every `ttc_every`-th time-to-collision sampling (its fan on the path, or for every other one
+/// on the corridor section, which these crowds without corridors leave to the path).
 inline void add_random_agents(RandomCrowd& crowd, int count, std::mt19937& rng,
-                              int big_pattern_every, int force_model_every = 0,
-                              int orca_every = 0) {
+                              int big_pattern_every, int force_model_every = 0, int orca_every = 0,
+                              int ttc_every = 0) {
   std::uniform_real_distribution<float> place(1.0f, 39.0f);
   std::uniform_real_distribution<float> radius(0.3f, 0.5f);
   std::uniform_real_distribution<float> separation(0.0f, 2.0f);
@@ -88,8 +90,11 @@ inline void add_random_agents(RandomCrowd& crowd, int count, std::mt19937& rng,
   for (int k = 0; k < count; ++k) {
     const float r = radius(rng);
     const int index = crowd.agents.count();
+    AvoidanceParams ttc = avoidance_defaults(kAvoidanceTtc);
+    ttc.ttc.reference = (index / std::max(ttc_every, 1)) % 2 == 0 ? kTtcShortcut : kTtcCorridor;
     const AvoidanceParams params =
-        orca_every > 0 && index % orca_every == 0 ? avoidance_defaults(kAvoidanceOrca)
+        ttc_every > 0 && index % ttc_every == 0     ? ttc
+        : orca_every > 0 && index % orca_every == 0 ? avoidance_defaults(kAvoidanceOrca)
         : force_model_every > 0 && index % force_model_every == 0
             ? avoidance_defaults(kAvoidanceMass)
         : big_pattern_every > 0 && index % big_pattern_every == 0

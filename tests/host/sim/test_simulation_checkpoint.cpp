@@ -169,8 +169,9 @@ TEST(SimulationCheckpoint, AgentsInStandoffsAndMeetingsResumeBitIdentical) {
 TEST(SimulationCheckpoint, AFilmShotOnEveryModelResumesBitIdentical) {
   // The film shot's emitters add agents after the checkpoint: they must come in on the model
   // the run was given, and the agents already in keep theirs (saved with their parameters).
-  for (const AvoidanceModel model : {kAvoidanceMass, kAvoidanceOrca}) {
-    SCOPED_TRACE(model == kAvoidanceMass ? "mass" : "orca");
+  // Under time-to-collision sampling the collider lists and clocks carry over too.
+  for (const AvoidanceModel model : {kAvoidanceMass, kAvoidanceOrca, kAvoidanceTtc}) {
+    SCOPED_TRACE(model == kAvoidanceMass ? "mass" : (model == kAvoidanceOrca ? "orca" : "ttc"));
     SimulationOptions options = cpu_options(2);
     options.avoidance_model = model;
     Simulation reference = Simulation::from_file(sample("film_shot.json"), options);
