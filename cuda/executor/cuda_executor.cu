@@ -113,12 +113,15 @@ __global__ void __launch_bounds__(kAgentPolicy.threads_per_block)
   steer_with_separation(i, v, standoff, dt);
 }
 
-/// Stage 6: one block per agent (blockIdx.x), one thread per velocity sample.
+/// Stage 6: one block per agent (blockIdx.x), one thread per velocity sample. At least one
+/// block per multiprocessor (the bounds' second argument): without it ptxas held the blocks of
+/// 64 threads and more to 64 registers and spilled the time-to-collision model's sampling (4-16
+/// bytes, bench/kernel_resources.sh); with it 72 registers, no spill.
 /// @tparam kThreads block size, one of kAvoidanceBlockSizes
 /// @param[in,out] v      the agents (device pointers); writes new_velocity
 /// @param[in]     layout where the AvoidanceScratch arrays sit in dynamic shared memory
 template <int kThreads>
-__global__ void __launch_bounds__(kThreads)
+__global__ void __launch_bounds__(kThreads, 1)
     avoidance_kernel(AgentView v, AvoidanceSharedLayout layout, StandoffParams standoff, float dt) {
   // Dynamic: the circle and segment arrays scale with max_neighbors and max_segments.
   extern __shared__ __align__(kSharedAlignment) unsigned char avoidance_shared[]; // [layout.bytes]

@@ -104,14 +104,15 @@ private:
 /// Byte offsets of the arrays of AvoidanceScratch in an avoidance block's dynamic shared
 /// memory, computed identically on the host (launch size) and the device (carving).
 struct AvoidanceSharedLayout {
-  std::size_t circles = 0;        ///< SamplerCircle [max_neighbors]
-  std::size_t segments = 0;       ///< SamplerSegment [max_segments]
-  std::size_t pattern = 0;        ///< glm::vec2 [kMaxPatternSamples]
-  std::size_t orca_lines = 0;     ///< OrcaLine [orca_line_capacity]
-  std::size_t orca_projected = 0; ///< OrcaLine [orca_line_capacity]
-  std::size_t ttc_ratio = 0;      ///< float [kMaxTtcSamples]
-  std::size_t ttc_smoothed = 0;   ///< float [kMaxTtcSamples]
-  std::size_t bytes = 0;          ///< Total dynamic shared memory per block.
+  std::size_t circles = 0;         ///< SamplerCircle [max_neighbors]
+  std::size_t segments = 0;        ///< SamplerSegment [max_segments]
+  std::size_t pattern = 0;         ///< glm::vec2 [kMaxPatternSamples]
+  std::size_t orca_lines = 0;      ///< OrcaLine [orca_line_capacity]
+  std::size_t orca_projected = 0;  ///< OrcaLine [orca_line_capacity]
+  std::size_t ttc_ratio = 0;       ///< float [kMaxTtcSamples]
+  std::size_t ttc_smoothed = 0;    ///< float [kMaxTtcSamples]
+  std::size_t ttc_walker_time = 0; ///< float [kMaxTtcSamples]
+  std::size_t bytes = 0;           ///< Total dynamic shared memory per block.
 };
 
 /// 16-byte alignment for every array: enough for any of the element types, and for vector
@@ -135,7 +136,8 @@ __host__ __device__ constexpr AvoidanceSharedLayout avoidance_shared_layout(int 
   layout.orca_projected = align_shared(layout.orca_lines + lines * sizeof(OrcaLine));
   layout.ttc_ratio = align_shared(layout.orca_projected + lines * sizeof(OrcaLine));
   layout.ttc_smoothed = align_shared(layout.ttc_ratio + kMaxTtcSamples * sizeof(float));
-  layout.bytes = align_shared(layout.ttc_smoothed + kMaxTtcSamples * sizeof(float));
+  layout.ttc_walker_time = align_shared(layout.ttc_smoothed + kMaxTtcSamples * sizeof(float));
+  layout.bytes = align_shared(layout.ttc_walker_time + kMaxTtcSamples * sizeof(float));
   return layout;
 }
 
@@ -150,6 +152,7 @@ __device__ inline AvoidanceScratch carve_avoidance_scratch(unsigned char* shared
   scratch.orca_projected = reinterpret_cast<OrcaLine*>(shared_bytes + layout.orca_projected);
   scratch.ttc_ratio = reinterpret_cast<float*>(shared_bytes + layout.ttc_ratio);
   scratch.ttc_smoothed = reinterpret_cast<float*>(shared_bytes + layout.ttc_smoothed);
+  scratch.ttc_walker_time = reinterpret_cast<float*>(shared_bytes + layout.ttc_walker_time);
   return scratch;
 }
 

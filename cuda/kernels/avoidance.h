@@ -36,6 +36,7 @@ struct AvoidanceScratch {
   OrcaLine* orca_projected = nullptr; // [orca_line_capacity(max_neighbors, max_segments)]
   float* ttc_ratio = nullptr;         // [kMaxTtcSamples]
   float* ttc_smoothed = nullptr;      // [kMaxTtcSamples]
+  float* ttc_walker_time = nullptr;   // [kMaxTtcSamples] TtcTime::time_with_movers
 };
 
 struct ArgMin {
@@ -121,24 +122,29 @@ CROWD_HD void choose_velocity(Block& block, int i, const AgentView& v,
     block.for_each_thread(1, [&](int) { v.new_velocity[i] = glm::vec2(0.0f); });
     return;
   }
-  AvoidanceParams params = v.avoidance_params[v.avoidance_set[i]];
-  if (params.model == kAvoidanceMass) {
+  // The parameters where they are stored: each model copies what it reads (a copy of the
+  // whole set, every model's fields, costs registers the kernel has not got).
+  const AvoidanceParams& stored = v.avoidance_params[v.avoidance_set[i]];
+  const std::int32_t model = stored.model;
+  if (model == kAvoidanceMass) {
     // The force model samples nothing: one thread computes it (mass_avoidance.h).
-    block.for_each_thread(1, [&](int) { v.new_velocity[i] = mass_velocity(i, v, params.mass); });
+    block.for_each_thread(1, [&](int) { v.new_velocity[i] = mass_velocity(i, v, stored.mass); });
     return;
   }
-  if (params.model == kAvoidanceOrca) {
+  if (model == kAvoidanceOrca) {
     // ORCA's linear programs are sequential: one thread, its half-planes in the block's scratch.
     block.for_each_thread(1, [&](int) {
       v.new_velocity[i] =
-          orca_velocity(i, v, params.orca, dt, scratch.orca_lines, scratch.orca_projected);
+          orca_velocity(i, v, stored.orca, dt, scratch.orca_lines, scratch.orca_projected);
     });
     return;
   }
-  if (params.model == kAvoidanceTtc) {
-    ttc_choose_velocity(block, i, v, scratch, params, v.pattern_rotation[v.avoidance_set[i]], dt);
+  if (model == kAvoidanceTtc) {
+    ttc_choose_velocity(block, i, v, scratch, stored.ttc, v.pattern_rotation[v.avoidance_set[i]],
+                        dt);
     return;
   }
+  AvoidanceParams params = stored;
   if (in_standoff_manoeuvre(i, v))
     params.horiz_time *= standoff.horizon_scale;
   SamplerContext ctx = make_sampler_context(agent, params);

@@ -71,7 +71,7 @@ CROWD_HD glm::vec2 first_direction(const glm::vec2* candidates, int count) {
     const glm::vec2 c = candidates[k];
     const float length = sqrtf(c.x * c.x + c.y * c.y);
     if (length > 1e-4f)
-      return c / length;
+      return c * (1.0f / length);
   }
   return glm::vec2(1.0f, 0.0f);
 }
@@ -107,23 +107,23 @@ CROWD_HD void build_ttc_fan(glm::vec2 reference, const PatternRotation& rotation
 
 /// Everything a sample's score reads besides its velocity.
 struct TtcContext {
-  TtcAvoidanceParams params;
+  const TtcAvoidanceParams* params = nullptr;
   glm::vec2 desired_velocity{0.0f};
   glm::vec2 previous_velocity{0.0f};
-  float speed = 0.0f; ///< The fan's speed: the desired speed.
-  float agent_radius = 0.0f;
+  float speed = 0.0f;       ///< The fan's speed: the desired speed.
+  float inv_speed = 0.0f;   ///< 1 / speed
+  float inv_horizon = 0.0f; ///< 1 / time_horizon
   float dt = 0.0f;
   const glm::vec2* directions = nullptr; ///< [ttc_direction_count]
   const SamplerCircle* colliders = nullptr;
   int collider_count = 0;
   const SamplerSegment* segments = nullptr;
   int segment_count = 0;
-  bool with_colliders = true; ///< False during a forced passage.
 
   /// Sample s's velocity.
   CROWD_HD glm::vec2 velocity(int s) const {
-    const int n = ttc_direction_count(params);
-    if (s >= n * ttc_ring_count(params))
+    const int n = ttc_direction_count(*params);
+    if (s >= n * ttc_ring_count(*params))
       return glm::vec2(0.0f);
     return directions[s % n] * (speed * ttc_ring_speed(s / n));
   }
@@ -145,9 +145,9 @@ struct TtcTime {
 /// and the walls (the ray of vc, as DetourCrowd's sampler tests walls; within 1 cm of a wall and
 /// not moving away from it: 0).
 CROWD_HD TtcTime ttc_time(const TtcContext& ctx, glm::vec2 vc) {
-  const float horizon = ctx.params.time_horizon;
+  const float horizon = ctx.params->time_horizon;
   TtcTime result{horizon, horizon, false};
-  if (ctx.with_colliders) {
+  {
     for (int k = 0; k < ctx.collider_count; ++k) {
       const SamplerCircle& c = ctx.colliders[k];
       if (c.radius < 0.0f)
@@ -159,12 +159,8 @@ CROWD_HD TtcTime ttc_time(const TtcContext& ctx, glm::vec2 vc) {
         continue;
       const glm::vec2 relative = vc - c.velocity;
       // Within the safety distance already: the time to touching instead.
-      float gap_sq = c.offset_sq_minus_reach_sq;
-      if (gap_sq < 0.0f && !c.standing) {
-        const float reach = ctx.agent_radius + c.radius;
-        const float touch = reach - ctx.params.safety_distance;
-        gap_sq += reach * reach - touch * touch;
-      }
+      const float gap_sq = c.offset_sq_minus_reach_sq < 0.0f ? c.offset_sq_minus_touch_sq
+                                                             : c.offset_sq_minus_reach_sq;
       float t = horizon;
       if (gap_sq < 0.0f) {
         if (relative.x * c.offset.x + relative.y * c.offset.y > 0.0f)
@@ -210,7 +206,7 @@ inline constexpr float kTtcLeaves = -1.0f;
 /// kTtcLeaves.
 CROWD_HD float ttc_ratio(const TtcContext& ctx, int s) {
   const TtcTime t = ttc_time(ctx, ctx.velocity(s));
-  return t.leaves ? kTtcLeaves : t.time / ctx.params.time_horizon;
+  return t.leaves ? kTtcLeaves : t.time * ctx.inv_horizon;
 }
 
 /// Sample s's smoothed ratio: the mean of its own ratio and its neighbours' in its speed ring
@@ -237,23 +233,25 @@ CROWD_HD float ttc_smoothed_ratio(const TtcAvoidanceParams& p, const float* rati
     sum += r > 0.0f ? r : 0.0f;
     ++terms;
   }
-  return sum / static_cast<float>(terms);
+  // Times the reciprocal, not divided: a division is a call on the GPU, and the registers live
+  // across it spilled.
+  return sum * (terms == 3 ? 1.0f / 3.0f : (terms == 2 ? 0.5f : 1.0f));
 }
 
 /// How close `velocity` is to `target`, from 1 (equal) down to 0 at `speed` apart (standing
-/// instead of walking on at the desired speed: 0).
-CROWD_HD float ttc_closeness(glm::vec2 velocity, glm::vec2 target, float speed) {
-  const float c = 1.0f - distance_2d(velocity, target) / speed;
+/// instead of walking on at the desired speed: 0); `inv_speed` is 1 / speed.
+CROWD_HD float ttc_closeness(glm::vec2 velocity, glm::vec2 target, float inv_speed) {
+  const float c = 1.0f - distance_2d(velocity, target) * inv_speed;
   return c > 0.0f ? c : 0.0f;
 }
 
 /// Sample s's score from its smoothed ratio: the three influences' weighted sum.
 CROWD_HD float ttc_score(const TtcContext& ctx, int s, float smoothed) {
-  const TtcAvoidanceParams& p = ctx.params;
+  const TtcAvoidanceParams& p = *ctx.params;
   const glm::vec2 vc = ctx.velocity(s);
   return p.time_to_collision_influence * smoothed +
-         p.desired_velocity_influence * ttc_closeness(vc, ctx.desired_velocity, ctx.speed) +
-         p.previous_velocity_influence * ttc_closeness(vc, ctx.previous_velocity, ctx.speed);
+         p.desired_velocity_influence * ttc_closeness(vc, ctx.desired_velocity, ctx.inv_speed) +
+         p.previous_velocity_influence * ttc_closeness(vc, ctx.previous_velocity, ctx.inv_speed);
 }
 
 /// The fan's samples for the block's argmin (cuda/kernels/avoidance.h), scored from their
@@ -302,19 +300,27 @@ CROWD_HD void finish_ttc_step(int i, const AgentView& v, const TtcAvoidanceParam
   v.new_velocity[i] = chosen;
 }
 
-/// Chooses agent i's new velocity by time-to-collision sampling. Every thread of the block
-/// calls this with the same i; `params` are the agent's, `rotation` their fan rotations.
-template <class Block, class Scratch>
-CROWD_HD void ttc_choose_velocity(Block& block, int i, const AgentView& v, const Scratch& scratch,
-                                  const AvoidanceParams& params, const PatternRotation& rotation,
-                                  float dt) {
-  const TtcAvoidanceParams& p = params.ttc;
-  TtcState state = v.ttc_state[i];
-  const bool forced = ttc_clock_running(state.force_time, dt);
+/// `state` with its forced passage's clock run down by a step, when `forced` (it was running).
+CROWD_HD TtcState run_down_force_clock(TtcState state, bool forced, float dt) {
   if (forced) {
     state.force_time -= dt;
     if (!ttc_clock_running(state.force_time, dt))
       state.force_time = 0.0f;
+  }
+  return state;
+}
+
+/// Chooses agent i's new velocity by time-to-collision sampling. Every thread of the block
+/// calls this with the same i; `p` are the agent's parameters where they are stored (read in
+/// place: a copy costs the kernel registers), `rotation` their fan rotations.
+template <class Block, class Scratch>
+CROWD_HD void ttc_choose_velocity(Block& block, int i, const AgentView& v, const Scratch& scratch,
+                                  const TtcAvoidanceParams& p, const PatternRotation& rotation,
+                                  float dt) {
+  TtcState state = v.ttc_state[i];
+  const bool forced = ttc_clock_running(state.force_time, dt);
+  if (forced) {
+    state = run_down_force_clock(state, forced, dt);
   } else if (ttc_clock_running(state.stop_time, dt)) {
     // Stopped: wait out the clock.
     block.for_each_thread(1, [&](int) {
@@ -337,18 +343,18 @@ CROWD_HD void ttc_choose_velocity(Block& block, int i, const AgentView& v, const
   }
 
   TtcContext ctx;
-  ctx.params = p;
+  ctx.params = &p;
   ctx.desired_velocity = desired;
   ctx.previous_velocity = v.velocity[i];
   ctx.speed = speed;
-  ctx.agent_radius = v.radius[i];
+  ctx.inv_speed = 1.0f / speed;
+  ctx.inv_horizon = 1.0f / p.time_horizon;
   ctx.dt = dt;
   ctx.directions = scratch.pattern;
   ctx.colliders = scratch.circles;
-  ctx.collider_count = state.collider_count;
+  ctx.collider_count = forced ? 0 : state.collider_count; // a forced passage ignores them
   ctx.segments = scratch.segments;
   ctx.segment_count = v.segment_count[i];
-  ctx.with_colliders = !forced;
 
   // Colliders (radii enlarged by the safety distance), walls and the fan's directions, shared
   // by all samples.
@@ -367,7 +373,11 @@ CROWD_HD void ttc_choose_velocity(Block& block, int i, const AgentView& v, const
       scratch.circles[t] =
           prepare_circle(agent, v.position[j], v.radius[j] + (standing ? 0.0f : p.safety_distance),
                          v.velocity[j], v.desired_velocity[j]);
-      scratch.circles[t].standing = standing;
+      SamplerCircle& c = scratch.circles[t];
+      const float touch = agent.radius + v.radius[j];
+      c.offset_sq_minus_touch_sq =
+          (c.offset.x * c.offset.x + c.offset.y * c.offset.y) - touch * touch;
+      c.standing = standing;
       if (v.mode[j] == kAgentInactive)
         scratch.circles[t].radius = -1.0f;
     } else if (t < ctx.collider_count + ctx.segment_count) {
@@ -381,7 +391,11 @@ CROWD_HD void ttc_choose_velocity(Block& block, int i, const AgentView& v, const
 
   // One thread per sample: its ratio, then its smoothed ratio, then the best score.
   const int samples = ttc_sample_count(p);
-  block.for_each_thread(samples, [&](int s) { scratch.ttc_ratio[s] = ttc_ratio(ctx, s); });
+  block.for_each_thread(samples, [&](int s) {
+    const TtcTime t = ttc_time(ctx, ctx.velocity(s));
+    scratch.ttc_ratio[s] = t.leaves ? kTtcLeaves : t.time * ctx.inv_horizon;
+    scratch.ttc_walker_time[s] = t.time_with_movers;
+  });
   block.for_each_thread(samples, [&](int s) {
     scratch.ttc_smoothed[s] = ttc_smoothed_ratio(p, scratch.ttc_ratio, s);
   });
@@ -389,15 +403,17 @@ CROWD_HD void ttc_choose_velocity(Block& block, int i, const AgentView& v, const
 
   block.for_each_thread(1, [&](int) {
     glm::vec2 chosen(0.0f);
-    if (best.index >= 0)
+    float walker_time = p.time_horizon;
+    if (best.index >= 0) {
       chosen = ctx.velocity(best.index);
+      walker_time = scratch.ttc_walker_time[best.index];
+    }
     // Its best move collides with a walker or a wall all the same (before smoothing): stop and
     // wait (the step it stops counts). Not for a standing agent ahead, which cannot come at it:
     // it walks up to it. A winner that stands already stops, without waiting: what comes at a
     // standing agent is for the others to avoid.
     const bool moving = chosen.x != 0.0f || chosen.y != 0.0f;
-    if (!forced && p.enable_stop && moving &&
-        ttc_time(ctx, chosen).time_with_movers < p.stop_collision_time) {
+    if (!forced && p.enable_stop && moving && walker_time < p.stop_collision_time) {
       chosen = glm::vec2(0.0f);
       state.stop_time = p.stop_wait_time - dt;
     }

@@ -33,7 +33,8 @@ public:
 class CpuAvoidanceScratch {
 public:
   CpuAvoidanceScratch()
-      : pattern_(kMaxPatternSamples), ttc_ratio_(kMaxTtcSamples), ttc_smoothed_(kMaxTtcSamples) {}
+      : pattern_(kMaxPatternSamples), ttc_ratio_(kMaxTtcSamples), ttc_smoothed_(kMaxTtcSamples),
+        ttc_walker_time_(kMaxTtcSamples) {}
   CpuAvoidanceScratch(int max_neighbors, int max_segments) : CpuAvoidanceScratch() {
     fit(max_neighbors, max_segments);
   }
@@ -51,8 +52,9 @@ public:
     }
   }
   AvoidanceScratch view() {
-    return {circles_.data(),        segments_.data(),  pattern_.data(),     orca_lines_.data(),
-            orca_projected_.data(), ttc_ratio_.data(), ttc_smoothed_.data()};
+    return {circles_.data(),      segments_.data(),       pattern_.data(),
+            orca_lines_.data(),   orca_projected_.data(), ttc_ratio_.data(),
+            ttc_smoothed_.data(), ttc_walker_time_.data()};
   }
 
 private:
@@ -63,6 +65,7 @@ private:
   std::vector<OrcaLine> orca_projected_;
   std::vector<float> ttc_ratio_;
   std::vector<float> ttc_smoothed_;
+  std::vector<float> ttc_walker_time_;
 };
 
 } // namespace crowd

@@ -50,11 +50,12 @@ struct Scene : test::AvoidanceScene {
   /// The context ttc_choose_velocity scores agent 0's samples in (after a choose()).
   TtcContext context() {
     TtcContext ctx;
-    ctx.params = params();
+    ctx.params = &params();
     ctx.desired_velocity = arrays.desired_velocity[0];
     ctx.previous_velocity = arrays.velocity[0];
     ctx.speed = 1.4f;
-    ctx.agent_radius = arrays.radius[0];
+    ctx.inv_speed = 1.0f / 1.4f;
+    ctx.inv_horizon = 1.0f / params().time_horizon;
     ctx.dt = kDt;
     ctx.directions = scratch.view().pattern;
     ctx.colliders = scratch.view().circles;
