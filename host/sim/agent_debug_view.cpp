@@ -9,6 +9,7 @@
 #include <DetourNavMesh.h>
 #include <algorithm>
 #include <cfloat>
+#include <type_traits>
 
 namespace crowd {
 namespace {
@@ -34,12 +35,23 @@ std::vector<std::vector<glm::vec3>> corridor_outlines(const NavMesh& navmesh,
 
 /// The CPU block interface (host/sim/cpu_block.h) scoring every sample in full, as the GPU
 /// does, and making the reference's choice among them (LevelSamples::taken_at), which is
-/// CpuBlock's answer; each admissible sample is recorded with its full penalty and level.
+/// CpuBlock's answer; each admissible sample is recorded with its full penalty and level. A
+/// time-to-collision fan is recorded besides in full, from the kernel's own context: every
+/// sample's velocity, smoothed ratio and score (its ratio before smoothing is the scratch's).
 class SampleRecordingBlock : public CpuBlock {
 public:
-  explicit SampleRecordingBlock(std::vector<VelocitySample>& samples) : samples_(samples) {}
+  SampleRecordingBlock(std::vector<VelocitySample>& samples, std::vector<TtcDebugSample>& fan)
+      : samples_(samples), fan_(fan) {}
 
   template <class Samples> ArgMin argmin(int n, const Samples& samples) {
+    if constexpr (std::is_same_v<Samples, TtcSamples>) {
+      for (int t = 0; t < n; ++t) {
+        TtcDebugSample& s = fan_.emplace_back();
+        s.velocity = samples.ctx->velocity(t);
+        s.smoothed = samples.smoothed[t];
+        s.score = s.smoothed < 0.0f ? -FLT_MAX : ttc_score(*samples.ctx, t, s.smoothed);
+      }
+    }
     ArgMin best;
     for (int t = 0; t < n; ++t) {
       SampleTerms terms;
@@ -57,6 +69,7 @@ public:
 
 private:
   std::vector<VelocitySample>& samples_;
+  std::vector<TtcDebugSample>& fan_;
   int level_ = 0;
 };
 
@@ -78,34 +91,63 @@ AgentDebugView inspect_agent(const AgentArrays& a, const CorridorNavigator& navi
     view.wall_segments.push_back(a.segment[row_s + static_cast<std::size_t>(t)]);
   view.corridor = corridor_outlines(navmesh, navigator.corridor(id));
 
-  // The avoidance kernel itself (choose_velocity) on a crowd of this agent (index 0) and its
-  // neighbours, through a block that records every sample it scores.
+  const AvoidanceParams& own_params =
+      a.avoidance_params[static_cast<std::size_t>(a.avoidance_set[i])];
+  const bool ttc = own_params.model == kAvoidanceTtc;
+  if (ttc) {
+    view.ttc_state = a.ttc_state[i];
+    for (int t = 0; t < view.ttc_state.collider_count; ++t)
+      view.colliders.push_back(a.collider_index[row_k + static_cast<std::size_t>(t)]);
+    // As ttc_choose_velocity tests its clocks: a forced passage first, else the stop clock.
+    view.forced = ttc_clock_running(view.ttc_state.force_time, dt);
+    view.stopped = !view.forced && ttc_clock_running(view.ttc_state.stop_time, dt);
+  }
+
+  // The avoidance kernel itself (choose_velocity) on a crowd of this agent (index 0), its
+  // neighbours and its colliders (each agent once), through a block that records every sample
+  // it scores.
   AgentArrays local;
   local.max_neighbors = a.max_neighbors;
   local.max_segments = a.max_segments;
-  local.avoidance_params = {a.avoidance_params[static_cast<std::size_t>(a.avoidance_set[i])]};
-  const auto copy_agent = [&](std::size_t j) {
-    const int k = local.append(a.position[j], a.radius[j], a.height[j], a.max_accel[j],
-                               a.query_range[j], a.separation_weight[j], 0);
-    const auto at = static_cast<std::size_t>(k);
-    local.mode[at] = a.mode[j];
-    local.desired_speed[at] = a.desired_speed[j];
-    local.velocity[at] = a.velocity[j];
-    local.desired_velocity[at] = a.desired_velocity[j];
-    local.standoff_clock[at] = a.standoff_clock[j];
+  local.avoidance_params = {own_params};
+  std::vector<int> copied; // the index in `a` of each agent of `local`
+  const auto local_index = [&](int j) {
+    const auto found = std::find(copied.begin(), copied.end(), j);
+    if (found != copied.end())
+      return static_cast<std::int32_t>(found - copied.begin());
+    const auto at = static_cast<std::size_t>(j);
+    const int k = local.append(a.position[at], a.radius[at], a.height[at], a.max_accel[at],
+                               a.query_range[at], a.separation_weight[at], 0);
+    const auto to = static_cast<std::size_t>(k);
+    local.mode[to] = a.mode[at];
+    local.desired_speed[to] = a.desired_speed[at];
+    local.preferred_velocity[to] = a.preferred_velocity[at];
+    local.corridor_direction[to] = a.corridor_direction[at];
+    local.velocity[to] = a.velocity[at];
+    local.desired_velocity[to] = a.desired_velocity[at];
+    local.standoff_clock[to] = a.standoff_clock[at];
+    copied.push_back(j);
+    return static_cast<std::int32_t>(k);
   };
-  copy_agent(i);
-  for (const int j : view.neighbours)
-    copy_agent(static_cast<std::size_t>(j));
+  local_index(id);
   local.neighbor_count[0] = static_cast<std::int32_t>(view.neighbours.size());
   for (std::size_t k = 0; k < view.neighbours.size(); ++k)
-    local.neighbor_index[k] = static_cast<std::int32_t>(k + 1);
+    local.neighbor_index[k] = local_index(view.neighbours[k]);
   local.segment_count[0] = static_cast<std::int32_t>(view.wall_segments.size());
   std::copy(view.wall_segments.begin(), view.wall_segments.end(), local.segment.begin());
+  if (ttc) {
+    local.ttc_state[0] = view.ttc_state;
+    for (std::size_t k = 0; k < view.colliders.size(); ++k)
+      local.collider_index[k] = local_index(view.colliders[k]);
+  }
 
-  SampleRecordingBlock block(view.samples);
+  SampleRecordingBlock block(view.samples, view.ttc_samples);
   CpuAvoidanceScratch scratch(local.max_neighbors, local.max_segments);
-  choose_velocity(block, 0, local.view(), scratch.view(), standoff, dt);
+  const AvoidanceScratch shared = scratch.view();
+  choose_velocity(block, 0, local.view(), shared, standoff, dt);
+  // The fan's ratios before smoothing, as the kernel left them in its scratch.
+  for (std::size_t s = 0; s < view.ttc_samples.size(); ++s)
+    view.ttc_samples[s].ratio = shared.ttc_ratio[s];
   view.chosen_velocity = local.new_velocity[0];
   const AvoidanceParams& params = local.avoidance_params[0];
   if (params.model == kAvoidanceMass) {
@@ -143,6 +185,8 @@ std::optional<AgentDebugView> inspect_agent(const Simulation& simulation, int id
   view.agent = id;
   for (int& neighbour : view.neighbours)
     neighbour = simulation.agent_of_backend_index(neighbour);
+  for (int& collider : view.colliders)
+    collider = simulation.agent_of_backend_index(collider);
   return view;
 }
 

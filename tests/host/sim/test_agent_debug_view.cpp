@@ -1,6 +1,6 @@
 // The selected agent's debug view (host/sim/agent_debug_view.cpp): its samples (or an ORCA
-// agent's half-planes) are the avoidance kernel's own, so its answer is the velocity the kernel
-// chooses in the same state.
+// agent's half-planes, or a time-to-collision agent's fan) are the avoidance kernel's own, so its
+// answer is the velocity the kernel chooses in the same state.
 #include "cuda/kernels/avoidance.h"
 #include "host/sim/agent_debug_view.h"
 #include "host/sim/cpu_block.h"
@@ -158,6 +158,183 @@ TEST(AgentDebugView, AForceModelAgentShowsThePushesItsVelocityAdds) {
     sum *= a.desired_speed[0] / glm::length(sum);
   EXPECT_NEAR(view->chosen_velocity.x, sum.x, 1e-5f);
   EXPECT_NEAR(view->chosen_velocity.y, sum.y, 1e-5f);
+}
+
+/// ttc_smoothed_ratio as documented, recomputed from the fan's ratios: the mean of sample s's
+/// ratio and its neighbours' in its speed ring (round the end of a full circle), a neighbour that
+/// leaves the navmesh counting 0; the zero sample keeps its own, one that leaves stays -1.
+float documented_smoothed(const TtcAvoidanceParams& p, const std::vector<TtcDebugSample>& fan,
+                          int s) {
+  const int n = std::clamp(p.sample_count, 1, kMaxTtcDirections);
+  const int rings = p.enable_slowing_down ? 3 : 1;
+  const float own = fan[static_cast<std::size_t>(s)].ratio;
+  if (s >= n * rings || own < 0.0f)
+    return own;
+  const int ring = s / n, k = s % n;
+  const bool wrap = p.angle_span >= 360.0f && n > 2;
+  float sum = own;
+  int terms = 1;
+  for (const int side : {k - 1, k + 1}) {
+    int neighbour = side;
+    if (wrap)
+      neighbour = (side + n) % n;
+    if (neighbour < 0 || neighbour >= n)
+      continue;
+    sum += std::max(fan[static_cast<std::size_t>(ring * n + neighbour)].ratio, 0.0f);
+    ++terms;
+  }
+  return sum / static_cast<float>(terms);
+}
+
+/// What the kernel must have chosen from a view's fan: the first sample of highest score among
+/// those that stay on the navmesh, or standing when that one collides sooner than
+/// stop_collision_time (outside a forced passage).
+glm::vec2 best_of_fan(const TtcAvoidanceParams& p, const AgentDebugView& view) {
+  const TtcDebugSample* best = nullptr;
+  for (const TtcDebugSample& s : view.ttc_samples)
+    if (s.smoothed >= 0.0f && (best == nullptr || s.score > best->score))
+      best = &s;
+  if (best == nullptr)
+    return glm::vec2(0.0f);
+  const bool moving = best->velocity != glm::vec2(0.0f);
+  if (!view.forced && p.enable_stop && moving &&
+      best->ratio * p.time_horizon < p.stop_collision_time)
+    return glm::vec2(0.0f);
+  return best->velocity;
+}
+
+// Head-on under the time-to-collision model, neighbours looked for within 1.2 m only and no
+// standoff breaker: the agents collect each other as colliders (within 4 m) long before they are
+// neighbours, and walk at each other until agent 0 stops and waits, then sidesteps.
+constexpr char kTtcHeadOn[] = R"({
+  "name": "ttc-head-on", "dt": 0.1, "steps": 80,
+  "world": {"bounds": [[0, 0], [20, 6]], "obstacles": [[[9, 0], [11, 0], [11, 1.5], [9, 1.5]]]},
+  "defaults": {"collision_query_range": 1.2},
+  "agents": [
+    {"position": [3, 3], "goal": [17, 3]},
+    {"position": [17, 3], "goal": [3, 3]}
+  ]})";
+
+TEST(AgentDebugView, ATtcAgentShowsItsFanItsCollidersAndTheKernelsChoice) {
+  SimulationOptions options;
+  options.backend = BackendKind::Cpu;
+  options.avoidance_model = kAvoidanceTtc;
+  options.standoff = StandoffRule::Off;
+  Simulation sim(parse_scenario(kTtcHeadOn, "ttc-head-on.json"), options);
+  const CrowdSolver& solver = *sim.crowd_solver();
+  const float dt = sim.scenario().dt;
+  int scored = 0, stopped = 0, colliders_only = 0, colliders_matter = 0;
+  for (int step = 0; step < 80; ++step) {
+    sim.step();
+    const auto view = inspect_agent(sim, 0);
+    ASSERT_TRUE(view.has_value());
+    const AgentArrays& a = solver.arrays();
+    const TtcAvoidanceParams& p =
+        a.avoidance_params[static_cast<std::size_t>(a.avoidance_set[0])].ttc;
+    ASSERT_EQ(sim.backend_index(0), 0);
+    ASSERT_EQ(sim.agent_of_backend_index(1), 1);
+
+    // The kernel itself on the whole crowd (the colliders anywhere in it) chooses the same.
+    EXPECT_EQ(kernel_choice(sim), view->chosen_velocity) << "step " << step;
+    // The colliders and clocks are the solver's, as the last step left them.
+    EXPECT_EQ(view->ttc_state, a.ttc_state[0]) << "step " << step;
+    const std::vector<int> colliders(a.collider_index.begin(),
+                                     a.collider_index.begin() + a.ttc_state[0].collider_count);
+    EXPECT_EQ(view->colliders, colliders) << "step " << step;
+    for (const int j : view->colliders)
+      colliders_only +=
+          std::find(view->neighbours.begin(), view->neighbours.end(), j) == view->neighbours.end();
+    // Without them the view would often choose otherwise.
+    AgentArrays blind = a;
+    blind.ttc_state[0].collider_count = 0;
+    colliders_matter +=
+        inspect_agent(blind, solver.navigator(), sim.navmesh(), solver.standoff_params(), dt, 0)
+            .chosen_velocity != view->chosen_velocity;
+
+    EXPECT_EQ(view->stopped, ttc_clock_running(a.ttc_state[0].stop_time, dt)) << "step " << step;
+    EXPECT_FALSE(view->forced);
+    if (view->stopped) {
+      ++stopped;
+      EXPECT_TRUE(view->ttc_samples.empty()) << "waiting, it scores nothing";
+      EXPECT_EQ(view->chosen_velocity, glm::vec2(0.0f));
+      continue;
+    }
+    ++scored;
+    // One entry per sample of the fan, smoothed as documented; the answer is the best score's.
+    ASSERT_EQ(view->ttc_samples.size(), static_cast<std::size_t>(ttc_sample_count(p)));
+    std::size_t admissible = 0;
+    for (std::size_t s = 0; s < view->ttc_samples.size(); ++s) {
+      const TtcDebugSample& sample = view->ttc_samples[s];
+      EXPECT_FLOAT_EQ(sample.smoothed,
+                      documented_smoothed(p, view->ttc_samples, static_cast<int>(s)))
+          << "step " << step << " sample " << s;
+      EXPECT_TRUE(sample.ratio == kTtcLeaves || (sample.ratio >= 0.0f && sample.ratio <= 1.0f));
+      admissible += sample.smoothed >= 0.0f;
+    }
+    EXPECT_EQ(view->samples.size(), admissible) << "the fan's admissible samples, as penalties";
+    EXPECT_EQ(view->chosen_velocity, best_of_fan(p, *view)) << "step " << step;
+  }
+  EXPECT_GT(scored, 0);
+  EXPECT_GT(stopped, 0) << "agent 0 stops and waits before the oncoming agent";
+  EXPECT_GT(colliders_only, 0) << "the oncoming agent is collected before it is a neighbour";
+  EXPECT_GT(colliders_matter, 0) << "the oncoming agent changes the choice";
+}
+
+TEST(AgentDebugView, ATtcAgentsViewSaysWhenItIsStoppedOrForcingItsWay) {
+  SimulationOptions options;
+  options.backend = BackendKind::Cpu;
+  options.avoidance_model = kAvoidanceTtc;
+  options.standoff = StandoffRule::Off;
+  Simulation sim(parse_scenario(kTtcHeadOn, "ttc-head-on.json"), options);
+  for (int step = 0; step < 42; ++step) // the oncoming agent collected, not stopped yet
+    sim.step();
+  const CrowdSolver& solver = *sim.crowd_solver();
+  const float dt = sim.scenario().dt;
+  AgentArrays arrays = solver.arrays();
+  const TtcAvoidanceParams& p =
+      arrays.avoidance_params[static_cast<std::size_t>(arrays.avoidance_set[0])].ttc;
+  const auto inspect = [&](TtcState state) {
+    arrays.ttc_state[0] = state;
+    return inspect_agent(arrays, solver.navigator(), sim.navmesh(), solver.standoff_params(), dt,
+                         0);
+  };
+  const auto ratios = [](const AgentDebugView& view) {
+    std::vector<float> r;
+    for (const TtcDebugSample& s : view.ttc_samples)
+      r.push_back(s.ratio);
+    return r;
+  };
+  TtcState state = solver.arrays().ttc_state[0];
+  ASSERT_FALSE(ttc_clock_running(state.stop_time, dt) || ttc_clock_running(state.force_time, dt));
+  ASSERT_EQ(state.collider_count, 1);
+  const AgentDebugView walking = inspect(state);
+  EXPECT_FALSE(walking.stopped || walking.forced);
+  ASSERT_EQ(walking.ttc_samples.size(), static_cast<std::size_t>(ttc_sample_count(p)));
+
+  // Waiting out its stop clock: it stands and scores nothing.
+  state.stop_time = 0.35f;
+  const AgentDebugView stopped = inspect(state);
+  EXPECT_TRUE(stopped.stopped);
+  EXPECT_FALSE(stopped.forced);
+  EXPECT_EQ(stopped.ttc_state.stop_time, 0.35f) << "the clock before the step";
+  EXPECT_TRUE(stopped.ttc_samples.empty());
+  EXPECT_EQ(stopped.chosen_velocity, glm::vec2(0.0f));
+
+  // A forced passage: the fan is scored as if it had no colliders (the walls still count), and
+  // the best score is taken even where it collides soon.
+  state.stop_time = 0.0f;
+  state.force_time = p.force_passage_time_limit;
+  const AgentDebugView forced = inspect(state);
+  EXPECT_TRUE(forced.forced);
+  EXPECT_FALSE(forced.stopped);
+  EXPECT_EQ(forced.ttc_state.force_time, p.force_passage_time_limit);
+  EXPECT_EQ(forced.colliders, walking.colliders);
+  state.force_time = 0.0f;
+  state.collider_count = 0;
+  const AgentDebugView alone = inspect(state);
+  EXPECT_EQ(ratios(forced), ratios(alone));
+  EXPECT_NE(ratios(walking), ratios(alone)) << "outside the passage the collider counts";
+  EXPECT_EQ(forced.chosen_velocity, best_of_fan(p, forced));
 }
 
 TEST(AgentDebugView, NothingForTheDetourBackend) {
