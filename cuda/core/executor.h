@@ -140,7 +140,8 @@ public:
   /// them in place: nothing to do).
   virtual void read_back_everything() {}
   /// Copies what the debug view reads of agent `agent` as the last step's kernels left it into
-  /// the `agents` of that step: its neighbour and wall-segment rows, and every agent's
+  /// the `agents` of that step: its neighbour and wall-segment rows, its preferred velocity and
+  /// corridor direction (the time-to-collision fan's reference), and every agent's
   /// neighbour count and desired and chosen velocity (its neighbours' among them), which a
   /// step does not download. The CPU executor works on them in place: nothing to do.
   virtual void read_back_for_inspection(int /*agent*/) {}

@@ -24,8 +24,9 @@
 // end_step); the validity findings (1 B). What only the debug view reads (the neighbour and
 // segment rows and counts, 180 B per agent at the default K = 6, S = 8, and the desired and
 // chosen velocities, 16 B) stays on the device until the view asks for it
-// (read_back_for_inspection); those host copies are stale under this executor between such
-// requests, as are the preferred velocities.
+// (read_back_for_inspection, with the agent's preferred velocity and corridor direction); those
+// host copies are stale under this executor between such requests, as are the other agents'
+// preferred velocities.
 //
 // Wall segment scratch. find_wall_segments keeps its S nearest candidates in two scratch
 // arrays; they live in global memory, [count * max_segments] each, not in per-thread local
@@ -561,6 +562,10 @@ public:
     copy_row_to_host(a.neighbor_index.data() + i * k, neighbor_index_.data() + i * k, k);
     copy_row_to_host(a.segment.data() + i * s, segment_.data() + i * s, s);
     copy_row_to_host(a.segment_count.data() + i, segment_count_.data() + i, 1);
+    // The time-to-collision fan's reference (its TtcState and collider row come down with
+    // every step): written on the device by corridor following when the rows are there.
+    copy_row_to_host(a.preferred_velocity.data() + i, preferred_velocity_.data() + i, 1);
+    copy_row_to_host(a.corridor_direction.data() + i, corridor_direction_.data() + i, 1);
     // Whole arrays, the agent's neighbours being anywhere: 20 B per agent, when the view asks.
     const auto n = static_cast<std::size_t>(count_);
     copy_row_to_host(a.neighbor_count.data(), neighbor_count_.data(), n);
