@@ -22,6 +22,10 @@ glm::vec4 penalty_colour(float penalty, float lowest, float highest) {
   return {shade, shade, shade, 1.0f};
 }
 
+glm::vec4 ttc_ratio_colour(float ratio) {
+  return ratio < 0.0f ? palette::kTtcLeaves : glm::vec4(speed_colour(ratio), 1.0f);
+}
+
 std::vector<float> agent_type_colours(const std::vector<AgentSetup>& setups) {
   std::map<std::string, int> order;
   std::vector<float> colours;

@@ -51,6 +51,12 @@ inline constexpr glm::vec4 kChosenVelocity{0.10f, 0.10f, 0.10f, 1.0f};
 /// ORCA's half-planes and the force model's pushes: from neighbours, from walls.
 inline constexpr glm::vec4 kAgentHalfPlane{0.20f, 0.35f, 0.90f, 0.9f};
 inline constexpr glm::vec4 kWallHalfPlane{1.00f, 0.45f, 0.00f, 0.9f};
+/// The time-to-collision fan: a sample whose velocity leaves the navmesh (the others are shaded
+/// by their ratio, ttc_ratio_colour); the ring around an agent waiting out its stop clock, and
+/// around one forcing its way.
+inline constexpr glm::vec4 kTtcLeaves{0.50f, 0.20f, 0.80f, 1.0f};
+inline constexpr glm::vec4 kTtcStopped{0.80f, 0.05f, 0.20f, 1.0f};
+inline constexpr glm::vec4 kTtcForced{0.00f, 0.70f, 0.90f, 1.0f};
 } // namespace palette
 
 /// The colour agents.vert gives an agent moving at `ratio` of its top speed.
@@ -58,6 +64,11 @@ glm::vec3 speed_colour(float ratio);
 /// A penalty as a colour, as Recast's demo draws its samples: white (lowest) to dark (highest)
 /// over [lowest, highest].
 glm::vec4 penalty_colour(float penalty, float lowest, float highest);
+
+/// A time-to-collision ratio as a colour: red (0, colliding now) through amber to green (1, safe
+/// within the horizon), as speed_colour; palette::kTtcLeaves for a negative ratio (kTtcLeaves:
+/// the velocity leaves the navmesh).
+glm::vec4 ttc_ratio_colour(float ratio);
 
 /// Each agent's type colour: the index into palette::kTypeColours of its type label's place
 /// among the labels in order of first appearance (agent 0's label first), modulo the palette.

@@ -85,7 +85,24 @@ DebugOverlay make_debug_overlay(const SceneData& scene, const SceneFrame& frame,
       overlay.over.add_line(foot, foot + forbidden * (0.08f * max_speed), colour);
     }
   }
-  if (!view->samples.empty()) {
+  // The time-to-collision model: a ring around the agent while it waits out its stop clock or
+  // forces its way, and its fan, each sample an outer square shaded by its smoothed ratio and an
+  // inner one by its ratio before smoothing (red colliding now, green safe; violet leaves the
+  // navmesh), sized with its speed so that the slower rings stay apart.
+  if (view->stopped || view->forced)
+    overlay.over.add_circle(at, radius * 1.7f,
+                            view->stopped ? palette::kTtcStopped : palette::kTtcForced);
+  if (!view->ttc_samples.empty()) {
+    float fastest = 0.0f;
+    for (const TtcDebugSample& s : view->ttc_samples)
+      fastest = std::max(fastest, std::sqrt(glm::dot(s.velocity, s.velocity)));
+    for (const TtcDebugSample& s : view->ttc_samples) {
+      const float speed = std::sqrt(glm::dot(s.velocity, s.velocity));
+      const float half = 0.07f * std::max(speed, 0.25f * fastest);
+      overlay.over.add_square(at + s.velocity, half, ttc_ratio_colour(s.smoothed));
+      overlay.over.add_square(at + s.velocity, 0.45f * half, ttc_ratio_colour(s.ratio));
+    }
+  } else if (!view->samples.empty()) {
     // Samples, each a square shrinking with the refinement level, shaded by penalty as in
     // RecastDemo's CrowdToolState::handleRender.
     float lowest = FLT_MAX, highest = -FLT_MAX;

@@ -41,6 +41,15 @@ TEST(AgentStyle, WaitingHasItsOwnStateColour) {
   }
 }
 
+TEST(AgentStyle, TtcRatiosGoFromRedToGreenAndLeavingTheNavmeshHasItsOwnColour) {
+  EXPECT_EQ(ttc_ratio_colour(0.0f), glm::vec4(palette::kSpeedStops[0], 1.0f));
+  EXPECT_EQ(ttc_ratio_colour(1.0f), glm::vec4(palette::kSpeedStops[2], 1.0f));
+  EXPECT_EQ(ttc_ratio_colour(-1.0f), palette::kTtcLeaves);
+  for (const float ratio : {0.0f, 0.25f, 0.5f, 0.75f, 1.0f})
+    EXPECT_GT(glm::length(ttc_ratio_colour(ratio) - palette::kTtcLeaves), 0.3f) << ratio;
+  EXPECT_GT(glm::length(palette::kTtcStopped - palette::kTtcForced), 0.3f);
+}
+
 TEST(AgentStyle, TypeColoursFollowTheLabelsInOrderOfFirstAppearance) {
   std::vector<AgentSetup> setups(11, standing_agent({0, 0, 0}, {1, 0, 0}));
   const char* labels[] = {"zebra", "ant", "zebra", "moth", "t4", "t5",

@@ -301,6 +301,72 @@ TEST(CrowdRenderer, AnOrcaAgentsOverlayDrawsEachHalfPlaneInItsColour) {
             0);
 }
 
+TEST(CrowdRenderer, ATtcAgentsOverlayDrawsItsFanByBothRatiosAndItsStopOrForcedRing) {
+  // Geometry only (no OpenGL): each sample of the fan is an outer square shaded by its smoothed
+  // ratio and an inner one by its ratio before smoothing, centred on the sample's velocity.
+  testing::TempDir dir;
+  const auto scenario_file = dir.path() / "scene.json";
+  std::ofstream(scenario_file) << kScene;
+  SimulationOptions sim_options;
+  sim_options.backend = BackendKind::Cpu;
+  sim_options.avoidance_model = kAvoidanceTtc;
+  LiveSource live(load_scenario(scenario_file), sim_options);
+  for (int k = 0; k < 10; ++k)
+    live.advance();
+  auto view = live.inspect(0);
+  ASSERT_TRUE(view.has_value());
+  ASSERT_FALSE(view->ttc_samples.empty());
+  ASSERT_FALSE(view->stopped || view->forced);
+  ViewOptions options;
+  options.selected = 0;
+  const DebugOverlay overlay = make_debug_overlay(live.scene(), live.frame(), options, &*view);
+  const glm::vec3 p = live.frame().positions[0];
+  const glm::vec2 at{p.x, p.z};
+  // Two squares (four triangles) per sample and nothing else: not the penalty shades as well.
+  ASSERT_EQ(overlay.over.triangles.size(), view->ttc_samples.size() * 12);
+  bool differ = false;
+  for (std::size_t k = 0; k < view->ttc_samples.size(); ++k) {
+    const TtcDebugSample& sample = view->ttc_samples[k];
+    const ShapeVertex* outer = &overlay.over.triangles[k * 12];
+    const ShapeVertex* inner = outer + 6;
+    for (int v = 0; v < 6; ++v) {
+      EXPECT_EQ(outer[v].colour, ttc_ratio_colour(sample.smoothed)) << "sample " << k;
+      EXPECT_EQ(inner[v].colour, ttc_ratio_colour(sample.ratio)) << "sample " << k;
+    }
+    // Opposite corners (a and c of add_square) straddle the sample's velocity.
+    for (const ShapeVertex* square : {outer, inner}) {
+      const glm::vec2 centre = 0.5f * (square[0].position + square[2].position);
+      EXPECT_NEAR(centre.x, at.x + sample.velocity.x, 1e-4f) << "sample " << k;
+      EXPECT_NEAR(centre.y, at.y + sample.velocity.y, 1e-4f) << "sample " << k;
+    }
+    EXPECT_LT(inner[2].position.x - inner[0].position.x, outer[2].position.x - outer[0].position.x);
+    differ = differ || ttc_ratio_colour(sample.smoothed) != ttc_ratio_colour(sample.ratio);
+  }
+  EXPECT_TRUE(differ) << "smoothing changes some sample's shade here";
+  const auto ring_vertices = [&](const DebugOverlay& o, glm::vec4 colour) {
+    return std::count_if(o.over.lines.begin(), o.over.lines.end(),
+                         [&](const ShapeVertex& v) { return v.colour == colour; });
+  };
+  EXPECT_EQ(ring_vertices(overlay, palette::kTtcStopped), 0);
+  EXPECT_EQ(ring_vertices(overlay, palette::kTtcForced), 0);
+  // A ring around the agent, one colour while it waits out its stop clock, another while it
+  // forces its way.
+  view->stopped = true;
+  const DebugOverlay stopped = make_debug_overlay(live.scene(), live.frame(), options, &*view);
+  EXPECT_EQ(ring_vertices(stopped, palette::kTtcStopped), 32 * 2);
+  EXPECT_EQ(ring_vertices(stopped, palette::kTtcForced), 0);
+  view->stopped = false;
+  view->forced = true;
+  const DebugOverlay forced = make_debug_overlay(live.scene(), live.frame(), options, &*view);
+  EXPECT_EQ(ring_vertices(forced, palette::kTtcForced), 32 * 2);
+  EXPECT_EQ(ring_vertices(forced, palette::kTtcStopped), 0);
+  // All of it belongs to the `samples` layer.
+  options.samples = false;
+  const DebugOverlay without = make_debug_overlay(live.scene(), live.frame(), options, &*view);
+  EXPECT_TRUE(without.over.triangles.empty());
+  EXPECT_EQ(ring_vertices(without, palette::kTtcForced), 0);
+}
+
 TEST(CrowdRenderer, SelectedAgentOverlaysDrawLiveSolverState) {
   CROWD_REQUIRE_GL_CONTEXT(context);
   testing::TempDir dir;
