@@ -2,7 +2,7 @@
 # The quality table of the avoidance models: every example scenario and the bench scene at
 # 4,000 agents, each run with every agent on one model (`crowd run --avoidance MODEL`, cpu
 # backend: DetourCrowd's sampling at "good" where an agent named no preset, the force model,
-# ORCA), and on the detour backend (DetourCrowd itself) for reference, printed as a Markdown
+# ORCA, time-to-collision sampling), and on the detour backend (DetourCrowd itself) for reference, printed as a Markdown
 # table: arrivals, unreachable goals, mean and max arrival time, overlap events, max overlap,
 # wall events, path ratio and ms per step.
 #
@@ -24,7 +24,7 @@ for scenario in "${scenes[@]}"; do
   # The bench scene runs 200 steps; the examples their own duration.
   steps=()
   [ "$name" = bench_4000 ] && steps=(--steps 200)
-  for model in detour mass orca; do
+  for model in detour ttc mass orca; do
     "$crowd" run "$scenario" --backend cpu --avoidance "$model" "${steps[@]}" --quiet \
       --metrics "$out/$name.$model.json" "$@" >/dev/null 2>&1
   done
@@ -38,7 +38,7 @@ names = [pathlib.Path(s).stem for s in sys.argv[2:]]
 print("| scene | agents | model (backend) | arrived | unreachable | mean arrival s | max arrival s "
       "| overlap events | max overlap m | wall events | path ratio | ms/step |")
 print("|---|---|---|---|---|---|---|---|---|---|---|---|")
-labels = {"detour": "detour (cpu)", "mass": "mass (cpu)", "orca": "orca (cpu)",
+labels = {"detour": "detour (cpu)", "ttc": "ttc (cpu)", "mass": "mass (cpu)", "orca": "orca (cpu)",
           "reference": "DetourCrowd (detour)"}
 for name in names:
     for run, label in labels.items():
