@@ -108,6 +108,7 @@ BENCHMARK_CAPTURE(BM_Avoidance, good, avoidance_preset(AvoidancePreset::Good))->
 BENCHMARK_CAPTURE(BM_Avoidance, high, avoidance_preset(AvoidancePreset::High))->Apply(agent_sizes);
 BENCHMARK_CAPTURE(BM_Avoidance, mass, avoidance_defaults(kAvoidanceMass))->Apply(agent_sizes);
 BENCHMARK_CAPTURE(BM_Avoidance, orca, avoidance_defaults(kAvoidanceOrca))->Apply(agent_sizes);
+BENCHMARK_CAPTURE(BM_Avoidance, ttc, avoidance_defaults(kAvoidanceTtc))->Apply(agent_sizes);
 
 void BM_Integrate(benchmark::State& state) {
   KernelStages k(bench_scene(agents_of(state)));

@@ -38,9 +38,9 @@ enum TtcReference : std::int32_t {
 };
 
 /// The largest fan of the time-to-collision model: kMaxTtcDirections directions at full speed,
-/// the same at two slower speeds, and the zero velocity.
+/// the same at half speed, and the zero velocity.
 inline constexpr int kMaxTtcDirections = 32;
-inline constexpr int kTtcSpeedRings = 3;
+inline constexpr int kTtcSpeedRings = 2;
 inline constexpr int kMaxTtcSamples = kMaxTtcDirections * kTtcSpeedRings + 1;
 static_assert(kMaxTtcSamples <= kMaxPatternSamples, "the fan lives in the pattern's scratch");
 
@@ -94,10 +94,10 @@ struct TtcAvoidanceParams {
   /// TtcReference: the direction the fan is centred on.
   std::int32_t reference = kTtcShortcut;
   /// Directions of the fan. [2, kMaxTtcDirections]
-  std::int32_t sample_count = 21;
+  std::int32_t sample_count = 15;
   /// Degrees the fan spans, centred on the reference direction; 360 is a full circle. (0, 360]
   float angle_span = 240.0f;
-  /// 1: the fan again at 1/2 and 1/4 of the desired speed. [0, 1]
+  /// 1: the fan again at half the desired speed. [0, 1]
   std::int32_t enable_slowing_down = 1;
   /// 1: the zero velocity is a sample too, and an agent about to collide stops and waits. [0, 1]
   std::int32_t enable_stop = 1;

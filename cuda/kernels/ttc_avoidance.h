@@ -30,7 +30,7 @@ CROWD_HD int ttc_direction_count(const TtcAvoidanceParams& p) {
              : (p.sample_count > kMaxTtcDirections ? kMaxTtcDirections : p.sample_count);
 }
 
-/// Speed rings of the fan: the desired speed, and its halves when slowing down is on.
+/// Speed rings of the fan: the desired speed, and its half when slowing down is on.
 CROWD_HD int ttc_ring_count(const TtcAvoidanceParams& p) {
   return p.enable_slowing_down ? kTtcSpeedRings : 1;
 }
@@ -41,9 +41,9 @@ CROWD_HD int ttc_sample_count(const TtcAvoidanceParams& p) {
   return ttc_direction_count(p) * ttc_ring_count(p) + (p.enable_stop ? 1 : 0);
 }
 
-/// The share of the desired speed of speed ring `ring`: 1, 1/2, 1/4.
+/// The share of the desired speed of speed ring `ring`: 1, 1/2.
 CROWD_HD float ttc_ring_speed(int ring) {
-  return ring == 0 ? 1.0f : (ring == 1 ? 0.5f : 0.25f);
+  return ring == 0 ? 1.0f : 0.5f;
 }
 
 /// Whether the fan goes all round, so that its first and last directions are neighbours.
@@ -145,56 +145,72 @@ struct TtcTime {
 /// and the walls (the ray of vc, as DetourCrowd's sampler tests walls; within 1 cm of a wall and
 /// not moving away from it: 0).
 CROWD_HD TtcTime ttc_time(const TtcContext& ctx, glm::vec2 vc) {
+  // sweep_circle_circle and intersect_ray_segment (geometry.h) as comparisons, dividing only for
+  // a time that is nearer than the nearest so far: most samples miss most colliders and walls,
+  // and a division is the dearest operation here (a call on the GPU).
   const float horizon = ctx.params->time_horizon;
   TtcTime result{horizon, horizon, false};
-  {
-    for (int k = 0; k < ctx.collider_count; ++k) {
-      const SamplerCircle& c = ctx.colliders[k];
-      if (c.radius < 0.0f)
-        continue; // removed since the list was collected
-      // Only what lies ahead of the sample: a collider behind it that would run into the agent
-      // is for that collider to avoid (it would otherwise spoil every sample of an agent with
-      // someone faster behind, the standing one too).
-      if (!(vc.x * c.offset.x + vc.y * c.offset.y > 0.0f))
-        continue;
-      const glm::vec2 relative = vc - c.velocity;
-      // Within the safety distance already: the time to touching instead.
-      const float gap_sq = c.offset_sq_minus_reach_sq < 0.0f ? c.offset_sq_minus_touch_sq
-                                                             : c.offset_sq_minus_reach_sq;
-      float t = horizon;
-      if (gap_sq < 0.0f) {
-        if (relative.x * c.offset.x + relative.y * c.offset.y > 0.0f)
-          t = 0.0f; // touching and closing
-      } else {
-        float tmin = 0.0f, tmax = 0.0f;
-        if (sweep_circle_circle_from(c.offset, gap_sq, relative, tmin, tmax) && tmin >= 0.0f)
-          t = tmin;
-      }
-      result.time = t < result.time ? t : result.time;
-      if (!c.standing)
-        result.time_with_movers = t < result.time_with_movers ? t : result.time_with_movers;
-    }
+  const auto take = [&](float t, bool walker) {
+    result.time = t < result.time ? t : result.time;
+    if (walker)
+      result.time_with_movers = t < result.time_with_movers ? t : result.time_with_movers;
+  };
+  for (int k = 0; k < ctx.collider_count; ++k) {
+    // Branch-free: which colliders a sample meets is data the branch predictor cannot learn, and
+    // its misses were most of this function's time on the CPU.
+    const SamplerCircle& c = ctx.colliders[k];
+    const glm::vec2 relative = vc - c.velocity;
+    // Only what lies ahead of the sample: a collider behind it that would run into the agent is
+    // for that collider to avoid (it would otherwise spoil every sample of an agent with someone
+    // faster behind, the standing one too). And only while closing.
+    const float ahead = vc.x * c.offset.x + vc.y * c.offset.y;
+    const float closing = relative.x * c.offset.x + relative.y * c.offset.y; // b
+    // Within the safety distance already: the time to touching instead.
+    const float gap_sq =
+        c.offset_sq_minus_reach_sq < 0.0f ? c.offset_sq_minus_touch_sq : c.offset_sq_minus_reach_sq;
+    const float speed_sq = relative.x * relative.x + relative.y * relative.y; // a
+    const float discriminant = closing * closing - speed_sq * gap_sq;
+    const bool touching = gap_sq < 0.0f;
+    // tmin = (b - sqrt(d)) / a, in [0, b / a] when not touching (gap_sq >= 0).
+    const float first_touch = (closing - sqrtf(discriminant > 0.0f ? discriminant : 0.0f)) /
+                              (speed_sq > 0.0f ? speed_sq : 1.0f);
+    const bool meets = c.radius >= 0.0f && ahead > 0.0f && closing > 0.0f &&
+                       (touching || discriminant >= 0.0f); // radius < 0: removed since collected
+    const float t = meets ? (touching ? 0.0f : first_touch) : horizon;
+    result.time = t < result.time ? t : result.time;
+    const float walker = c.standing ? horizon : t;
+    result.time_with_movers = walker < result.time_with_movers ? walker : result.time_with_movers;
   }
   if (vc.x == 0.0f && vc.y == 0.0f)
     return result; // standing still leaves nothing
   const glm::vec2 ray = vc * horizon;
   for (int k = 0; k < ctx.segment_count; ++k) {
     const SamplerSegment& seg = ctx.segments[k];
-    float t = 0.0f;
     if (seg.touch) {
       const glm::vec2 away{-seg.direction.y, seg.direction.x};
       if (away.x * vc.x + away.y * vc.y < 0.0f)
         continue;
-    } else if (intersect_ray_segment_from(seg.direction, seg.from_p, seg.perp_direction_from_p, ray,
-                                          t)) {
-      t *= horizon;
-    } else {
+      result.leaves = true;
+      take(0.0f, true);
       continue;
     }
+    // The ray hits the segment where t = perp(w, v) / d and s = perp(ray, w) / d are both in
+    // [0, 1], d = perp(ray, v) (intersect_ray_segment_from).
+    const float d = perp_2d(ray, seg.direction);
+    if (fabsf(d) < 1e-6f)
+      continue;
+    const float along_ray = seg.perp_direction_from_p;
+    const float along_segment = perp_2d(ray, seg.from_p);
+    const bool hits =
+        d > 0.0f
+            ? (along_ray >= 0.0f && along_ray <= d && along_segment >= 0.0f && along_segment <= d)
+            : (along_ray <= 0.0f && along_ray >= d && along_segment <= 0.0f && along_segment >= d);
+    if (!hits)
+      continue;
+    const float t = along_ray / d * horizon;
     if (t <= ctx.dt)
       result.leaves = true;
-    result.time = t < result.time ? t : result.time;
-    result.time_with_movers = t < result.time_with_movers ? t : result.time_with_movers;
+    take(t, true);
   }
   return result;
 }

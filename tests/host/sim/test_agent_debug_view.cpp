@@ -166,7 +166,7 @@ TEST(AgentDebugView, AForceModelAgentShowsThePushesItsVelocityAdds) {
 float documented_smoothed(const TtcAvoidanceParams& p, const std::vector<TtcDebugSample>& fan,
                           int s) {
   const int n = std::clamp(p.sample_count, 1, kMaxTtcDirections);
-  const int rings = p.enable_slowing_down ? 3 : 1;
+  const int rings = p.enable_slowing_down ? kTtcSpeedRings : 1;
   const float own = fan[static_cast<std::size_t>(s)].ratio;
   if (s >= n * rings || own < 0.0f)
     return own;
@@ -251,8 +251,9 @@ TEST(AgentDebugView, ATtcAgentShowsItsFanItsCollidersAndTheKernelsChoice) {
         inspect_agent(blind, solver.navigator(), sim.navmesh(), solver.standoff_params(), dt, 0)
             .chosen_velocity != view->chosen_velocity;
 
-    EXPECT_EQ(view->stopped, ttc_clock_running(a.ttc_state[0].stop_time, dt)) << "step " << step;
-    EXPECT_FALSE(view->forced);
+    EXPECT_EQ(view->forced, ttc_clock_running(a.ttc_state[0].force_time, dt)) << "step " << step;
+    EXPECT_EQ(view->stopped, !view->forced && ttc_clock_running(a.ttc_state[0].stop_time, dt))
+        << "step " << step;
     if (view->stopped) {
       ++stopped;
       EXPECT_TRUE(view->ttc_samples.empty()) << "waiting, it scores nothing";
