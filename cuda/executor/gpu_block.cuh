@@ -112,6 +112,7 @@ struct AvoidanceSharedLayout {
   std::size_t ttc_ratio = 0;       ///< float [kMaxTtcSamples]
   std::size_t ttc_smoothed = 0;    ///< float [kMaxTtcSamples]
   std::size_t ttc_walker_time = 0; ///< float [kMaxTtcSamples]
+  std::size_t ttc_wall_time = 0;   ///< float [kMaxTtcDirections]
   std::size_t bytes = 0;           ///< Total dynamic shared memory per block.
 };
 
@@ -137,7 +138,8 @@ __host__ __device__ constexpr AvoidanceSharedLayout avoidance_shared_layout(int 
   layout.ttc_ratio = align_shared(layout.orca_projected + lines * sizeof(OrcaLine));
   layout.ttc_smoothed = align_shared(layout.ttc_ratio + kMaxTtcSamples * sizeof(float));
   layout.ttc_walker_time = align_shared(layout.ttc_smoothed + kMaxTtcSamples * sizeof(float));
-  layout.bytes = align_shared(layout.ttc_walker_time + kMaxTtcSamples * sizeof(float));
+  layout.ttc_wall_time = align_shared(layout.ttc_walker_time + kMaxTtcSamples * sizeof(float));
+  layout.bytes = align_shared(layout.ttc_wall_time + kMaxTtcDirections * sizeof(float));
   return layout;
 }
 
@@ -153,6 +155,7 @@ __device__ inline AvoidanceScratch carve_avoidance_scratch(unsigned char* shared
   scratch.ttc_ratio = reinterpret_cast<float*>(shared_bytes + layout.ttc_ratio);
   scratch.ttc_smoothed = reinterpret_cast<float*>(shared_bytes + layout.ttc_smoothed);
   scratch.ttc_walker_time = reinterpret_cast<float*>(shared_bytes + layout.ttc_walker_time);
+  scratch.ttc_wall_time = reinterpret_cast<float*>(shared_bytes + layout.ttc_wall_time);
   return scratch;
 }
 

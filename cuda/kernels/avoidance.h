@@ -37,6 +37,7 @@ struct AvoidanceScratch {
   float* ttc_ratio = nullptr;         // [kMaxTtcSamples]
   float* ttc_smoothed = nullptr;      // [kMaxTtcSamples]
   float* ttc_walker_time = nullptr;   // [kMaxTtcSamples] TtcTime::time_with_movers
+  float* ttc_wall_time = nullptr;     // [kMaxTtcDirections] ttc_wall_time
 };
 
 struct ArgMin {

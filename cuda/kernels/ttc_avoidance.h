@@ -115,6 +115,7 @@ struct TtcContext {
   float inv_horizon = 0.0f; ///< 1 / time_horizon
   float dt = 0.0f;
   const glm::vec2* directions = nullptr; ///< [ttc_direction_count]
+  const float* wall_time = nullptr;      ///< [ttc_direction_count] ttc_wall_time at full speed
   const SamplerCircle* colliders = nullptr;
   int collider_count = 0;
   const SamplerSegment* segments = nullptr;
@@ -141,20 +142,11 @@ struct TtcTime {
 /// Time to collision of velocity `vc` against the colliders ahead of it (prepared with the radius
 /// of a moving one enlarged by safety_distance, a standing one's not, so that an agent may walk
 /// up to a standing one as to the end of a queue; a collider keeps its velocity; within the
-/// enlarged reach, the time to touching: 0 when touching and closing, none when touching and not)
-/// and the walls (the ray of vc, as DetourCrowd's sampler tests walls; within 1 cm of a wall and
-/// not moving away from it: 0).
+/// enlarged reach, the time to touching: 0 when touching and closing, none when touching and not),
+/// capped at the horizon; the walls are ttc_wall_time's.
 CROWD_HD TtcTime ttc_time(const TtcContext& ctx, glm::vec2 vc) {
-  // sweep_circle_circle and intersect_ray_segment (geometry.h) as comparisons, dividing only for
-  // a time that is nearer than the nearest so far: most samples miss most colliders and walls,
-  // and a division is the dearest operation here (a call on the GPU).
   const float horizon = ctx.params->time_horizon;
   TtcTime result{horizon, horizon, false};
-  const auto take = [&](float t, bool walker) {
-    result.time = t < result.time ? t : result.time;
-    if (walker)
-      result.time_with_movers = t < result.time_with_movers ? t : result.time_with_movers;
-  };
   for (int k = 0; k < ctx.collider_count; ++k) {
     // Branch-free: which colliders a sample meets is data the branch predictor cannot learn, and
     // its misses were most of this function's time on the CPU.
@@ -181,17 +173,24 @@ CROWD_HD TtcTime ttc_time(const TtcContext& ctx, glm::vec2 vc) {
     const float walker = c.standing ? horizon : t;
     result.time_with_movers = walker < result.time_with_movers ? walker : result.time_with_movers;
   }
-  if (vc.x == 0.0f && vc.y == 0.0f)
-    return result; // standing still leaves nothing
+  return result;
+}
+
+/// The first time velocity `vc` (a direction of the fan at the fan's speed) reaches a wall of
+/// the agent's wall row: the ray of vc over the horizon, as DetourCrowd's sampler tests walls
+/// (within 1 cm of a wall and not moving away from it: 0); FLT_MAX when it reaches none. A
+/// slower sample in the same direction reaches the same wall after this time over its share of
+/// the speed (ttc_sample_time), so the walls are met once per direction.
+CROWD_HD float ttc_wall_time(const TtcContext& ctx, glm::vec2 vc) {
+  const float horizon = ctx.params->time_horizon;
   const glm::vec2 ray = vc * horizon;
+  float nearest = FLT_MAX;
   for (int k = 0; k < ctx.segment_count; ++k) {
     const SamplerSegment& seg = ctx.segments[k];
     if (seg.touch) {
       const glm::vec2 away{-seg.direction.y, seg.direction.x};
-      if (away.x * vc.x + away.y * vc.y < 0.0f)
-        continue;
-      result.leaves = true;
-      take(0.0f, true);
+      if (!(away.x * vc.x + away.y * vc.y < 0.0f))
+        nearest = 0.0f;
       continue;
     }
     // The ray hits the segment where t = perp(w, v) / d and s = perp(ray, w) / d are both in
@@ -205,12 +204,27 @@ CROWD_HD TtcTime ttc_time(const TtcContext& ctx, glm::vec2 vc) {
         d > 0.0f
             ? (along_ray >= 0.0f && along_ray <= d && along_segment >= 0.0f && along_segment <= d)
             : (along_ray <= 0.0f && along_ray >= d && along_segment <= 0.0f && along_segment >= d);
-    if (!hits)
-      continue;
-    const float t = along_ray / d * horizon;
-    if (t <= ctx.dt)
-      result.leaves = true;
-    take(t, true);
+    if (hits) {
+      const float t = along_ray / d * horizon;
+      nearest = t < nearest ? t : nearest;
+    }
+  }
+  return nearest;
+}
+
+/// Sample s's times to collision: ttc_time against the colliders, and the walls from its
+/// direction's wall time (ctx.wall_time) scaled by its speed ring; a sample that reaches a wall
+/// within the step leaves the navmesh. The zero sample reaches no wall.
+CROWD_HD TtcTime ttc_sample_time(const TtcContext& ctx, int s) {
+  TtcTime result = ttc_time(ctx, ctx.velocity(s));
+  const int n = ttc_direction_count(*ctx.params);
+  if (s >= n * ttc_ring_count(*ctx.params))
+    return result;
+  const float wall = ctx.wall_time[s % n] / ttc_ring_speed(s / n);
+  if (wall <= ctx.params->time_horizon) {
+    result.leaves = wall <= ctx.dt;
+    result.time = wall < result.time ? wall : result.time;
+    result.time_with_movers = wall < result.time_with_movers ? wall : result.time_with_movers;
   }
   return result;
 }
@@ -221,7 +235,7 @@ inline constexpr float kTtcLeaves = -1.0f;
 /// Sample s's time-to-collision ratio: its time over the horizon, in [0, 1] (1 safest), or
 /// kTtcLeaves.
 CROWD_HD float ttc_ratio(const TtcContext& ctx, int s) {
-  const TtcTime t = ttc_time(ctx, ctx.velocity(s));
+  const TtcTime t = ttc_sample_time(ctx, s);
   return t.leaves ? kTtcLeaves : t.time * ctx.inv_horizon;
 }
 
@@ -367,6 +381,7 @@ CROWD_HD void ttc_choose_velocity(Block& block, int i, const AgentView& v, const
   ctx.inv_horizon = 1.0f / p.time_horizon;
   ctx.dt = dt;
   ctx.directions = scratch.pattern;
+  ctx.wall_time = scratch.ttc_wall_time;
   ctx.colliders = scratch.circles;
   ctx.collider_count = forced ? 0 : state.collider_count; // a forced passage ignores them
   ctx.segments = scratch.segments;
@@ -405,10 +420,14 @@ CROWD_HD void ttc_choose_velocity(Block& block, int i, const AgentView& v, const
     }
   });
 
-  // One thread per sample: its ratio, then its smoothed ratio, then the best score.
+  // One thread per direction: its wall time; then one per sample: its ratio, then its smoothed
+  // ratio, then the best score.
+  block.for_each_thread(ttc_direction_count(p), [&](int d) {
+    scratch.ttc_wall_time[d] = ttc_wall_time(ctx, scratch.pattern[d] * speed);
+  });
   const int samples = ttc_sample_count(p);
   block.for_each_thread(samples, [&](int s) {
-    const TtcTime t = ttc_time(ctx, ctx.velocity(s));
+    const TtcTime t = ttc_sample_time(ctx, s);
     scratch.ttc_ratio[s] = t.leaves ? kTtcLeaves : t.time * ctx.inv_horizon;
     scratch.ttc_walker_time[s] = t.time_with_movers;
   });

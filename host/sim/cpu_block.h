@@ -34,7 +34,7 @@ class CpuAvoidanceScratch {
 public:
   CpuAvoidanceScratch()
       : pattern_(kMaxPatternSamples), ttc_ratio_(kMaxTtcSamples), ttc_smoothed_(kMaxTtcSamples),
-        ttc_walker_time_(kMaxTtcSamples) {}
+        ttc_walker_time_(kMaxTtcSamples), ttc_wall_time_(kMaxTtcDirections) {}
   CpuAvoidanceScratch(int max_neighbors, int max_segments) : CpuAvoidanceScratch() {
     fit(max_neighbors, max_segments);
   }
@@ -52,9 +52,9 @@ public:
     }
   }
   AvoidanceScratch view() {
-    return {circles_.data(),      segments_.data(),       pattern_.data(),
-            orca_lines_.data(),   orca_projected_.data(), ttc_ratio_.data(),
-            ttc_smoothed_.data(), ttc_walker_time_.data()};
+    return {circles_.data(),      segments_.data(),        pattern_.data(),
+            orca_lines_.data(),   orca_projected_.data(),  ttc_ratio_.data(),
+            ttc_smoothed_.data(), ttc_walker_time_.data(), ttc_wall_time_.data()};
   }
 
 private:
@@ -66,6 +66,7 @@ private:
   std::vector<float> ttc_ratio_;
   std::vector<float> ttc_smoothed_;
   std::vector<float> ttc_walker_time_;
+  std::vector<float> ttc_wall_time_;
 };
 
 } // namespace crowd

@@ -58,6 +58,7 @@ struct Scene : test::AvoidanceScene {
     ctx.inv_horizon = 1.0f / params().time_horizon;
     ctx.dt = kDt;
     ctx.directions = scratch.view().pattern;
+    ctx.wall_time = scratch.view().ttc_wall_time;
     ctx.colliders = scratch.view().circles;
     ctx.collider_count = arrays.ttc_state[0].collider_count;
     ctx.segments = scratch.view().segments;
