@@ -232,10 +232,9 @@ CROWD_HD TtcTime ttc_sample_time(const TtcContext& ctx, int s) {
 /// The ratio of a sample whose velocity leaves the navmesh: never taken, 0 for its neighbours.
 inline constexpr float kTtcLeaves = -1.0f;
 
-/// Sample s's time-to-collision ratio: its time over the horizon, in [0, 1] (1 safest), or
-/// kTtcLeaves.
-CROWD_HD float ttc_ratio(const TtcContext& ctx, int s) {
-  const TtcTime t = ttc_sample_time(ctx, s);
+/// A sample's time-to-collision ratio from its times (ttc_sample_time): its time over the
+/// horizon, in [0, 1] (1 safest), or kTtcLeaves.
+CROWD_HD float ttc_ratio(const TtcContext& ctx, const TtcTime& t) {
   return t.leaves ? kTtcLeaves : t.time * ctx.inv_horizon;
 }
 
@@ -330,13 +329,11 @@ CROWD_HD void finish_ttc_step(int i, const AgentView& v, const TtcAvoidanceParam
   v.new_velocity[i] = chosen;
 }
 
-/// `state` with its forced passage's clock run down by a step, when `forced` (it was running).
-CROWD_HD TtcState run_down_force_clock(TtcState state, bool forced, float dt) {
-  if (forced) {
-    state.force_time -= dt;
-    if (!ttc_clock_running(state.force_time, dt))
-      state.force_time = 0.0f;
-  }
+/// `state` with its running forced passage's clock run down by a step (to 0 at its end).
+CROWD_HD TtcState run_down_force_clock(TtcState state, float dt) {
+  state.force_time -= dt;
+  if (!ttc_clock_running(state.force_time, dt))
+    state.force_time = 0.0f;
   return state;
 }
 
@@ -350,7 +347,7 @@ CROWD_HD void ttc_choose_velocity(Block& block, int i, const AgentView& v, const
   TtcState state = v.ttc_state[i];
   const bool forced = ttc_clock_running(state.force_time, dt);
   if (forced) {
-    state = run_down_force_clock(state, forced, dt);
+    state = run_down_force_clock(state, dt);
   } else if (ttc_clock_running(state.stop_time, dt)) {
     // Stopped: wait out the clock.
     block.for_each_thread(1, [&](int) {
@@ -428,7 +425,7 @@ CROWD_HD void ttc_choose_velocity(Block& block, int i, const AgentView& v, const
   const int samples = ttc_sample_count(p);
   block.for_each_thread(samples, [&](int s) {
     const TtcTime t = ttc_sample_time(ctx, s);
-    scratch.ttc_ratio[s] = t.leaves ? kTtcLeaves : t.time * ctx.inv_horizon;
+    scratch.ttc_ratio[s] = ttc_ratio(ctx, t);
     scratch.ttc_walker_time[s] = t.time_with_movers;
   });
   block.for_each_thread(samples, [&](int s) {
