@@ -533,9 +533,11 @@ struct CorridorNavigator::Impl {
     }
     if (asked & (kCorridorAskCorners | kCorridorAskVisibility)) {
       const int n = rows.corner_count[k];
-      // The steering as the body computed it before it asked, again here: an executor that
-      // holds the rows on its device computed it there, and uploads the host's with the row.
-      steer_along_corridor(i, tables, corridors, view, steering, n);
+      // The steering as the body computed it before it asked for the shortcut, again here (the
+      // corners' answer above has just done it): an executor that holds the rows on its device
+      // computed it there, and uploads the host's with the row.
+      if (!(asked & kCorridorAskCorners))
+        steer_along_corridor(i, tables, corridors, view, steering, n);
       shortcut_with_detour(i, &corners.verts[std::min(1, n - 1) * 3],
                            range_factor * view.radius[i]);
     }
