@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 
 namespace crowd {
 
@@ -27,6 +28,34 @@ enum AvoidanceModel : std::int32_t {
   /// many shipped games steers (cuda/kernels/ttc_avoidance.h).
   kAvoidanceTtc = 3,
 };
+
+/// A model's name in scenarios (`avoidance: {"model": ...}`) and on the command line.
+struct AvoidanceModelName {
+  AvoidanceModel model;
+  const char* name;
+};
+/// Every model by name, in the order they are listed to users: the one list the scenario
+/// reader, the options and their messages check names against.
+inline constexpr AvoidanceModelName kAvoidanceModelNames[] = {{kAvoidanceDetour, "detour"},
+                                                              {kAvoidanceTtc, "ttc"},
+                                                              {kAvoidanceMass, "mass"},
+                                                              {kAvoidanceOrca, "orca"}};
+
+/// The model called `name`, or nullptr when no model is.
+constexpr const AvoidanceModelName* find_avoidance_model(std::string_view name) {
+  for (const AvoidanceModelName& known : kAvoidanceModelNames)
+    if (name == known.name)
+      return &known;
+  return nullptr;
+}
+
+/// `model`'s name.
+constexpr const char* avoidance_model_name(AvoidanceModel model) {
+  for (const AvoidanceModelName& known : kAvoidanceModelNames)
+    if (model == known.model)
+      return known.name;
+  return "unknown";
+}
 
 /// Where the time-to-collision model centres its fan of samples (TtcAvoidanceParams).
 enum TtcReference : std::int32_t {

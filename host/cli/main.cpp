@@ -7,6 +7,8 @@
 #include "host/cli/view_command.h"
 
 #include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
 
 int main(int argc, char** argv) {
   CLI::App app{"crowd: a DetourCrowd-style crowd solver on CPU and CUDA.\n"
@@ -15,13 +17,17 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
 
   // --avoidance of run, view and render: one model for every agent of the scenario.
-  const auto avoidance_option = [](CLI::App* cmd, std::string& model, const std::string& what) {
+  std::vector<std::string> model_names;
+  for (const crowd::AvoidanceModelName& known : crowd::kAvoidanceModelNames)
+    model_names.emplace_back(known.name);
+  const auto avoidance_option = [&model_names](CLI::App* cmd, std::string& model,
+                                               const std::string& what) {
     cmd->add_option("--avoidance", model,
                     what + ", over the scenario's `avoidance` (cpu/cuda): detour (DetourCrowd's "
                            "sampling), ttc (time-to-collision sampling), mass (Unreal's Mass "
                            "forces) or orca (RVO2); an agent on another model gets the model's "
                            "default parameters")
-        ->check(CLI::IsMember({"detour", "ttc", "mass", "orca"}));
+        ->check(CLI::IsMember(model_names));
   };
 
   crowd::RunOptions run;

@@ -46,8 +46,7 @@ std::vector<VerifyTest> selected(const VerifyCommandOptions& options) {
 }
 
 void check(const VerifyCommandOptions& options) {
-  if (options.model != "detour" && options.model != "ttc" && options.model != "mass" &&
-      options.model != "orca")
+  if (find_avoidance_model(options.model) == nullptr)
     throw OptionError("--model: unknown avoidance model '" + options.model +
                       "' (the models are 'detour', 'ttc', 'mass' and 'orca')");
   // The detour backend is DetourCrowd itself, which samples for every agent.

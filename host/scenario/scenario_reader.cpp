@@ -982,7 +982,7 @@ private:
       if (!it->is_string())
         fail(model_path, std::string(kModels) + got_typed(*it));
       model = it->get<std::string>();
-      if (model != "detour" && model != "ttc" && model != "mass" && model != "orca")
+      if (find_avoidance_model(model) == nullptr)
         fail(model_path, std::string(kModels) + "got " + show(*it));
     }
     if (model == "mass") {

@@ -48,14 +48,8 @@ StandoffRule parse_standoff_rule(const std::string& name) {
 }
 
 AvoidanceModel parse_avoidance_model(const std::string& name) {
-  if (name == "detour")
-    return kAvoidanceDetour;
-  if (name == "ttc")
-    return kAvoidanceTtc;
-  if (name == "mass")
-    return kAvoidanceMass;
-  if (name == "orca")
-    return kAvoidanceOrca;
+  if (const AvoidanceModelName* known = find_avoidance_model(name))
+    return known->model;
   throw std::invalid_argument("unknown avoidance model '" + name +
                               "' (use detour, ttc, mass or orca)");
 }
@@ -110,10 +104,9 @@ std::vector<AgentSetup> with_overrides(std::vector<AgentSetup> setups,
     if (options.avoidance_model && setup.params.avoidance.model != *options.avoidance_model) {
       const AvoidanceModel model = *options.avoidance_model;
       setup.params.avoidance = avoidance_defaults(model);
-      setup.params.avoidance_name = model == kAvoidanceDetour ? "good"
-                                    : model == kAvoidanceTtc  ? "ttc"
-                                    : model == kAvoidanceMass ? "mass"
-                                                              : "orca";
+      // DetourCrowd's sampling by its preset's name, the others by the model's.
+      setup.params.avoidance_name =
+          model == kAvoidanceDetour ? "good" : avoidance_model_name(model);
     }
   }
   return setups;
