@@ -12,6 +12,16 @@
 #define CROWD_DEVICE_COMPILE 0
 #endif
 
+// CROWD_SIMD_LOOP before a loop whose iterations are independent lanes (no iteration reads what
+// another writes): the host compiler makes vectors of them (OpenMP's simd, built with
+// -fopenmp-simd: no runtime), where the branch-free body would otherwise be compiled with
+// branches again, one lane at a time. On the GPU each thread runs the loop as written.
+#if defined(__CUDACC__)
+#define CROWD_SIMD_LOOP
+#else
+#define CROWD_SIMD_LOOP _Pragma("omp simd")
+#endif
+
 #ifndef GLM_FORCE_XYZW_ONLY
 #define GLM_FORCE_XYZW_ONLY
 #endif

@@ -113,6 +113,7 @@ struct AvoidanceSharedLayout {
   std::size_t ttc_smoothed = 0;    ///< float [kMaxTtcSamples]
   std::size_t ttc_walker_time = 0; ///< float [kMaxTtcSamples]
   std::size_t ttc_wall_time = 0;   ///< float [kMaxTtcDirections]
+  std::size_t ttc_colliders = 0;   ///< float [kTtcColliderFields * ttc_collider_capacity]
   std::size_t bytes = 0;           ///< Total dynamic shared memory per block.
 };
 
@@ -139,7 +140,11 @@ __host__ __device__ constexpr AvoidanceSharedLayout avoidance_shared_layout(int 
   layout.ttc_smoothed = align_shared(layout.ttc_ratio + kMaxTtcSamples * sizeof(float));
   layout.ttc_walker_time = align_shared(layout.ttc_smoothed + kMaxTtcSamples * sizeof(float));
   layout.ttc_wall_time = align_shared(layout.ttc_walker_time + kMaxTtcSamples * sizeof(float));
-  layout.bytes = align_shared(layout.ttc_wall_time + kMaxTtcDirections * sizeof(float));
+  layout.ttc_colliders = align_shared(layout.ttc_wall_time + kMaxTtcDirections * sizeof(float));
+  layout.bytes = align_shared(
+      layout.ttc_colliders +
+      static_cast<std::size_t>(kTtcColliderFields * ttc_collider_capacity(max_neighbors)) *
+          sizeof(float));
   return layout;
 }
 
@@ -156,6 +161,7 @@ __device__ inline AvoidanceScratch carve_avoidance_scratch(unsigned char* shared
   scratch.ttc_smoothed = reinterpret_cast<float*>(shared_bytes + layout.ttc_smoothed);
   scratch.ttc_walker_time = reinterpret_cast<float*>(shared_bytes + layout.ttc_walker_time);
   scratch.ttc_wall_time = reinterpret_cast<float*>(shared_bytes + layout.ttc_wall_time);
+  scratch.ttc_colliders = reinterpret_cast<float*>(shared_bytes + layout.ttc_colliders);
   return scratch;
 }
 

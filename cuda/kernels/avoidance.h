@@ -38,6 +38,7 @@ struct AvoidanceScratch {
   float* ttc_smoothed = nullptr;      // [kMaxTtcSamples]
   float* ttc_walker_time = nullptr;   // [kMaxTtcSamples] TtcTime::time_with_movers
   float* ttc_wall_time = nullptr;     // [kMaxTtcDirections] ttc_wall_time
+  float* ttc_colliders = nullptr;     // [kTtcColliderFields * ttc_collider_capacity(max_neighbors)]
 };
 
 struct ArgMin {

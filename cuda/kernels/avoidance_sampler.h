@@ -23,11 +23,6 @@ struct SamplerCircle {
   /// and its squared length minus the squared radius sum.
   glm::vec2 offset{0.0f};
   float offset_sq_minus_reach_sq = 0.0f;
-  /// For the time-to-collision model (cuda/kernels/ttc_avoidance.h) only: the offset's squared
-  /// length minus the squared distance of touching (the radii without the safety distance), and
-  /// whether it is a standing agent.
-  float offset_sq_minus_touch_sq = 0.0f;
-  bool standing = false;
 };
 
 /// A wall segment as an obstacle.

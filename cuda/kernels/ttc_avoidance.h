@@ -105,6 +105,37 @@ CROWD_HD void build_ttc_fan(glm::vec2 reference, const PatternRotation& rotation
   }
 }
 
+/// The colliders are met kTtcColliderLanes at a time, read from one array per field (a
+/// structure of arrays in the block's scratch), so that the CPU's compiler computes a group in
+/// one SSE vector: the sample loop was four fifths of the model's time with one collider at a
+/// time. A row is padded to whole groups with entries that are never met (offset 0: nothing
+/// lies ahead). The GPU's thread runs the same group loop.
+inline constexpr int kTtcColliderLanes = 4;
+
+/// The fields of a collider in the table, each an array of ttc_collider_capacity floats.
+enum TtcColliderField : int {
+  kTtcOffsetX,   ///< Its offset from the agent, x: SamplerCircle::offset
+  kTtcOffsetY,   ///< and z.
+  kTtcVelocityX, ///< Its velocity, x
+  kTtcVelocityY, ///< and z.
+  kTtcGapSq,     ///< Squared offset minus squared reach; within the reach, minus touch instead.
+  kTtcStanding,  ///< 1 for a standing agent, else 0.
+  kTtcColliderFields
+};
+
+/// One field's length in the colliders' table: max_neighbors rounded up to whole groups.
+CROWD_HD constexpr int ttc_collider_capacity(int max_neighbors) {
+  return (max_neighbors + kTtcColliderLanes - 1) / kTtcColliderLanes * kTtcColliderLanes;
+}
+
+/// Field `field` of the colliders' table `table` whose fields are `capacity` long.
+CROWD_HD float* ttc_collider_field(float* table, int capacity, TtcColliderField field) {
+  return table + static_cast<int>(field) * capacity;
+}
+CROWD_HD const float* ttc_collider_field(const float* table, int capacity, TtcColliderField field) {
+  return table + static_cast<int>(field) * capacity;
+}
+
 /// Everything a sample's score reads besides its velocity.
 struct TtcContext {
   const TtcAvoidanceParams* params = nullptr;
@@ -116,7 +147,10 @@ struct TtcContext {
   float dt = 0.0f;
   const glm::vec2* directions = nullptr; ///< [ttc_direction_count]
   const float* wall_time = nullptr;      ///< [ttc_direction_count] ttc_wall_time at full speed
-  const SamplerCircle* colliders = nullptr;
+  /// The colliders' table (ttc_collider_field), and how many of its entries the sample loop
+  /// reads: the collider count rounded up to whole groups of lanes.
+  const float* colliders = nullptr;
+  int collider_capacity = 0; ///< ttc_collider_capacity(max_neighbors): one field's length
   int collider_count = 0;
   const SamplerSegment* segments = nullptr;
   int segment_count = 0;
@@ -147,31 +181,45 @@ struct TtcTime {
 CROWD_HD TtcTime ttc_time(const TtcContext& ctx, glm::vec2 vc) {
   const float horizon = ctx.params->time_horizon;
   TtcTime result{horizon, horizon, false};
-  for (int k = 0; k < ctx.collider_count; ++k) {
-    // Branch-free: which colliders a sample meets is data the branch predictor cannot learn, and
-    // its misses were most of this function's time on the CPU.
-    const SamplerCircle& c = ctx.colliders[k];
-    const glm::vec2 relative = vc - c.velocity;
-    // Only what lies ahead of the sample: a collider behind it that would run into the agent is
-    // for that collider to avoid (it would otherwise spoil every sample of an agent with someone
-    // faster behind, the standing one too). And only while closing.
-    const float ahead = vc.x * c.offset.x + vc.y * c.offset.y;
-    const float closing = relative.x * c.offset.x + relative.y * c.offset.y; // b
-    // Within the safety distance already: the time to touching instead.
-    const float gap_sq =
-        c.offset_sq_minus_reach_sq < 0.0f ? c.offset_sq_minus_touch_sq : c.offset_sq_minus_reach_sq;
-    const float speed_sq = relative.x * relative.x + relative.y * relative.y; // a
-    const float discriminant = closing * closing - speed_sq * gap_sq;
-    const bool touching = gap_sq < 0.0f;
-    // tmin = (b - sqrt(d)) / a, in [0, b / a] when not touching (gap_sq >= 0).
-    const float first_touch = (closing - sqrtf(discriminant > 0.0f ? discriminant : 0.0f)) /
-                              (speed_sq > 0.0f ? speed_sq : 1.0f);
-    const bool meets = c.radius >= 0.0f && ahead > 0.0f && closing > 0.0f &&
-                       (touching || discriminant >= 0.0f); // radius < 0: removed since collected
-    const float t = meets ? (touching ? 0.0f : first_touch) : horizon;
-    result.time = t < result.time ? t : result.time;
-    const float walker = c.standing ? horizon : t;
-    result.time_with_movers = walker < result.time_with_movers ? walker : result.time_with_movers;
+  const int capacity = ctx.collider_capacity;
+  const float* offset_x = ttc_collider_field(ctx.colliders, capacity, kTtcOffsetX);
+  const float* offset_y = ttc_collider_field(ctx.colliders, capacity, kTtcOffsetY);
+  const float* velocity_x = ttc_collider_field(ctx.colliders, capacity, kTtcVelocityX);
+  const float* velocity_y = ttc_collider_field(ctx.colliders, capacity, kTtcVelocityY);
+  const float* gap = ttc_collider_field(ctx.colliders, capacity, kTtcGapSq);
+  const float* standing = ttc_collider_field(ctx.colliders, capacity, kTtcStanding);
+  for (int group = 0; group < ctx.collider_count; group += kTtcColliderLanes) {
+    float time[kTtcColliderLanes];
+    float walker[kTtcColliderLanes];
+    // Branch-free, and each lane alone, so that the compiler makes one vector of the lanes
+    // (which colliders a sample meets is data the branch predictor cannot learn besides).
+    CROWD_SIMD_LOOP
+    for (int lane = 0; lane < kTtcColliderLanes; ++lane) {
+      const int k = group + lane;
+      const float rx = vc.x - velocity_x[k];
+      const float ry = vc.y - velocity_y[k];
+      // Only what lies ahead of the sample: a collider behind it that would run into the agent
+      // is for that collider to avoid (it would otherwise spoil every sample of an agent with
+      // someone faster behind, the standing one too). And only while closing.
+      const float ahead = vc.x * offset_x[k] + vc.y * offset_y[k];
+      const float closing = rx * offset_x[k] + ry * offset_y[k]; // b
+      const float gap_sq = gap[k];
+      const float speed_sq = rx * rx + ry * ry; // a
+      const float discriminant = closing * closing - speed_sq * gap_sq;
+      const bool touching = gap_sq < 0.0f;
+      // tmin = (b - sqrt(d)) / a, in [0, b / a] when not touching (gap_sq >= 0). Computed in
+      // every lane, unguarded, for the vector: where d < 0 or a = 0 it is NaN or infinite, but
+      // there the lane does not meet (a = 0 leaves b = 0), or touches, and takes another value.
+      const float first_touch = (closing - sqrtf(discriminant)) / speed_sq;
+      const bool meets = (ahead > 0.0f) & (closing > 0.0f) & (touching | (discriminant >= 0.0f));
+      time[lane] = meets ? (touching ? 0.0f : first_touch) : horizon;
+      walker[lane] = standing[k] != 0.0f ? horizon : time[lane];
+    }
+    for (int lane = 0; lane < kTtcColliderLanes; ++lane) {
+      result.time = time[lane] < result.time ? time[lane] : result.time;
+      result.time_with_movers =
+          walker[lane] < result.time_with_movers ? walker[lane] : result.time_with_movers;
+    }
   }
   return result;
 }
@@ -337,6 +385,37 @@ CROWD_HD TtcState run_down_force_clock(TtcState state, float dt) {
   return state;
 }
 
+/// Entry t of the colliders' table (fields `capacity` long) for agent j as the agent sees it:
+/// its offset and velocity, its reach (radii plus the safety distance for a moving agent; a
+/// standing one's without, so that an agent may walk up to it as to the end of a queue) as the
+/// squared gap, or within that reach the gap to touching. j < 0 (padding) and an agent gone
+/// since it was collected get offset 0, which the sample loop never meets.
+CROWD_HD void write_ttc_collider(float* table, int capacity, int t, int j,
+                                 const SamplerAgent& agent, const AgentView& v,
+                                 const TtcAvoidanceParams& p) {
+  float offset_x = 0.0f, offset_y = 0.0f, velocity_x = 0.0f, velocity_y = 0.0f, gap_sq = 0.0f;
+  bool standing = false;
+  if (j >= 0 && v.mode[j] != kAgentInactive) {
+    standing = v.mode[j] == kAgentStanding;
+    const glm::vec3 position = v.position[j];
+    offset_x = position.x - agent.position.x;
+    offset_y = position.z - agent.position.z;
+    velocity_x = v.velocity[j].x;
+    velocity_y = v.velocity[j].y;
+    const float offset_sq = offset_x * offset_x + offset_y * offset_y;
+    const float reach = agent.radius + (v.radius[j] + (standing ? 0.0f : p.safety_distance));
+    const float touch = agent.radius + v.radius[j];
+    const float reach_gap = offset_sq - reach * reach;
+    gap_sq = reach_gap < 0.0f ? offset_sq - touch * touch : reach_gap;
+  }
+  ttc_collider_field(table, capacity, kTtcOffsetX)[t] = offset_x;
+  ttc_collider_field(table, capacity, kTtcOffsetY)[t] = offset_y;
+  ttc_collider_field(table, capacity, kTtcVelocityX)[t] = velocity_x;
+  ttc_collider_field(table, capacity, kTtcVelocityY)[t] = velocity_y;
+  ttc_collider_field(table, capacity, kTtcGapSq)[t] = gap_sq;
+  ttc_collider_field(table, capacity, kTtcStanding)[t] = standing ? 1.0f : 0.0f;
+}
+
 /// Chooses agent i's new velocity by time-to-collision sampling. Every thread of the block
 /// calls this with the same i; `p` are the agent's parameters where they are stored (read in
 /// place: a copy costs the kernel registers), `rotation` their fan rotations.
@@ -379,8 +458,10 @@ CROWD_HD void ttc_choose_velocity(Block& block, int i, const AgentView& v, const
   ctx.dt = dt;
   ctx.directions = scratch.pattern;
   ctx.wall_time = scratch.ttc_wall_time;
-  ctx.colliders = scratch.circles;
-  ctx.collider_count = forced ? 0 : state.collider_count; // a forced passage ignores them
+  ctx.colliders = scratch.ttc_colliders;
+  ctx.collider_capacity = ttc_collider_capacity(v.max_neighbors);
+  const int colliders = forced ? 0 : state.collider_count; // a forced passage ignores them
+  ctx.collider_count = ttc_collider_capacity(colliders);   // whole groups, padding included
   ctx.segments = scratch.segments;
   ctx.segment_count = v.segment_count[i];
 
@@ -396,18 +477,9 @@ CROWD_HD void ttc_choose_velocity(Block& block, int i, const AgentView& v, const
   const long long row_s = static_cast<long long>(i) * v.max_segments;
   block.for_each_thread(ctx.collider_count + ctx.segment_count + 1, [&](int t) {
     if (t < ctx.collider_count) {
-      const int j = v.collider_index[row_k + t];
-      const bool standing = v.mode[j] == kAgentStanding;
-      scratch.circles[t] =
-          prepare_circle(agent, v.position[j], v.radius[j] + (standing ? 0.0f : p.safety_distance),
-                         v.velocity[j], v.desired_velocity[j]);
-      SamplerCircle& c = scratch.circles[t];
-      const float touch = agent.radius + v.radius[j];
-      c.offset_sq_minus_touch_sq =
-          (c.offset.x * c.offset.x + c.offset.y * c.offset.y) - touch * touch;
-      c.standing = standing;
-      if (v.mode[j] == kAgentInactive)
-        scratch.circles[t].radius = -1.0f;
+      write_ttc_collider(scratch.ttc_colliders, ctx.collider_capacity, t,
+                         t < colliders ? static_cast<int>(v.collider_index[row_k + t]) : -1, agent,
+                         v, p);
     } else if (t < ctx.collider_count + ctx.segment_count) {
       const glm::vec4 s = v.segment[row_s + (t - ctx.collider_count)];
       scratch.segments[t - ctx.collider_count] = prepare_segment(agent, {s.x, s.y}, {s.z, s.w});

@@ -45,6 +45,10 @@ public:
       circles_.resize(static_cast<std::size_t>(max_neighbors));
     if (segments_.size() < static_cast<std::size_t>(max_segments))
       segments_.resize(static_cast<std::size_t>(max_segments));
+    const auto colliders =
+        static_cast<std::size_t>(kTtcColliderFields * ttc_collider_capacity(max_neighbors));
+    if (ttc_colliders_.size() < colliders)
+      ttc_colliders_.resize(colliders);
     const auto lines = static_cast<std::size_t>(orca_line_capacity(max_neighbors, max_segments));
     if (orca_lines_.size() < lines) {
       orca_lines_.resize(lines);
@@ -54,7 +58,8 @@ public:
   AvoidanceScratch view() {
     return {circles_.data(),      segments_.data(),        pattern_.data(),
             orca_lines_.data(),   orca_projected_.data(),  ttc_ratio_.data(),
-            ttc_smoothed_.data(), ttc_walker_time_.data(), ttc_wall_time_.data()};
+            ttc_smoothed_.data(), ttc_walker_time_.data(), ttc_wall_time_.data(),
+            ttc_colliders_.data()};
   }
 
 private:
@@ -67,6 +72,7 @@ private:
   std::vector<float> ttc_smoothed_;
   std::vector<float> ttc_walker_time_;
   std::vector<float> ttc_wall_time_;
+  std::vector<float> ttc_colliders_;
 };
 
 } // namespace crowd

@@ -10,6 +10,7 @@
 #include "tests/support/avoidance_scene.h"
 #include "tests/support/crowd_test_support.h"
 
+#include <algorithm>
 #include <cmath>
 #include <gtest/gtest.h>
 #include <vector>
@@ -27,7 +28,8 @@ std::size_t at(int i) {
 /// Agent 0 at the origin walking (1.4, 0) on the ttc model; the agents added after it are its
 /// colliders (and neighbours), the walls its wall row.
 struct Scene : test::AvoidanceScene {
-  explicit Scene(TtcAvoidanceParams ttc = {}) : AvoidanceScene({1.4f, 0.0f}, 2) {
+  explicit Scene(TtcAvoidanceParams ttc = {}, int max_neighbors = 4)
+      : AvoidanceScene({1.4f, 0.0f}, 2, max_neighbors), scratch(max_neighbors, 2) {
     AvoidanceParams params = avoidance_defaults(kAvoidanceTtc);
     params.ttc = ttc;
     arrays.avoidance_params = {params};
@@ -59,8 +61,9 @@ struct Scene : test::AvoidanceScene {
     ctx.dt = kDt;
     ctx.directions = scratch.view().pattern;
     ctx.wall_time = scratch.view().ttc_wall_time;
-    ctx.colliders = scratch.view().circles;
-    ctx.collider_count = arrays.ttc_state[0].collider_count;
+    ctx.colliders = scratch.view().ttc_colliders;
+    ctx.collider_capacity = ttc_collider_capacity(arrays.max_neighbors);
+    ctx.collider_count = ttc_collider_capacity(arrays.ttc_state[0].collider_count);
     ctx.segments = scratch.view().segments;
     ctx.segment_count = arrays.segment_count[0];
     return ctx;
@@ -74,7 +77,7 @@ struct Scene : test::AvoidanceScene {
     return {r, r + ttc_sample_count(params())};
   }
 
-  CpuAvoidanceScratch scratch{4, 2};
+  CpuAvoidanceScratch scratch;
 };
 
 float angle_of(glm::vec2 v) {
@@ -140,6 +143,34 @@ TEST(TtcAvoidance, ARatioIsTheTimeToCollisionOverTheHorizon) {
   EXPECT_NEAR(ratio[at(ahead)], (3.0f - 0.85f) / 1.4f / 2.0f, 1e-5f);
   EXPECT_EQ(ratio[at(n + ahead)], 1.0f);
   EXPECT_EQ(ratio.back(), 1.0f); // standing still collides with nothing
+}
+
+TEST(TtcAvoidance, EachSampleMeetsTheSoonestOfAllItsColliders) {
+  // The colliders are met four at a time, in groups padded with entries that are never met: with
+  // one to seven colliders (one group, a full one, and part of a second), each sample's ratio is
+  // the lowest it has against any one of them alone.
+  const std::vector<std::pair<glm::vec2, glm::vec2>> colliders = {
+      {{2.0f, 0.5f}, {-1.0f, 0.0f}}, {{3.0f, -1.0f}, {0.0f, 0.5f}}, {{1.5f, 1.5f}, {0.0f, -1.0f}},
+      {{4.0f, 0.0f}, {-1.2f, 0.0f}}, {{2.5f, -2.0f}, {0.0f, 1.0f}}, {{1.2f, -0.8f}, {0.3f, 0.3f}},
+      {{3.5f, 2.5f}, {-0.5f, -0.8f}}};
+  constexpr int kRow = 8;
+  for (std::size_t count = 1; count <= colliders.size(); ++count) {
+    Scene all({}, kRow);
+    for (std::size_t k = 0; k < count; ++k)
+      all.collider(colliders[k].first, colliders[k].second);
+    all.choose();
+    std::vector<float> lowest(at(ttc_sample_count(all.params())), 1.0f);
+    for (std::size_t k = 0; k < count; ++k) {
+      Scene alone({}, kRow);
+      alone.collider(colliders[k].first, colliders[k].second);
+      alone.choose();
+      const std::vector<float> ratio = alone.ratios();
+      for (std::size_t s = 0; s < lowest.size(); ++s)
+        lowest[s] = std::min(lowest[s], ratio[s]);
+    }
+    EXPECT_EQ(all.ratios(), lowest) << count << " colliders";
+    EXPECT_LT(*std::min_element(lowest.begin(), lowest.end()), 1.0f) << count << " colliders";
+  }
 }
 
 TEST(TtcAvoidance, OnlyCollidersAheadOfASampleCountAgainstIt) {

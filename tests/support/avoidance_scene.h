@@ -10,8 +10,8 @@ namespace crowd::test {
 struct AvoidanceScene {
   AgentArrays arrays;
 
-  AvoidanceScene(glm::vec2 velocity, int max_segments) {
-    arrays.max_neighbors = 4;
+  AvoidanceScene(glm::vec2 velocity, int max_segments, int max_neighbors = 4) {
+    arrays.max_neighbors = max_neighbors;
     arrays.max_segments = max_segments;
     add({0.0f, 0.0f}, velocity);
   }
