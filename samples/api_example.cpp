@@ -1,7 +1,7 @@
 // Using the library: build a world in code, add agents, step, read positions, change a goal.
 //
 //   ./build/api_example            (prints where the agents are every second)
-#include "host/sim/simulation.h"
+#include <crowd/crowd.h>
 
 #include <cstdio>
 
