@@ -73,6 +73,7 @@ set(CROWD_CORE_SOURCES
   host/sim/agent_schedule.cpp
   host/sim/contact_arrival.cpp
   host/sim/cpu_executor.cpp
+  host/sim/crowd.cpp
   host/sim/crowd_solver.cpp
   host/sim/film_of_run.cpp
   host/sim/periodic_wrap.cpp
@@ -227,6 +228,7 @@ set(CROWD_TEST_SOURCES
   host/sim/test_agent_schedule.cpp
   host/sim/test_contact_arrival.cpp
   host/sim/test_cpu_executor.cpp
+  host/sim/test_crowd.cpp
   host/sim/test_crowd_solver.cpp
   host/sim/test_periodic_wrap.cpp
   host/sim/test_simulation.cpp

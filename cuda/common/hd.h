@@ -13,10 +13,11 @@
 #endif
 
 // CROWD_SIMD_LOOP before a loop whose iterations are independent lanes (no iteration reads what
-// another writes): the host compiler makes vectors of them (OpenMP's simd, built with
-// -fopenmp-simd: no runtime), where the branch-free body would otherwise be compiled with
-// branches again, one lane at a time. On the GPU each thread runs the loop as written.
-#if defined(__CUDACC__)
+// another writes): GCC makes vectors of them (OpenMP's simd, built with -fopenmp-simd: no
+// runtime), where it would otherwise compile the branch-free body with branches again, one lane
+// at a time. Clang vectorises such loops by itself, and warns where it is asked to but cannot
+// (as at -O1 under the fuzzers' sanitizers). On the GPU each thread runs the loop as written.
+#if defined(__CUDACC__) || defined(__clang__)
 #define CROWD_SIMD_LOOP
 #else
 #define CROWD_SIMD_LOOP _Pragma("omp simd")

@@ -319,7 +319,8 @@ void DetourQueryDeleter::operator()(dtNavMeshQuery* query) const {
 }
 
 struct NavMesh::Impl {
-  DetourMeshPtr nav;
+  DetourMeshPtr owned;            // The navmesh built here; empty for an adopted one.
+  const dtNavMesh* nav = nullptr; // The navmesh queried: owned's, or the caller's (adopt).
   NavmeshBuildSettings settings;
   glm::vec3 bounds_min{0.0f}, bounds_max{0.0f};
   int polygon_count = 0;
@@ -465,7 +466,7 @@ NavMesh NavMesh::build(const InputGeometry& geometry, const NavmeshBuildSettings
         return out.str();
       }() + ")");
     }
-    impl->nav = std::move(nav);
+    impl->owned = std::move(nav);
     impl->tile_count = 1;
   } else {
     const std::vector<TileRegion> regions = tile_regions(grid, input, s, tile_size);
@@ -478,9 +479,10 @@ NavMesh NavMesh::build(const InputGeometry& geometry, const NavmeshBuildSettings
     if (impl->tile_count == 0) {
       throw NavmeshError(nothing_walkable_message(s));
     }
-    impl->nav = tiled_navmesh(grid, s, tile_size, regions, tiles);
+    impl->owned = tiled_navmesh(grid, s, tile_size, regions, tiles);
   }
 
+  impl->nav = impl->owned.get();
   impl->settings = s;
   impl->settings.tile_size = tile_size;
   impl->bounds_min = geometry.bounds_min;
@@ -489,6 +491,51 @@ NavMesh NavMesh::build(const InputGeometry& geometry, const NavmeshBuildSettings
   NavMesh mesh(std::move(impl));
   mesh.impl_->query = mesh.make_query(64);
   mesh.impl_->boundary = collect_boundary(*mesh.impl_->nav, *mesh.impl_->query, mesh.impl_->filter);
+  mesh.impl_->build_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return mesh;
+}
+
+NavMesh NavMesh::adopt(const dtNavMesh& navmesh) {
+  const auto start = std::chrono::steady_clock::now();
+  auto impl = std::make_unique<Impl>();
+  impl->nav = &navmesh;
+  NavmeshBuildSettings& s = impl->settings;
+  bool first = true;
+  for (int t = 0; t < navmesh.getMaxTiles(); ++t) {
+    const dtMeshTile* tile = navmesh.getTile(t);
+    if (tile == nullptr || tile->header == nullptr || tile->header->polyCount == 0)
+      continue;
+    const dtMeshHeader& h = *tile->header;
+    const glm::vec3 lo(h.bmin[0], h.bmin[1], h.bmin[2]);
+    const glm::vec3 hi(h.bmax[0], h.bmax[1], h.bmax[2]);
+    impl->bounds_min = first ? lo : glm::min(impl->bounds_min, lo);
+    impl->bounds_max = first ? hi : glm::max(impl->bounds_max, hi);
+    if (first) {
+      // What Recast was given, as the tile header keeps it (dtCreateNavMeshData): the agent's
+      // size in world units, the cell size as the reciprocal of the bounding-volume
+      // quantisation.
+      s.agent_radius = h.walkableRadius;
+      s.agent_height = h.walkableHeight;
+      s.max_climb = h.walkableClimb;
+      if (h.bvQuantFactor > 0.0f)
+        s.cell_size = 1.0f / h.bvQuantFactor;
+    }
+    first = false;
+    impl->polygon_count += h.polyCount;
+    impl->detour_bytes += static_cast<std::size_t>(tile->dataSize);
+    ++impl->tile_count;
+  }
+  if (impl->tile_count == 0)
+    throw NavmeshError("the navmesh has no tile with polygons");
+  const dtNavMeshParams& params = *navmesh.getParams();
+  s.tile_size =
+      params.maxTiles > 1 ? static_cast<int>(std::lround(params.tileWidth / s.cell_size)) : 0;
+  // Recast's erosion, plus up to two cells where the walls were rasterised from a mesh.
+  impl->eroded_width = s.agent_radius + 2.0f * s.cell_size;
+  NavMesh mesh(std::move(impl));
+  mesh.impl_->query = mesh.make_query(64);
+  mesh.impl_->boundary = collect_boundary(navmesh, *mesh.impl_->query, mesh.impl_->filter);
   mesh.impl_->build_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return mesh;
@@ -542,7 +589,7 @@ NavQueryPtr NavMesh::make_query(int max_nodes) const {
                        std::to_string(max_nodes));
   }
   NavQueryPtr query(dtAllocNavMeshQuery());
-  if (!query || dtStatusFailed(query->init(impl_->nav.get(), max_nodes))) {
+  if (!query || dtStatusFailed(query->init(impl_->nav, max_nodes))) {
     throw NavmeshError("could not create a Detour navmesh query");
   }
   return query;
@@ -596,7 +643,11 @@ const std::vector<WallSegment>& NavMesh::boundary_segments() const {
 }
 
 std::optional<glm::vec3> NavMesh::nearest_point(const glm::vec3& point) const {
-  const glm::vec3 extents = placement_extents();
+  return nearest_point(point, placement_extents());
+}
+
+std::optional<glm::vec3> NavMesh::nearest_point(const glm::vec3& point,
+                                                const glm::vec3& extents) const {
   const float center[3] = {point.x, point.y, point.z};
   const float half[3] = {extents.x, extents.y, extents.z};
   float nearest[3] = {0.0f, 0.0f, 0.0f};

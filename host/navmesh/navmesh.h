@@ -93,6 +93,13 @@ public:
   /// when the scenario sets the cell size and the grid is too large for it).
   static NavMesh build(const Scenario& scenario);
 
+  /// A navmesh the caller built (with Recast, tiled or not) and owns: it must outlive this
+  /// object and everything built on it, and not change while they use it. The settings are
+  /// read from its tiles' headers (agent radius, height and climb, the cell size from the
+  /// bounding-volume quantisation, the tile side); the rest, like the boundary, is derived as
+  /// for a navmesh built here. Throws NavmeshError when no tile has a polygon.
+  static NavMesh adopt(const dtNavMesh& navmesh);
+
   NavMesh(NavMesh&&) noexcept;
   NavMesh& operator=(NavMesh&&) noexcept;
   ~NavMesh();
@@ -125,6 +132,8 @@ public:
 
   /// The point on the navmesh nearest to `point` within placement_extents(), or nothing.
   std::optional<glm::vec3> nearest_point(const glm::vec3& point) const;
+  /// The same within the box of half extents `extents` around `point` (findNearestPoly).
+  std::optional<glm::vec3> nearest_point(const glm::vec3& point, const glm::vec3& extents) const;
 
 private:
   struct Impl;

@@ -13,6 +13,7 @@
 #include "host/output/metrics.h"
 #include "host/scenario/population.h"
 #include "host/scenario/scenario.h"
+#include "host/sim/api_error.h"
 
 #include <filesystem>
 #include <glm/glm.hpp>
@@ -35,12 +36,6 @@ enum class BackendKind { Auto, Cpu, Cuda, Detour };
 BackendKind parse_backend_kind(const std::string& name);
 /// True when this build has the CUDA backend and a CUDA device is present.
 bool cuda_device_available();
-
-/// A bad call through the API (unknown agent id, non-finite goal, ...).
-class ApiError : public std::invalid_argument {
-public:
-  using std::invalid_argument::invalid_argument;
-};
 
 struct SimulationOptions {
   BackendKind backend = BackendKind::Auto;

@@ -18,4 +18,5 @@
 // in cuda/common/avoidance_params.h.
 #pragma once
 
+#include "host/sim/crowd.h"
 #include "host/sim/simulation.h"

@@ -1,0 +1,93 @@
+// The crowd for a program that owns its navmesh and its frame loop, as it would use
+// DetourCrowd's dtCrowd: built on the caller's dtNavMesh (tiled or not), agents added with
+// their parameters, sent to targets, and advanced by the caller's dt. The same engine as a
+// Simulation (CrowdSolver: corridors, the kernel stages on the CPU or CUDA executor), without
+// scenarios, outputs or metrics.
+//
+//   crowd::Crowd crowd(my_navmesh);                   // const dtNavMesh&, kept by the caller
+//   int id = crowd.add_agent({1, 0, 2});
+//   crowd.request_move_target(id, {20, 0, 8});
+//   while (running) crowd.update(frame_dt);
+//   glm::vec3 p = crowd.position(id);
+#pragma once
+
+#include "cuda/core/solver_options.h"
+#include "host/navmesh/navmesh.h"
+#include "host/scenario/scenario.h"
+#include "host/sim/api_error.h"
+
+#include <glm/glm.hpp>
+#include <memory>
+
+class dtNavMesh;
+
+namespace crowd {
+
+struct CrowdOptions {
+  /// Where the kernel stages run: Auto takes the CUDA executor when this build has it and a
+  /// device is present, else the CPU executor over solver.threads threads (0: all cores).
+  enum class Executor { Auto, Cpu, Cuda };
+  Executor executor = Executor::Auto;
+  SolverOptions solver;
+};
+
+/// Where an agent stands with its target (dtCrowdAgent::targetState).
+enum class CrowdTargetState {
+  None,       ///< No target: it stands (reset_move_target, or just added).
+  Requesting, ///< Its path search is queued.
+  Valid,      ///< It follows its corridor toward the target.
+  Failed,     ///< No path from where it stands; it waits for a new target.
+};
+
+class Crowd {
+public:
+  /// A crowd on `navmesh`, which must outlive it and not change while it runs. Throws
+  /// ApiError when the navmesh has no polygon, or when options ask for the CUDA executor in
+  /// a build without it.
+  explicit Crowd(const dtNavMesh& navmesh, const CrowdOptions& options = {});
+  Crowd(Crowd&&) noexcept;
+  Crowd& operator=(Crowd&&) noexcept;
+  ~Crowd();
+
+  /// Adds an agent at the navmesh point nearest to `position` (within its query extents),
+  /// standing without a target; returns its id (the number of agents added before it; ids are
+  /// never reused). Throws ApiError for a non-finite position, parameters out of their ranges
+  /// (the scenario format's: host/scenario/agent_params_check.h) or no navmesh near.
+  int add_agent(const glm::vec3& position, const AgentParams& params = {});
+  /// Takes the agent out: it no longer moves or obstructs. Its id stays taken.
+  void remove_agent(int id);
+  /// Sends the agent to the navmesh point nearest `target` within its query extents; its path
+  /// is searched on a later update, within the per-step budget. Throws ApiError for an unknown
+  /// or removed agent, a non-finite target or no navmesh near it.
+  void request_move_target(int id, const glm::vec3& target);
+  /// Drops the agent's target: it slows to a stop where it is and stays an obstacle.
+  void reset_move_target(int id);
+
+  /// Advances every agent by dt seconds (0 < dt <= 1). Throws ApiError otherwise.
+  void update(float dt);
+
+  /// Ids handed out so far (removed agents included).
+  int agent_count() const;
+  /// Whether agent `id` was added and not removed.
+  bool is_active(int id) const;
+  /// The agent's position (m) and velocity ((vx, vz), m/s) after the last update.
+  glm::vec3 position(int id) const;
+  glm::vec2 velocity(int id) const;
+  /// The point its last request_move_target asked for, as projected onto the navmesh.
+  glm::vec3 target(int id) const;
+  CrowdTargetState target_state(int id) const;
+  /// "cpu" or "cuda".
+  std::string executor_name() const;
+  /// The navmesh as the crowd reads it (the caller's, with the settings from its tiles).
+  const NavMesh& navmesh() const;
+
+  /// Half extents of the box searched for the navmesh around an agent's position or target:
+  /// DetourCrowd's (2, 1.5, 2) x radius, but at least the navmesh's placement extents.
+  glm::vec3 query_extents(const AgentParams& params) const;
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+} // namespace crowd

@@ -1,0 +1,192 @@
+// host/sim/crowd.h: the crowd on a navmesh the caller owns, driven by the caller's dt. Agents
+// added stand without a target; sent to targets they walk there across the tiles of a tiled
+// navmesh; a reset target stops them; bad calls throw ApiError and change nothing.
+#include "host/sim/crowd.h"
+
+#include <DetourNavMesh.h>
+#include <cmath>
+#include <gtest/gtest.h>
+#include <limits>
+
+namespace crowd {
+namespace {
+
+// 48 x 24 m with three pillars, in 0.3 m cells and tiles of 32 cells (9.6 m): 5 x 3 tiles. The
+// navmesh is built here as the caller's own: the crowd only sees its dtNavMesh.
+constexpr const char* kWorld = R"({
+  "name": "crowd", "dt": 0.1, "steps": 1,
+  "world": {
+    "bounds": [[0, 0], [48, 24]],
+    "obstacles": [
+      [[10, 11], [11, 11], [11, 13], [10, 13]],
+      [[23, 8], [25, 8], [25, 16], [23, 16]],
+      [[37, 11], [38, 11], [38, 13], [37, 13]]
+    ],
+    "navmesh": {"cell_size": 0.3, "tile_size": 32}
+  },
+  "agents": [{"position": [1, 1], "goal": [2, 2]}]
+})";
+
+const NavMesh& callers_navmesh() {
+  static const NavMesh navmesh = NavMesh::build(parse_scenario(kWorld, "crowd.json"));
+  return navmesh;
+}
+
+CrowdOptions cpu() {
+  CrowdOptions options;
+  options.executor = CrowdOptions::Executor::Cpu;
+  return options;
+}
+
+float ground_distance(glm::vec3 a, glm::vec3 b) {
+  return std::hypot(a.x - b.x, a.z - b.z);
+}
+
+TEST(Crowd, ReadsTheCallersTiledNavmesh) {
+  Crowd crowd(callers_navmesh().detour(), cpu());
+  EXPECT_EQ(crowd.navmesh().tile_count(), 15);
+  EXPECT_EQ(crowd.navmesh().tile_size(), 32);
+  EXPECT_EQ(crowd.navmesh().polygon_count(), callers_navmesh().polygon_count());
+  EXPECT_FLOAT_EQ(crowd.navmesh().settings().cell_size, 0.3f);
+  EXPECT_FLOAT_EQ(crowd.navmesh().settings().agent_radius,
+                  callers_navmesh().settings().agent_radius);
+  EXPECT_EQ(crowd.navmesh().boundary_segments().size(),
+            callers_navmesh().boundary_segments().size());
+  EXPECT_EQ(crowd.executor_name(), "cpu");
+}
+
+TEST(Crowd, AddedAgentsStandWithoutATarget) {
+  Crowd crowd(callers_navmesh().detour(), cpu());
+  const int id = crowd.add_agent({5.0f, 0.0f, 5.0f});
+  EXPECT_EQ(id, 0);
+  EXPECT_EQ(crowd.target_state(id), CrowdTargetState::None);
+  const glm::vec3 start = crowd.position(id);
+  for (int step = 0; step < 20; ++step)
+    crowd.update(0.1f);
+  EXPECT_EQ(crowd.position(id), start);
+  EXPECT_EQ(crowd.velocity(id), glm::vec2(0.0f));
+}
+
+TEST(Crowd, AgentsWalkToTheirTargetsAcrossTilesPastEachOther) {
+  Crowd crowd(callers_navmesh().detour(), cpu());
+  const int a = crowd.add_agent({2.0f, 0.0f, 12.0f});
+  const int b = crowd.add_agent({46.0f, 0.0f, 12.5f});
+  crowd.request_move_target(a, {46.0f, 0.0f, 12.0f});
+  crowd.request_move_target(b, {2.0f, 0.0f, 12.0f});
+  crowd.update(0.1f);
+  EXPECT_EQ(crowd.target_state(a), CrowdTargetState::Valid);
+  // 44 m past three pillars and each other at 1.4 m/s: well within 60 s, with a variable dt.
+  for (int step = 0; step < 1000; ++step)
+    crowd.update(step % 2 == 0 ? 0.05f : 0.07f);
+  EXPECT_LT(ground_distance(crowd.position(a), crowd.target(a)), 0.5f);
+  EXPECT_LT(ground_distance(crowd.position(b), crowd.target(b)), 0.5f);
+  EXPECT_GT(ground_distance(crowd.position(a), crowd.position(b)), 0.8f);
+}
+
+TEST(Crowd, AResetTargetStopsTheAgentWhereItIs) {
+  Crowd crowd(callers_navmesh().detour(), cpu());
+  const int id = crowd.add_agent({2.0f, 0.0f, 4.0f});
+  crowd.request_move_target(id, {46.0f, 0.0f, 4.0f});
+  for (int step = 0; step < 50; ++step)
+    crowd.update(0.1f);
+  EXPECT_GT(crowd.position(id).x, 5.0f);
+  crowd.reset_move_target(id);
+  EXPECT_EQ(crowd.target_state(id), CrowdTargetState::None);
+  for (int step = 0; step < 30; ++step)
+    crowd.update(0.1f);
+  const glm::vec3 stopped = crowd.position(id);
+  for (int step = 0; step < 30; ++step)
+    crowd.update(0.1f);
+  EXPECT_LT(ground_distance(crowd.position(id), stopped), 1e-4f);
+  EXPECT_LT(crowd.position(id).x, 20.0f);
+}
+
+TEST(Crowd, TargetsAreProjectedOntoTheNavmesh) {
+  Crowd crowd(callers_navmesh().detour(), cpu());
+  const int id = crowd.add_agent({2.0f, 1.0f, 4.0f}); // 1 m above the floor: placed on it
+  EXPECT_NEAR(crowd.position(id).y, 0.0f, 0.3f);
+  crowd.request_move_target(id, {30.0f, 1.0f, 4.0f});
+  EXPECT_NEAR(crowd.target(id).y, 0.0f, 0.3f);
+  EXPECT_NEAR(crowd.target(id).x, 30.0f, 1e-3f);
+}
+
+// Each refusal throws ApiError and leaves the crowd as it was.
+class CrowdApiErrors : public ::testing::Test {
+protected:
+  CrowdApiErrors() : crowd(callers_navmesh().detour(), cpu()) {
+    walker = crowd.add_agent({2.0f, 0.0f, 4.0f});
+    gone = crowd.add_agent({2.0f, 0.0f, 8.0f});
+    crowd.remove_agent(gone);
+    crowd.request_move_target(walker, {20.0f, 0.0f, 4.0f});
+    crowd.update(0.1f);
+    before = crowd.position(walker);
+    target = crowd.target(walker);
+  }
+  void expect_unchanged() const {
+    EXPECT_EQ(crowd.agent_count(), 2);
+    EXPECT_EQ(crowd.position(walker), before);
+    EXPECT_EQ(crowd.target(walker), target);
+    EXPECT_FALSE(crowd.is_active(gone));
+  }
+  Crowd crowd;
+  int walker = -1, gone = -1;
+  glm::vec3 before{0.0f}, target{0.0f};
+};
+
+constexpr float kNan = std::numeric_limits<float>::quiet_NaN();
+
+TEST_F(CrowdApiErrors, AnUnknownId) {
+  EXPECT_THROW(crowd.request_move_target(7, {5.0f, 0.0f, 5.0f}), ApiError);
+  EXPECT_THROW(crowd.remove_agent(-1), ApiError);
+  EXPECT_THROW((void)crowd.position(2), ApiError);
+  expect_unchanged();
+}
+
+TEST_F(CrowdApiErrors, ARemovedAgent) {
+  EXPECT_THROW(crowd.request_move_target(gone, {5.0f, 0.0f, 5.0f}), ApiError);
+  EXPECT_THROW(crowd.reset_move_target(gone), ApiError);
+  EXPECT_THROW(crowd.remove_agent(gone), ApiError);
+  expect_unchanged();
+}
+
+TEST_F(CrowdApiErrors, ANonFinitePositionOrTarget) {
+  EXPECT_THROW(crowd.add_agent({kNan, 0.0f, 1.0f}), ApiError);
+  EXPECT_THROW(crowd.request_move_target(walker, {1.0f, kNan, 1.0f}), ApiError);
+  expect_unchanged();
+}
+
+TEST_F(CrowdApiErrors, NoNavmeshNearThePositionOrTarget) {
+  EXPECT_THROW(crowd.add_agent({200.0f, 0.0f, 4.0f}), ApiError);
+  EXPECT_THROW(crowd.request_move_target(walker, {24.0f, 0.0f, 40.0f}), ApiError);
+  EXPECT_THROW(crowd.request_move_target(walker, {20.0f, 6.0f, 4.0f}), ApiError); // above
+  expect_unchanged();
+}
+
+TEST_F(CrowdApiErrors, ParametersOutOfRange) {
+  AgentParams params;
+  params.radius = -1.0f;
+  EXPECT_THROW(crowd.add_agent({5.0f, 0.0f, 5.0f}, params), ApiError);
+  expect_unchanged();
+}
+
+TEST_F(CrowdApiErrors, AStepOutOfRange) {
+  EXPECT_THROW(crowd.update(0.0f), ApiError);
+  EXPECT_THROW(crowd.update(kNan), ApiError);
+  EXPECT_THROW(crowd.update(2.0f), ApiError);
+  expect_unchanged();
+}
+
+TEST(Crowd, ANavmeshWithoutPolygonsIsRefused) {
+  dtNavMesh* empty = dtAllocNavMesh();
+  dtNavMeshParams params{};
+  params.tileWidth = 10.0f;
+  params.tileHeight = 10.0f;
+  params.maxTiles = 4;
+  params.maxPolys = 64;
+  ASSERT_FALSE(dtStatusFailed(empty->init(&params)));
+  EXPECT_THROW(Crowd crowd(*empty, cpu()), ApiError);
+  dtFreeNavMesh(empty);
+}
+
+} // namespace
+} // namespace crowd
