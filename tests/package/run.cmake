@@ -1,7 +1,7 @@
 # The installed package works from another project: installs the build tree BUILD_DIR into a
 # prefix under WORK_DIR, configures tests/package (a user's project) against it with
-# find_package(crowd), builds samples/api_example.cpp there and runs it (it exits non-zero
-# unless its agents arrive).
+# find_package(crowd), builds samples/api_example.cpp and samples/game_loop_example.cpp there and
+# runs them (each exits non-zero unless its agents arrive).
 #   cmake -DSOURCE_DIR=... -DBUILD_DIR=... -DWORK_DIR=... -DCXX=... -P tests/package/run.cmake
 cmake_minimum_required(VERSION 3.24)
 
@@ -20,10 +20,15 @@ run_step("install" ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
 run_step("configure the user's project"
          ${CMAKE_COMMAND} -S ${SOURCE_DIR}/tests/package -B ${WORK_DIR}/build
          -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=${CXX} -DCMAKE_PREFIX_PATH=${prefix}
-         -DCROWD_EXAMPLE_SOURCE=${SOURCE_DIR}/samples/api_example.cpp)
+         -DCROWD_SAMPLES_DIR=${SOURCE_DIR}/samples)
 run_step("build it" ${CMAKE_COMMAND} --build ${WORK_DIR}/build)
-run_step("run it" ${WORK_DIR}/build/api_example)
+run_step("run api_example" ${WORK_DIR}/build/api_example)
 if(NOT last_output MATCHES "both arrived: yes")
   message(FATAL_ERROR "api_example built against the package did not report arrivals:\n"
+                      "${last_output}")
+endif()
+run_step("run game_loop_example" ${WORK_DIR}/build/game_loop_example)
+if(NOT last_output MATCHES "all arrived: yes")
+  message(FATAL_ERROR "game_loop_example built against the package did not report arrivals:\n"
                       "${last_output}")
 endif()
