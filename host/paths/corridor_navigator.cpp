@@ -672,6 +672,31 @@ bool CorridorNavigator::move_agent(int index, const glm::vec3& position) {
   return true;
 }
 
+bool CorridorNavigator::move_target(int index, const glm::vec3& target) {
+  NavAgent& a = impl_->agents.at(static_cast<std::size_t>(index));
+  if (a.state != TargetState::Valid)
+    return false;
+  Impl& m = *impl_;
+  const std::int32_t which[] = {index};
+  m.fetch(which);
+  bool reached = false;
+  m.arena.execute([&] {
+    dtPathCorridor& corridor = m.load(index);
+    // DetourCrowd's own move of a corridor's end (dtPathCorridor::moveTargetPosition): along
+    // the surface from the old target, the polygons crossed merged onto the corridor's end.
+    if (!corridor.moveTargetPosition(&target.x, &m.query(), &m.navmesh.filter()))
+      return;
+    m.store(index, corridor);
+    const float* end = corridor.getTarget();
+    a.target_pos = {end[0], end[1], end[2]};
+    a.target_ref = corridor.getLastPoly();
+    m.rows.set_goal(index, m.polygons().index_of(a.target_ref));
+    const float dx = end[0] - target.x, dz = end[2] - target.z;
+    reached = dx * dx + dz * dz <= 1e-4f;
+  });
+  return reached;
+}
+
 void CorridorNavigator::plan(float dt, StageTimes& times) {
   Impl& m = *impl_;
   m.arena.execute([&] {

@@ -63,6 +63,12 @@ public:
   void set_target(int index, const glm::vec3& goal);
   /// No goal any more: the agent stands.
   void clear_target(int index);
+  /// Moves the goal of agent `index`, which follows a corridor (TargetState::Valid), to
+  /// `target` without a search: the corridor's end moves along the navmesh surface
+  /// (dtPathCorridor::moveTargetPosition), as for a target that moves a little each step.
+  /// Returns whether the end reached `target` (within 1 cm); where a wall stopped it, or the
+  /// agent has no corridor yet, the caller plans a path instead (set_target).
+  bool move_target(int index, const glm::vec3& target);
   /// Puts agent `index` at the navmesh point nearest `position` (written to arrays.position):
   /// its corridor starts there, and an agent with a goal queues a new path search to it.
   /// Returns false, leaving the agent where it was, when no navmesh is near.

@@ -46,15 +46,49 @@ std::unique_ptr<Executor> make_executor(const CrowdOptions& options) {
 
 } // namespace
 
-struct Crowd::Impl {
-  Impl(const dtNavMesh& detour, const CrowdOptions& options)
-      : navmesh(adopt_or_refuse(detour)), solver(navmesh, options.solver, make_executor(options)) {}
+/// What an agent's target does between updates.
+struct TargetRecord {
+  glm::vec3 requested{0.0f}; ///< The last target asked for, on the navmesh.
+  glm::vec3 planned{0.0f};   ///< The target its last path search was for.
+  float since_plan = 0.0f;   ///< Seconds since that search was asked for.
+  int leader = -1;           ///< request_follow's leader, or -1.
+  glm::vec3 offset{0.0f};    ///< request_follow's offset from the leader.
+};
 
+struct Crowd::Impl {
+  Impl(const dtNavMesh& detour, const CrowdOptions& crowd_options)
+      : options(crowd_options), navmesh(adopt_or_refuse(detour)),
+        solver(navmesh, crowd_options.solver, make_executor(crowd_options)) {}
+
+  CrowdOptions options;
   NavMesh navmesh; // before solver, which keeps a reference to it
   CrowdSolver solver;
   std::vector<AgentParams> params;
-  std::vector<glm::vec3> targets;
+  std::vector<TargetRecord> targets;
   std::vector<std::uint8_t> removed;
+
+  /// Points agent id at `target` (on the navmesh): a new path search when it has no corridor,
+  /// or when the target moved more than the replan distance since the last search and the
+  /// replan delay has passed; otherwise the corridor's end moves to it (CrowdSolver::move_goal),
+  /// and a search follows where that cannot reach it and the delay has passed.
+  void aim(int id, const glm::vec3& target) {
+    TargetRecord& t = targets[static_cast<std::size_t>(id)];
+    t.requested = target;
+    const TargetState state = solver.navigator().target_state(id);
+    const bool delay_over = t.since_plan >= options.target_replan_delay;
+    if (state == TargetState::Valid) {
+      const glm::vec3 moved = target - t.planned;
+      const bool moved_far =
+          glm::dot(moved, moved) > options.target_replan_distance * options.target_replan_distance;
+      if (!(moved_far && delay_over) && (solver.move_goal(id, target) || !delay_over))
+        return;
+    } else if (state != TargetState::None && !delay_over) {
+      return; // a search is queued, or failed: the next one waits for the replan delay
+    }
+    solver.set_goal(id, target);
+    t.planned = target;
+    t.since_plan = 0.0f;
+  }
 
   void check_id(const char* call, int id) const {
     if (id < 0 || id >= static_cast<int>(params.size()))
@@ -68,8 +102,20 @@ struct Crowd::Impl {
   }
 };
 
+namespace {
+
+const CrowdOptions& checked(const CrowdOptions& options) {
+  if (!(options.target_replan_distance > 0.0f) || !std::isfinite(options.target_replan_distance))
+    throw ApiError("Crowd: target_replan_distance must be a positive number of metres");
+  if (!(options.target_replan_delay >= 0.0f) || !std::isfinite(options.target_replan_delay))
+    throw ApiError("Crowd: target_replan_delay must be zero or a positive number of seconds");
+  return options;
+}
+
+} // namespace
+
 Crowd::Crowd(const dtNavMesh& navmesh, const CrowdOptions& options)
-    : impl_(std::make_unique<Impl>(navmesh, options)) {}
+    : impl_(std::make_unique<Impl>(navmesh, checked(options))) {}
 Crowd::Crowd(Crowd&&) noexcept = default;
 Crowd& Crowd::operator=(Crowd&&) noexcept = default;
 Crowd::~Crowd() = default;
@@ -96,7 +142,9 @@ int Crowd::add_agent(const glm::vec3& position, const AgentParams& params) {
   // Standing without a target, as dtCrowd::addAgent leaves an agent.
   impl_->solver.stop_agent(id);
   impl_->params.push_back(params);
-  impl_->targets.push_back(*placed);
+  TargetRecord record;
+  record.requested = record.planned = *placed;
+  impl_->targets.push_back(record);
   impl_->removed.push_back(0);
   return id;
 }
@@ -115,19 +163,61 @@ void Crowd::request_move_target(int id, const glm::vec3& target) {
       target, query_extents(impl_->params[static_cast<std::size_t>(id)]));
   if (!placed)
     throw ApiError("request_move_target: no navmesh near " + text(target));
-  impl_->targets[static_cast<std::size_t>(id)] = *placed;
-  impl_->solver.set_goal(id, *placed);
+  impl_->targets[static_cast<std::size_t>(id)].leader = -1;
+  impl_->aim(id, *placed);
+}
+
+void Crowd::request_follow(int id, int leader, const glm::vec3& offset) {
+  impl_->check_active("request_follow", id);
+  impl_->check_active("request_follow", leader);
+  if (leader == id)
+    throw ApiError("request_follow: agent " + std::to_string(id) + " cannot follow itself");
+  if (!is_finite(offset))
+    throw ApiError("request_follow: offset must be finite");
+  TargetRecord& t = impl_->targets[static_cast<std::size_t>(id)];
+  t.leader = leader;
+  t.offset = offset;
+  t.since_plan = impl_->options.target_replan_delay; // the first aim may search at once
+  impl_->solver.stop_agent(id);                      // no corridor: the first aim searches
 }
 
 void Crowd::reset_move_target(int id) {
   impl_->check_active("reset_move_target", id);
+  impl_->targets[static_cast<std::size_t>(id)].leader = -1;
   impl_->solver.stop_agent(id);
 }
 
 void Crowd::update(float dt) {
   if (!(dt > 0.0f && dt <= 1.0f))
     throw ApiError("update: dt must be in (0, 1] seconds, got " + std::to_string(dt));
-  impl_->solver.step(dt);
+  Impl& m = *impl_;
+  for (int id = 0; id < agent_count(); ++id) {
+    TargetRecord& t = m.targets[static_cast<std::size_t>(id)];
+    if (m.removed[static_cast<std::size_t>(id)])
+      continue;
+    t.since_plan += dt;
+    if (t.leader < 0)
+      continue;
+    if (m.removed[static_cast<std::size_t>(t.leader)]) {
+      t.leader = -1;
+      m.solver.stop_agent(id);
+      continue;
+    }
+    // Ahead of the leader's offset point by the leader's velocity over the time the follower
+    // takes to cross its slow-down distance (twice its radius, DetourCrowd's slowDownRadius):
+    // an agent closing on its target slows in proportion, so aiming at the point itself would
+    // leave it that far behind a walking leader. A standing leader's point is the target.
+    const std::size_t l = static_cast<std::size_t>(t.leader);
+    const AgentParams& own = m.params[static_cast<std::size_t>(id)];
+    const glm::vec2 leader_velocity = m.solver.velocities()[l];
+    const float lead = 2.0f * own.radius / own.max_speed;
+    const glm::vec3 wanted = m.solver.positions()[l] + t.offset +
+                             glm::vec3(leader_velocity.x, 0.0f, leader_velocity.y) * lead;
+    // Where the leader's offset point is off the navmesh (beyond a wall), the nearest point.
+    if (const auto placed = m.navmesh.nearest_point(wanted, query_extents(own)))
+      m.aim(id, *placed);
+  }
+  m.solver.step(dt);
 }
 
 int Crowd::agent_count() const {
@@ -150,7 +240,7 @@ glm::vec2 Crowd::velocity(int id) const {
 
 glm::vec3 Crowd::target(int id) const {
   impl_->check_id("target", id);
-  return impl_->targets[static_cast<std::size_t>(id)];
+  return impl_->targets[static_cast<std::size_t>(id)].requested;
 }
 
 CrowdTargetState Crowd::target_state(int id) const {
@@ -168,6 +258,10 @@ CrowdTargetState Crowd::target_state(int id) const {
     return CrowdTargetState::Failed;
   }
   return CrowdTargetState::None;
+}
+
+std::size_t Crowd::path_searches() const {
+  return impl_->solver.navigator().path_searches();
 }
 
 std::string Crowd::executor_name() const {

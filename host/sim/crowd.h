@@ -29,6 +29,12 @@ struct CrowdOptions {
   enum class Executor { Auto, Cpu, Cuda };
   Executor executor = Executor::Auto;
   SolverOptions solver;
+  /// Moving targets (request_move_target again and again, request_follow): a target that moved
+  /// more than target_replan_distance (m, > 0) since its path was planned gets a new path
+  /// search, at most once per target_replan_delay (s, >= 0; DetourCrowd's replan interval is
+  /// 1 s). In between, the corridor's end moves along the navmesh with the target, no search.
+  float target_replan_distance = 1.0f;
+  float target_replan_delay = 1.0f;
 };
 
 /// Where an agent stands with its target (dtCrowdAgent::targetState).
@@ -42,8 +48,9 @@ enum class CrowdTargetState {
 class Crowd {
 public:
   /// A crowd on `navmesh`, which must outlive it and not change while it runs. Throws
-  /// ApiError when the navmesh has no polygon, or when options ask for the CUDA executor in
-  /// a build without it.
+  /// ApiError when the navmesh has no polygon, when options ask for the CUDA executor in a
+  /// build without it or on a machine without a device, or for a replan distance or delay out
+  /// of range.
   explicit Crowd(const dtNavMesh& navmesh, const CrowdOptions& options = {});
   Crowd(Crowd&&) noexcept;
   Crowd& operator=(Crowd&&) noexcept;
@@ -57,13 +64,23 @@ public:
   /// Takes the agent out: it no longer moves or obstructs. Its id stays taken.
   void remove_agent(int id);
   /// Sends the agent to the navmesh point nearest `target` within its query extents; its path
-  /// is searched on a later update, within the per-step budget. Throws ApiError for an unknown
-  /// or removed agent, a non-finite target or no navmesh near it.
+  /// is searched on a later update, within the per-step budget. Called again as the target
+  /// moves, the corridor's end follows it without a search, and the path is searched again
+  /// only as CrowdOptions::target_replan_distance and _delay say. Ends a request_follow. Throws
+  /// ApiError for an unknown or removed agent, a non-finite target or no navmesh near it.
   void request_move_target(int id, const glm::vec3& target);
+  /// Makes agent `id` follow agent `leader`: its target is the leader's position plus `offset`
+  /// (m, world axes), moved with the leader every update as request_move_target moves a target.
+  /// It arrives and stands when the leader stands. Ends when a request_move_target or
+  /// reset_move_target replaces it, or the leader is removed (the follower then stands). Throws
+  /// ApiError for an unknown or removed agent or leader, a leader that is the agent itself, or a
+  /// non-finite offset.
+  void request_follow(int id, int leader, const glm::vec3& offset);
   /// Drops the agent's target: it slows to a stop where it is and stays an obstacle.
   void reset_move_target(int id);
 
-  /// Advances every agent by dt seconds (0 < dt <= 1). Throws ApiError otherwise.
+  /// Advances every agent by dt seconds (0 < dt <= 1), followers' targets first. Throws
+  /// ApiError otherwise.
   void update(float dt);
 
   /// Ids handed out so far (removed agents included).
@@ -76,6 +93,8 @@ public:
   /// The point its last request_move_target asked for, as projected onto the navmesh.
   glm::vec3 target(int id) const;
   CrowdTargetState target_state(int id) const;
+  /// Path searches run so far (A* searches and shared path trees built).
+  std::size_t path_searches() const;
   /// "cpu" or "cuda".
   std::string executor_name() const;
   /// The navmesh as the crowd reads it (the caller's, with the settings from its tiles).

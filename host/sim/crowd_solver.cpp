@@ -99,6 +99,13 @@ void CrowdSolver::set_goal(int id, const glm::vec3& goal) {
   navigator_->set_target(id, goal);
 }
 
+bool CrowdSolver::move_goal(int id, const glm::vec3& goal) {
+  if (arrays_.mode.at(static_cast<std::size_t>(id)) == kAgentInactive ||
+      frozen_[static_cast<std::size_t>(id)])
+    return false;
+  return navigator_->move_target(id, goal);
+}
+
 void CrowdSolver::stop_agent(int id) {
   if (arrays_.mode.at(static_cast<std::size_t>(id)) == kAgentInactive)
     return;

@@ -27,6 +27,9 @@ public:
   void remove_agent(int id) override;
   void set_goal(int id, const glm::vec3& goal) override;
   void stop_agent(int id) override;
+  /// CorridorNavigator::move_target for agent `id`: its goal moves without a search; false
+  /// where it could not (no corridor yet, a wall in the way), for the caller to set_goal.
+  bool move_goal(int id, const glm::vec3& goal);
   void move_agent(int id, const glm::vec3& position) override;
   void step(float dt) override;
   std::span<const glm::vec3> positions() const override { return arrays_.position; }

@@ -4,6 +4,7 @@
 #include "host/sim/crowd.h"
 
 #include <DetourNavMesh.h>
+#include <algorithm>
 #include <cmath>
 #include <gtest/gtest.h>
 #include <limits>
@@ -110,6 +111,53 @@ TEST(Crowd, TargetsAreProjectedOntoTheNavmesh) {
   EXPECT_NEAR(crowd.target(id).x, 30.0f, 1e-3f);
 }
 
+TEST(Crowd, AFollowerStaysWithinItsOffsetPlusArrivalRadiusOfAWalkingLeader) {
+  Crowd crowd(callers_navmesh().detour(), cpu());
+  AgentParams leader_params;
+  leader_params.max_speed = 1.0f;
+  AgentParams follower_params;
+  follower_params.max_speed = 1.6f;
+  // Separation (DT_CROWD_SEPARATION) pushes agents within their collision query range (4.8 m)
+  // apart, a follower at its offset included: a formation turns it off.
+  leader_params.separation_weight = 0.0f;
+  follower_params.separation_weight = 0.0f;
+  const int leader = crowd.add_agent({3.0f, 0.0f, 4.0f}, leader_params);
+  const glm::vec3 offset(-1.5f, 0.0f, 1.0f); // behind the leader and to its left
+  const int follower = crowd.add_agent({3.0f, 0.0f, 8.0f}, follower_params);
+  crowd.request_move_target(leader, {44.0f, 0.0f, 4.0f});
+  crowd.request_follow(follower, leader, offset);
+  const float allowed = glm::length(offset) + follower_params.arrival_radius;
+  float worst = 0.0f;
+  for (int step = 0; step < 500; ++step) {
+    crowd.update(0.1f);
+    if (step >= 50) // after 5 s, the follower has caught up
+      worst = std::max(worst, ground_distance(crowd.position(follower), crowd.position(leader)));
+  }
+  EXPECT_GT(crowd.position(leader).x, 40.0f); // the leader walked its 41 m
+  EXPECT_LE(worst, allowed);
+  // Where the leader stopped, the follower stands at its offset.
+  EXPECT_LT(ground_distance(crowd.position(follower), crowd.position(leader) + offset),
+            follower_params.arrival_radius);
+  EXPECT_EQ(crowd.target_state(follower), CrowdTargetState::Valid);
+}
+
+TEST(Crowd, AMovingTargetIsFollowedWithAPathSearchAtMostOncePerReplanDelay) {
+  Crowd crowd(callers_navmesh().detour(), cpu());
+  const int id = crowd.add_agent({3.0f, 0.0f, 4.0f});
+  const std::size_t before = crowd.path_searches();
+  // The target slides 1.2 m/s along the bottom of the world for 20 s, asked for every step.
+  glm::vec3 target(6.0f, 0.0f, 4.0f);
+  for (int step = 0; step < 200; ++step) {
+    target.x += 0.12f;
+    crowd.request_move_target(id, target);
+    crowd.update(0.1f);
+  }
+  EXPECT_LE(crowd.path_searches() - before, 21u); // the first, then at most one a second
+  for (int step = 0; step < 50; ++step)
+    crowd.update(0.1f);
+  EXPECT_LT(ground_distance(crowd.position(id), target), 0.5f);
+}
+
 // Each refusal throws ApiError and leaves the crowd as it was.
 class CrowdApiErrors : public ::testing::Test {
 protected:
@@ -160,6 +208,24 @@ TEST_F(CrowdApiErrors, NoNavmeshNearThePositionOrTarget) {
   EXPECT_THROW(crowd.request_move_target(walker, {24.0f, 0.0f, 40.0f}), ApiError);
   EXPECT_THROW(crowd.request_move_target(walker, {20.0f, 6.0f, 4.0f}), ApiError); // above
   expect_unchanged();
+}
+
+TEST_F(CrowdApiErrors, AFollowOfItselfOrOfNoAgent) {
+  EXPECT_THROW(crowd.request_follow(walker, walker, {1.0f, 0.0f, 0.0f}), ApiError);
+  EXPECT_THROW(crowd.request_follow(walker, gone, {1.0f, 0.0f, 0.0f}), ApiError);
+  EXPECT_THROW(crowd.request_follow(walker, 9, {1.0f, 0.0f, 0.0f}), ApiError);
+  EXPECT_THROW(crowd.request_follow(gone, walker, {1.0f, 0.0f, 0.0f}), ApiError);
+  EXPECT_THROW(crowd.request_follow(walker, gone, {kNan, 0.0f, 0.0f}), ApiError);
+  expect_unchanged();
+}
+
+TEST(Crowd, ReplanSettingsOutOfRangeAreRefused) {
+  CrowdOptions options = cpu();
+  options.target_replan_distance = 0.0f;
+  EXPECT_THROW(Crowd crowd(callers_navmesh().detour(), options), ApiError);
+  options = cpu();
+  options.target_replan_delay = -1.0f;
+  EXPECT_THROW(Crowd crowd(callers_navmesh().detour(), options), ApiError);
 }
 
 TEST_F(CrowdApiErrors, ParametersOutOfRange) {
