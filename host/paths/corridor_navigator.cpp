@@ -650,6 +650,10 @@ void CorridorNavigator::clear_target(int index) {
       static_cast<std::uint8_t>(~(kCorridorFollow | kCorridorKeepPath));
 }
 
+void CorridorNavigator::set_max_speed(int index, float max_speed) {
+  impl_->agents.at(static_cast<std::size_t>(index)).max_speed = max_speed;
+}
+
 bool CorridorNavigator::move_agent(int index, const glm::vec3& position) {
   NavAgent& a = impl_->agents.at(static_cast<std::size_t>(index));
   const glm::vec3 ext = impl_->navmesh.placement_extents();

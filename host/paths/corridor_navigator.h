@@ -63,6 +63,8 @@ public:
   void set_target(int index, const glm::vec3& goal);
   /// No goal any more: the agent stands.
   void clear_target(int index);
+  /// The speed agent `index` walks its corridor at from the next step, m/s.
+  void set_max_speed(int index, float max_speed);
   /// Moves the goal of agent `index`, which follows a corridor (TargetState::Valid), to
   /// `target` without a search: the corridor's end moves along the navmesh surface
   /// (dtPathCorridor::moveTargetPosition), as for a target that moves a little each step.

@@ -181,6 +181,19 @@ void Crowd::request_follow(int id, int leader, const glm::vec3& offset) {
   impl_->solver.stop_agent(id);                      // no corridor: the first aim searches
 }
 
+void Crowd::update_agent_parameters(int id, const AgentParams& params) {
+  impl_->check_active("update_agent_parameters", id);
+  if (const auto problem = agent_params_problem(params))
+    throw ApiError("update_agent_parameters: " + *problem);
+  impl_->solver.set_agent_params(id, params);
+  impl_->params[static_cast<std::size_t>(id)] = params;
+}
+
+const AgentParams& Crowd::agent_parameters(int id) const {
+  impl_->check_id("agent_parameters", id);
+  return impl_->params[static_cast<std::size_t>(id)];
+}
+
 void Crowd::reset_move_target(int id) {
   impl_->check_active("reset_move_target", id);
   impl_->targets[static_cast<std::size_t>(id)].leader = -1;

@@ -76,6 +76,12 @@ public:
   /// ApiError for an unknown or removed agent or leader, a leader that is the agent itself, or a
   /// non-finite offset.
   void request_follow(int id, int leader, const glm::vec3& offset);
+  /// The agent's parameters from the next update on (dtCrowd::updateAgentParameters): radius,
+  /// speed, acceleration, query range, separation, avoidance and standoff rule; its target
+  /// stays. Throws ApiError for an unknown or removed agent or parameters out of range.
+  void update_agent_parameters(int id, const AgentParams& params);
+  /// The parameters the agent was added or last updated with.
+  const AgentParams& agent_parameters(int id) const;
   /// Drops the agent's target: it slows to a stop where it is and stays an obstacle.
   void reset_move_target(int id);
 

@@ -60,26 +60,37 @@ CrowdSolver::CrowdSolver(const NavMesh& navmesh, const SolverOptions& options,
 
 CrowdSolver::~CrowdSolver() = default;
 
+namespace {
+
+std::uint8_t standoff_side(StandoffRule rule) {
+  return rule == StandoffRule::KeepRight  ? kStandoffRight
+         : rule == StandoffRule::KeepLeft ? kStandoffLeft
+                                          : kStandoffOff;
+}
+
+} // namespace
+
+void CrowdSolver::cover_query_range(float range) {
+  if (range > max_query_range_) {
+    // The neighbour grid's cells cover the largest query range, so 3 x 3 cells suffice.
+    max_query_range_ = range;
+    kernel_params_.agent_grid =
+        make_grid_spec(ground_min(navmesh_), ground_max(navmesh_), max_query_range_);
+  }
+}
+
 int CrowdSolver::add_agent(const AgentSetup& setup) {
   const AgentParams& p = setup.params;
-  const std::uint8_t side = p.standoff == StandoffRule::KeepRight  ? kStandoffRight
-                            : p.standoff == StandoffRule::KeepLeft ? kStandoffLeft
-                                                                   : kStandoffOff;
   const int id = arrays_.append(setup.position, p.radius, navmesh_.settings().agent_height,
                                 p.max_accel, p.query_range(), p.separation_weight,
-                                arrays_.avoidance_set_of(p.avoidance), side);
+                                arrays_.avoidance_set_of(p.avoidance), standoff_side(p.standoff));
   if (!navigator_->add_agent(id, p.max_speed)) {
     // Keep ids dense: the agent exists but takes no part.
     arrays_.mode[static_cast<std::size_t>(id)] = kAgentInactive;
     throw std::runtime_error("agent " + std::to_string(id) + " (" + setup.json_path +
                              ") has no navmesh near its position");
   }
-  if (p.query_range() > max_query_range_) {
-    // The neighbour grid's cells cover the largest query range, so 3 x 3 cells suffice.
-    max_query_range_ = p.query_range();
-    kernel_params_.agent_grid =
-        make_grid_spec(ground_min(navmesh_), ground_max(navmesh_), max_query_range_);
-  }
+  cover_query_range(p.query_range());
   navigator_->set_target(id, setup.goal);
   frozen_.push_back(0);
   return id;
@@ -97,6 +108,21 @@ void CrowdSolver::set_goal(int id, const glm::vec3& goal) {
       frozen_[static_cast<std::size_t>(id)])
     return;
   navigator_->set_target(id, goal);
+}
+
+void CrowdSolver::set_agent_params(int id, const AgentParams& p) {
+  const std::size_t k = static_cast<std::size_t>(id);
+  if (arrays_.mode.at(k) == kAgentInactive)
+    return;
+  arrays_.radius[k] = p.radius;
+  arrays_.max_accel[k] = p.max_accel;
+  arrays_.query_range[k] = p.query_range();
+  arrays_.separation_weight[k] = p.separation_weight;
+  arrays_.avoidance_set[k] = arrays_.avoidance_set_of(p.avoidance);
+  arrays_.standoff_side[k] = standoff_side(p.standoff);
+  navigator_->set_max_speed(id, p.max_speed);
+  cover_query_range(p.query_range());
+  ++arrays_.layout_version; // the executor uploads the parameters again
 }
 
 bool CrowdSolver::move_goal(int id, const glm::vec3& goal) {

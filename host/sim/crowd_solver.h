@@ -27,6 +27,10 @@ public:
   void remove_agent(int id) override;
   void set_goal(int id, const glm::vec3& goal) override;
   void stop_agent(int id) override;
+  /// Agent `id`'s parameters from now on (dtCrowd::updateAgentParameters): radius, speed,
+  /// acceleration, query range, separation, avoidance and standoff side. A removed agent is
+  /// left alone.
+  void set_agent_params(int id, const AgentParams& params);
   /// CorridorNavigator::move_target for agent `id`: its goal moves without a search; false
   /// where it could not (no corridor yet, a wall in the way), for the caller to set_goal.
   bool move_goal(int id, const glm::vec3& goal);
@@ -55,6 +59,8 @@ public:
 private:
   /// Freezes the agents whose fault bits the kernels set this step (fault_guard.h).
   void freeze_faulted_agents();
+  /// Grows the neighbour grid's cells to a query range of `range` where it is the largest.
+  void cover_query_range(float range);
 
   const NavMesh& navmesh_;
   SolverOptions options_;

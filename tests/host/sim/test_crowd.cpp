@@ -102,6 +102,24 @@ TEST(Crowd, AResetTargetStopsTheAgentWhereItIs) {
   EXPECT_LT(crowd.position(id).x, 20.0f);
 }
 
+TEST(Crowd, UpdatedParametersTakeEffectOnTheWay) {
+  Crowd crowd(callers_navmesh().detour(), cpu());
+  const int id = crowd.add_agent({3.0f, 0.0f, 4.0f});
+  crowd.request_move_target(id, {44.0f, 0.0f, 4.0f});
+  for (int step = 0; step < 30; ++step)
+    crowd.update(0.1f);
+  EXPECT_NEAR(glm::length(crowd.velocity(id)), 1.4f, 0.01f);
+  AgentParams slower = crowd.agent_parameters(id);
+  slower.max_speed = 0.7f;
+  slower.avoidance = avoidance_defaults(kAvoidanceOrca);
+  crowd.update_agent_parameters(id, slower);
+  for (int step = 0; step < 30; ++step)
+    crowd.update(0.1f);
+  EXPECT_NEAR(glm::length(crowd.velocity(id)), 0.7f, 0.01f);
+  EXPECT_EQ(crowd.agent_parameters(id).avoidance.model, kAvoidanceOrca);
+  EXPECT_EQ(crowd.target_state(id), CrowdTargetState::Valid); // the target stays
+}
+
 TEST(Crowd, TargetsAreProjectedOntoTheNavmesh) {
   Crowd crowd(callers_navmesh().detour(), cpu());
   const int id = crowd.add_agent({2.0f, 1.0f, 4.0f}); // 1 m above the floor: placed on it
@@ -232,6 +250,9 @@ TEST_F(CrowdApiErrors, ParametersOutOfRange) {
   AgentParams params;
   params.radius = -1.0f;
   EXPECT_THROW(crowd.add_agent({5.0f, 0.0f, 5.0f}, params), ApiError);
+  EXPECT_THROW(crowd.update_agent_parameters(walker, params), ApiError);
+  EXPECT_THROW(crowd.update_agent_parameters(gone, AgentParams{}), ApiError);
+  EXPECT_EQ(crowd.agent_parameters(walker).radius, AgentParams{}.radius);
   expect_unchanged();
 }
 
