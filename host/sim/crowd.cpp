@@ -114,8 +114,14 @@ const CrowdOptions& checked(const CrowdOptions& options) {
 
 } // namespace
 
-Crowd::Crowd(const dtNavMesh& navmesh, const CrowdOptions& options)
-    : impl_(std::make_unique<Impl>(navmesh, checked(options))) {}
+Crowd::Crowd(const dtNavMesh& navmesh, const CrowdOptions& options) try
+    : impl_(std::make_unique<Impl>(navmesh, checked(options))) {
+} catch (const ApiError&) {
+  throw;
+} catch (const std::invalid_argument& e) {
+  // CrowdSolver's check of the solver options.
+  throw ApiError(std::string("Crowd: ") + e.what());
+}
 Crowd::Crowd(Crowd&&) noexcept = default;
 Crowd& Crowd::operator=(Crowd&&) noexcept = default;
 Crowd::~Crowd() = default;

@@ -49,8 +49,8 @@ class Crowd {
 public:
   /// A crowd on `navmesh`, which must outlive it and not change while it runs. Throws
   /// ApiError when the navmesh has no polygon, when options ask for the CUDA executor in a
-  /// build without it or on a machine without a device, or for a replan distance or delay out
-  /// of range.
+  /// build without it or on a machine without a device, or for solver options, a replan
+  /// distance or a delay out of range.
   explicit Crowd(const dtNavMesh& navmesh, const CrowdOptions& options = {});
   Crowd(Crowd&&) noexcept;
   Crowd& operator=(Crowd&&) noexcept;

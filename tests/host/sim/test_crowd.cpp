@@ -237,12 +237,15 @@ TEST_F(CrowdApiErrors, AFollowOfItselfOrOfNoAgent) {
   expect_unchanged();
 }
 
-TEST(Crowd, ReplanSettingsOutOfRangeAreRefused) {
+TEST(Crowd, OptionsOutOfRangeAreRefused) {
   CrowdOptions options = cpu();
   options.target_replan_distance = 0.0f;
   EXPECT_THROW(Crowd crowd(callers_navmesh().detour(), options), ApiError);
   options = cpu();
   options.target_replan_delay = -1.0f;
+  EXPECT_THROW(Crowd crowd(callers_navmesh().detour(), options), ApiError);
+  options = cpu();
+  options.solver.max_corners = 0; // the solver's own options are checked as well
   EXPECT_THROW(Crowd crowd(callers_navmesh().detour(), options), ApiError);
 }
 
