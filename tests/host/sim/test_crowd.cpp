@@ -2,6 +2,7 @@
 // added stand without a target; sent to targets they walk there across the tiles of a tiled
 // navmesh; a reset target stops them; bad calls throw ApiError and change nothing.
 #include "host/sim/crowd.h"
+#include "host/sim/simulation.h"
 
 #include <DetourNavMesh.h>
 #include <algorithm>
@@ -264,6 +265,16 @@ TEST_F(CrowdApiErrors, AStepOutOfRange) {
   EXPECT_THROW(crowd.update(kNan), ApiError);
   EXPECT_THROW(crowd.update(2.0f), ApiError);
   expect_unchanged();
+}
+
+TEST(Crowd, TheCudaExecutorIsRefusedWhereThereIsNone) {
+  if (cuda_device_available())
+    GTEST_SKIP() << "a CUDA device is present: the CUDA executor is not refused";
+  CrowdOptions options;
+  options.executor = CrowdOptions::Executor::Cuda;
+  EXPECT_THROW(Crowd crowd(callers_navmesh().detour(), options), ApiError);
+  options.executor = CrowdOptions::Executor::Auto; // the CPU executor, then
+  EXPECT_EQ(Crowd(callers_navmesh().detour(), options).executor_name(), "cpu");
 }
 
 TEST(Crowd, ANavmeshWithoutPolygonsIsRefused) {
