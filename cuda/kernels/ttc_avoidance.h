@@ -467,12 +467,9 @@ CROWD_HD void ttc_choose_velocity(Block& block, int i, const AgentView& v, const
 
   // Colliders (radii enlarged by the safety distance), walls and the fan's directions, shared
   // by all samples.
-  SamplerAgent agent;
+  SamplerAgent agent; // what write_ttc_collider and prepare_segment read of it
   agent.position = v.position[i];
   agent.radius = v.radius[i];
-  agent.max_speed = speed;
-  agent.velocity = v.velocity[i];
-  agent.desired_velocity = desired;
   const long long row_k = static_cast<long long>(i) * v.max_neighbors;
   const long long row_s = static_cast<long long>(i) * v.max_segments;
   block.for_each_thread(ctx.collider_count + ctx.segment_count + 1, [&](int t) {
