@@ -338,7 +338,12 @@ struct NavMesh::Impl {
   NavQueryPtr query;
 };
 
-NavMesh::NavMesh(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+// What every navmesh derives from its Detour navmesh, built here or adopted: the shared query
+// and the boundary.
+NavMesh::NavMesh(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {
+  impl_->query = make_query(64);
+  impl_->boundary = collect_boundary(*impl_->nav, *impl_->query, impl_->filter);
+}
 NavMesh::NavMesh(NavMesh&&) noexcept = default;
 NavMesh& NavMesh::operator=(NavMesh&&) noexcept = default;
 NavMesh::~NavMesh() = default;
@@ -489,8 +494,6 @@ NavMesh NavMesh::build(const InputGeometry& geometry, const NavmeshBuildSettings
   impl->bounds_max = geometry.bounds_max;
   impl->eroded_width = s.agent_radius + (geometry.floor_plan ? 1.0f : 2.0f) * s.cell_size;
   NavMesh mesh(std::move(impl));
-  mesh.impl_->query = mesh.make_query(64);
-  mesh.impl_->boundary = collect_boundary(*mesh.impl_->nav, *mesh.impl_->query, mesh.impl_->filter);
   mesh.impl_->build_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return mesh;
@@ -534,8 +537,6 @@ NavMesh NavMesh::adopt(const dtNavMesh& navmesh) {
   // Recast's erosion, plus up to two cells where the walls were rasterised from a mesh.
   impl->eroded_width = s.agent_radius + 2.0f * s.cell_size;
   NavMesh mesh(std::move(impl));
-  mesh.impl_->query = mesh.make_query(64);
-  mesh.impl_->boundary = collect_boundary(navmesh, *mesh.impl_->query, mesh.impl_->filter);
   mesh.impl_->build_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return mesh;

@@ -137,6 +137,7 @@ public:
 
 private:
   struct Impl;
+  /// Completes `impl` (its nav set) with what every navmesh derives: query, boundary.
   explicit NavMesh(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };
