@@ -28,10 +28,11 @@ NavMesh adopt_or_refuse(const dtNavMesh& navmesh) {
 std::unique_ptr<Executor> make_executor(const CrowdOptions& options) {
   CrowdOptions::Executor kind = options.executor;
 #if defined(CROWD_HAS_CUDA)
+  const bool device = cuda_device_count() > 0;
   if (kind == CrowdOptions::Executor::Auto)
-    kind = cuda_device_count() > 0 ? CrowdOptions::Executor::Cuda : CrowdOptions::Executor::Cpu;
+    kind = device ? CrowdOptions::Executor::Cuda : CrowdOptions::Executor::Cpu;
   if (kind == CrowdOptions::Executor::Cuda) {
-    if (cuda_device_count() == 0)
+    if (!device)
       throw ApiError("Crowd: the CUDA executor was asked for, but no CUDA device is present; "
                      "use CrowdOptions::Executor::Cpu or Auto");
     return make_cuda_executor();
