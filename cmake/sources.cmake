@@ -170,6 +170,7 @@ set(CROWD_TEST_SOURCES
   cuda/test_corridor_corners.cpp
   cuda/test_corridor_following.cpp
   cuda/test_corridor_move.cpp
+  cuda/test_corridor_sides.cpp
   cuda/test_corridor_validity.cpp
   cuda/test_corridor_visibility.cpp
   cuda/test_cuda_executor.cpp

@@ -95,6 +95,17 @@ AgentView AgentArrays::view_without_rotations() {
   return v;
 }
 
+AgentCorridorsView AgentArrays::corridor_rows(const NavmeshTablesView& nav) const {
+  AgentCorridorsView rows;
+  if (nav.polygon_count == 0 || corridors.count() != count() || corridors.capacity == 0)
+    return rows;
+  rows.nav = nav;
+  rows.polys = corridors.polys.data();
+  rows.size = corridors.size.data();
+  rows.capacity = corridors.capacity;
+  return rows;
+}
+
 template <class T> static std::size_t bytes_of(const std::vector<T>& v) {
   return v.capacity() * sizeof(T);
 }

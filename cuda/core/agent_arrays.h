@@ -67,6 +67,10 @@ struct AgentArrays {
   /// velocities (the corridor phases), which need not pay for the rotations.
   AgentView view_without_rotations();
 
+  /// The corridor rows for the kernels (host pointers) over the tables `nav` they index; none
+  /// when there are no tables or the rows are not one per agent.
+  AgentCorridorsView corridor_rows(const NavmeshTablesView& nav) const;
+
   std::size_t memory_bytes() const;
 };
 

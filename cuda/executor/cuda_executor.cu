@@ -404,10 +404,19 @@ public:
       add_copy(uploads_, agents.segment_count, segment_count_);
     }
     flush_uploads();
-    if (inputs_uploaded_)
+    // The rows the host holds go up with everything else, so that avoidance alone reads the
+    // corridors another executor's avoidance read.
+    const bool all_rows = inputs == StepInputs::Everything && device_tables_;
+    if (all_rows) {
+      corridors_.fit(agents.corridors, stream_.get());
+      corridors_.take_held_rows(agents.corridors);
+    }
+    if (inputs_uploaded_ || all_rows)
       corridors_.upload_written(agents.corridors, agents.preferred_velocity,
                                 agents.corridor_direction, device_steering(), stream_.get());
     inputs_uploaded_ = false;
+    view_.corridors = device_tables_ ? corridors_.rows_view(device_tables_->view(), count_)
+                                     : AgentCorridorsView{};
   }
 
   /// 3: the CPU executor's Thrust code, on the device.
@@ -909,13 +918,12 @@ private:
                     a.standoff_side.size() == n && a.standoff_clock.size() == n &&
                     a.standoff_partner.size() == n && a.preferred_velocity.size() == n &&
                     a.corridor_direction.size() == n && a.ttc_state.size() == n &&
-                    a.collider_index.size() == k &&
-                    a.desired_speed.size() == n && a.position.size() == n &&
-                    a.velocity.size() == n && a.desired_velocity.size() == n &&
-                    a.new_velocity.size() == n && a.displacement.size() == n &&
-                    a.neighbor_index.size() == k && a.neighbor_distance_sq.size() == k &&
-                    a.neighbor_count.size() == n && a.segment.size() == s &&
-                    a.segment_count.size() == n && a.status.size() == n;
+                    a.collider_index.size() == k && a.desired_speed.size() == n &&
+                    a.position.size() == n && a.velocity.size() == n &&
+                    a.desired_velocity.size() == n && a.new_velocity.size() == n &&
+                    a.displacement.size() == n && a.neighbor_index.size() == k &&
+                    a.neighbor_distance_sq.size() == k && a.neighbor_count.size() == n &&
+                    a.segment.size() == s && a.segment_count.size() == n && a.status.size() == n;
     if (!ok)
       throw std::invalid_argument("CUDA executor: AgentArrays fields do not match count() = " +
                                   std::to_string(n));
@@ -950,9 +958,7 @@ private:
   }
 
   /// Where corridor following writes on the device.
-  SteeringRow device_steering() {
-    return {preferred_velocity_.data(), corridor_direction_.data()};
-  }
+  SteeringRow device_steering() { return {preferred_velocity_.data(), corridor_direction_.data()}; }
 
   /// The kernels' view of the device mirror.
   AgentView device_view(const AgentArrays& agents) {

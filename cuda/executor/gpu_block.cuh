@@ -105,7 +105,7 @@ private:
 /// memory, computed identically on the host (launch size) and the device (carving).
 struct AvoidanceSharedLayout {
   std::size_t circles = 0;         ///< SamplerCircle [max_neighbors]
-  std::size_t segments = 0;        ///< SamplerSegment [max_segments]
+  std::size_t segments = 0;        ///< SamplerSegment [avoidance_segment_capacity]
   std::size_t pattern = 0;         ///< glm::vec2 [kMaxPatternSamples]
   std::size_t orca_lines = 0;      ///< OrcaLine [orca_line_capacity]
   std::size_t orca_projected = 0;  ///< OrcaLine [orca_line_capacity]
@@ -132,7 +132,8 @@ __host__ __device__ constexpr AvoidanceSharedLayout avoidance_shared_layout(int 
   layout.segments = align_shared(layout.circles +
                                  static_cast<std::size_t>(max_neighbors) * sizeof(SamplerCircle));
   layout.pattern = align_shared(layout.segments +
-                                static_cast<std::size_t>(max_segments) * sizeof(SamplerSegment));
+                                static_cast<std::size_t>(avoidance_segment_capacity(max_segments)) *
+                                    sizeof(SamplerSegment));
   const auto lines = static_cast<std::size_t>(orca_line_capacity(max_neighbors, max_segments));
   layout.orca_lines = align_shared(layout.pattern + kMaxPatternSamples * sizeof(glm::vec2));
   layout.orca_projected = align_shared(layout.orca_lines + lines * sizeof(OrcaLine));

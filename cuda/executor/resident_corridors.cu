@@ -19,8 +19,7 @@ constexpr std::size_t align16(std::size_t bytes) {
 /// agents, then what a scatter uploads (up to scatter_end), then what only a gather brings
 /// down (the corners and the state bytes).
 struct RowBatch {
-  std::size_t agents = 0, polys = 0, size = 0, start = 0, target = 0, preferred = 0,
-              direction = 0;
+  std::size_t agents = 0, polys = 0, size = 0, start = 0, target = 0, preferred = 0, direction = 0;
   std::size_t corner_verts = 0, corner_flags = 0, corner_polys = 0, corner_count = 0, state = 0;
   std::size_t scatter_end = 0, bytes = 0;
 };
@@ -212,6 +211,25 @@ CorridorView ResidentCorridors::view() {
   v.state = state_.data();
   v.goal = goal_.data();
   v.checks = checks_.data();
+  return v;
+}
+
+void ResidentCorridors::take_held_rows(CorridorArrays& rows) const {
+  for (int i = 0; i < rows_; ++i) {
+    const auto r = static_cast<std::size_t>(i);
+    if (rows.held[r])
+      rows.dirty[r] = 1;
+  }
+}
+
+AgentCorridorsView ResidentCorridors::rows_view(const NavmeshTablesView& nav, int agents) const {
+  AgentCorridorsView v;
+  if (rows_ != agents || agents == 0 || capacity_ == 0)
+    return v;
+  v.nav = nav;
+  v.polys = polys_.data();
+  v.size = size_.data();
+  v.capacity = capacity_;
   return v;
 }
 

@@ -46,6 +46,14 @@ public:
                       const std::vector<glm::vec2>& corridor_direction,
                       const SteeringRow& device_steering, cudaStream_t stream);
 
+  /// Marks every row the host holds for upload_written: the host's copy of the rows is then
+  /// the device's wherever it is current (StepInputs::Everything).
+  void take_held_rows(CorridorArrays& rows) const;
+
+  /// The device's rows as the avoidance kernels read them, over the device tables `nav`; none
+  /// unless they are one per agent of `agents`.
+  AgentCorridorsView rows_view(const NavmeshTablesView& nav, int agents) const;
+
   /// Brings the rows of `which` that the host does not hold down to it. Synchronous.
   void fetch(CorridorArrays& rows, std::span<const std::int32_t> which, cudaStream_t stream);
 

@@ -4,6 +4,7 @@
 
 #include "cuda/common/avoidance_params.h"
 #include "cuda/common/hd.h"
+#include "cuda/kernels/navmesh_tables.h"
 
 #include <cstdint>
 
@@ -50,6 +51,18 @@ struct TtcState {
   constexpr bool operator==(const TtcState&) const = default;
 };
 
+/// The agents' path corridors as the corridor phases left them this step (CorridorArrays,
+/// cuda/core/corridor_arrays.h: each row the dense indices of its polygons, the agent's own
+/// first) and the navmesh tables those index: where the time-to-collision model's corridor mode
+/// finds the sides of an agent's corridor (corridor_sides.h). Without rows (polys null) where
+/// the executor has no tables or the agents no corridors.
+struct AgentCorridorsView {
+  NavmeshTablesView nav;
+  const std::int32_t* polys = nullptr; // [count * capacity]
+  const std::int32_t* size = nullptr;  // [count]
+  int capacity = 0;
+};
+
 struct AgentView {
   int count = 0;         ///< Agents, active or not.
   int max_neighbors = 0; ///< K: row length of the neighbour arrays.
@@ -71,6 +84,7 @@ struct AgentView {
   /// no portal is left), from the corridor (SteeringRow): the ttc model's corridor reference.
   const glm::vec2* corridor_direction = nullptr; // [count]
   const std::uint8_t* standoff_side = nullptr;   // [count] StandoffSide
+  AgentCorridorsView corridors;                  ///< Read by the ttc model's corridor mode.
 
   // State.
   glm::vec3* position = nullptr;            // [count]

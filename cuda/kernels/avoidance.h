@@ -27,10 +27,16 @@
 
 namespace crowd {
 
+/// Room for the segments an avoidance block prepares: the agent's wall row, and the sides of
+/// its corridor section that the ttc model's corridor mode adds (corridor_sides.h).
+CROWD_HD constexpr int avoidance_segment_capacity(int max_segments) {
+  return max_segments + kMaxCorridorSides;
+}
+
 /// Where a block keeps what its threads share (shared memory on the GPU).
 struct AvoidanceScratch {
   SamplerCircle* circles = nullptr;   // [max_neighbors]
-  SamplerSegment* segments = nullptr; // [max_segments]
+  SamplerSegment* segments = nullptr; // [avoidance_segment_capacity(max_segments)]
   glm::vec2* pattern = nullptr;       // [kMaxPatternSamples]
   OrcaLine* orca_lines = nullptr;     // [orca_line_capacity(max_neighbors, max_segments)]
   OrcaLine* orca_projected = nullptr; // [orca_line_capacity(max_neighbors, max_segments)]

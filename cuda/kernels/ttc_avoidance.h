@@ -17,6 +17,7 @@
 #include "cuda/common/hd.h"
 #include "cuda/kernels/agent_view.h"
 #include "cuda/kernels/avoidance_sampler.h"
+#include "cuda/kernels/corridor_sides.h"
 #include "cuda/kernels/geometry.h"
 
 #include <cfloat>
@@ -262,7 +263,8 @@ CROWD_HD float ttc_wall_time(const TtcContext& ctx, glm::vec2 vc) {
 
 /// Sample s's times to collision: ttc_time against the colliders, and the walls from its
 /// direction's wall time (ctx.wall_time) scaled by its speed ring; a sample that reaches a wall
-/// within the step leaves the navmesh. The zero sample reaches no wall.
+/// within the step leaves the navmesh (in corridor mode, or the corridor: its sides are walls
+/// too). The zero sample reaches no wall.
 CROWD_HD TtcTime ttc_sample_time(const TtcContext& ctx, int s) {
   TtcTime result = ttc_time(ctx, ctx.velocity(s));
   const int n = ttc_direction_count(*ctx.params);
@@ -463,7 +465,11 @@ CROWD_HD void ttc_choose_velocity(Block& block, int i, const AgentView& v, const
   const int colliders = forced ? 0 : state.collider_count; // a forced passage ignores them
   ctx.collider_count = ttc_collider_capacity(colliders);   // whole groups, padding included
   ctx.segments = scratch.segments;
-  ctx.segment_count = v.segment_count[i];
+  // The wall row, then in corridor mode the sides of the corridor section: a sample that
+  // leaves the corridor is judged as one that leaves the navmesh.
+  const int walls = v.segment_count[i];
+  ctx.segment_count =
+      walls + (p.reference == kTtcCorridor ? corridor_side_count(v.corridors, i) : 0);
 
   // Colliders (radii enlarged by the safety distance), walls and the fan's directions, shared
   // by all samples.
@@ -477,9 +483,15 @@ CROWD_HD void ttc_choose_velocity(Block& block, int i, const AgentView& v, const
       write_ttc_collider(scratch.ttc_colliders, ctx.collider_capacity, t,
                          t < colliders ? static_cast<int>(v.collider_index[row_k + t]) : -1, agent,
                          v, p);
-    } else if (t < ctx.collider_count + ctx.segment_count) {
+    } else if (t < ctx.collider_count + walls) {
       const glm::vec4 s = v.segment[row_s + (t - ctx.collider_count)];
       scratch.segments[t - ctx.collider_count] = prepare_segment(agent, {s.x, s.y}, {s.z, s.w});
+    } else if (t < ctx.collider_count + ctx.segment_count) {
+      const int side = t - ctx.collider_count - walls;
+      for_each_corridor_side(v.corridors, i, [&](int k, glm::vec2 a, glm::vec2 b) {
+        if (k == side)
+          scratch.segments[walls + k] = prepare_segment(agent, a, b);
+      });
     } else {
       build_ttc_fan(ttc_reference_direction(i, v, p), rotation, ttc_direction_count(p),
                     scratch.pattern);

@@ -141,10 +141,18 @@ AgentDebugView inspect_agent(const AgentArrays& a, const CorridorNavigator& navi
       local.collider_index[k] = local_index(view.colliders[k]);
   }
 
+  // Its corridor row (fetched for view.corridor above), as local's row 0.
+  AgentView local_view = local.view();
+  local_view.corridors = a.corridor_rows(navigator.tables());
+  if (local_view.corridors.polys != nullptr) {
+    local_view.corridors.polys += i * static_cast<std::size_t>(a.corridors.capacity);
+    local_view.corridors.size += i;
+  }
+
   SampleRecordingBlock block(view.samples, view.ttc_samples);
   CpuAvoidanceScratch scratch(local.max_neighbors, local.max_segments);
   const AvoidanceScratch shared = scratch.view();
-  choose_velocity(block, 0, local.view(), shared, standoff, dt);
+  choose_velocity(block, 0, local_view, shared, standoff, dt);
   // The fan's ratios before smoothing, as the kernel left them in its scratch.
   for (std::size_t s = 0; s < view.ttc_samples.size(); ++s)
     view.ttc_samples[s].ratio = shared.ttc_ratio[s];

@@ -43,8 +43,9 @@ public:
   void fit(int max_neighbors, int max_segments) {
     if (circles_.size() < static_cast<std::size_t>(max_neighbors))
       circles_.resize(static_cast<std::size_t>(max_neighbors));
-    if (segments_.size() < static_cast<std::size_t>(max_segments))
-      segments_.resize(static_cast<std::size_t>(max_segments));
+    const auto segments = static_cast<std::size_t>(avoidance_segment_capacity(max_segments));
+    if (segments_.size() < segments)
+      segments_.resize(segments);
     const auto colliders =
         static_cast<std::size_t>(kTtcColliderFields * ttc_collider_capacity(max_neighbors));
     if (ttc_colliders_.size() < colliders)

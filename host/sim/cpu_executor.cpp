@@ -65,6 +65,7 @@ public:
     agents_ = &agents;
     params_ = params;
     view_ = agents.view();
+    view_.corridors = agents.corridor_rows(navmesh_tables_);
     last_collision_pass_ = -1;
     clock_.reset();
   }

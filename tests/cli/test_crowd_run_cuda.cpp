@@ -9,6 +9,7 @@
 #include "tests/cli/cli_runner.h"
 #include "tests/support/cuda_device.h"
 
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
@@ -20,10 +21,13 @@ struct CudaRun {
   const char* scenario;
   int steps;              ///< On a GPU.
   int steps_on_simulator; ///< Under GPGPU-Sim (each step of 100 agents takes about 1.5 s).
+  const char* name;       ///< The test's name.
+  /// The defaults' `avoidance` put in the example's place (JSON), or null: the example as it is.
+  const char* avoidance = nullptr;
 };
 
 void PrintTo(const CudaRun& run, std::ostream* out) {
-  *out << run.scenario;
+  *out << run.name;
 }
 
 class CudaCli : public ::testing::TestWithParam<CudaRun> {};
@@ -34,11 +38,18 @@ TEST_P(CudaCli, TrajectoryEqualsTheCpuBackendByteForByte) {
   const CudaRun& run = GetParam();
   const int steps = test::size_for_device(run.steps, run.steps_on_simulator);
   TempDir dir;
+  std::string scenario = sample(run.scenario);
+  if (run.avoidance != nullptr) {
+    nlohmann::json changed = nlohmann::json::parse(read_file(scenario));
+    changed["defaults"]["avoidance"] = nlohmann::json::parse(run.avoidance);
+    scenario = (dir / run.scenario).string();
+    std::ofstream(scenario) << changed.dump(1);
+  }
   for (const char* backend : {"cpu", "cuda"}) {
-    const CliResult r = run_cli("run " + sample(run.scenario) + " --backend " + backend +
-                                " --steps " + std::to_string(steps) + " --quiet --out " +
-                                (dir / (std::string(backend) + ".csv")).string() + " --metrics " +
-                                (dir / (std::string(backend) + ".json")).string());
+    const CliResult r =
+        run_cli("run " + scenario + " --backend " + backend + " --steps " + std::to_string(steps) +
+                " --quiet --out " + (dir / (std::string(backend) + ".csv")).string() +
+                " --metrics " + (dir / (std::string(backend) + ".json")).string());
     ASSERT_EQ(r.exit_code, 0) << backend << ":\n"
                               << r.output.substr(r.output.size() > 4000 ? r.output.size() - 4000
                                                                         : 0);
@@ -59,14 +70,16 @@ TEST_P(CudaCli, TrajectoryEqualsTheCpuBackendByteForByte) {
 }
 
 // circle: 100 agents crossing one point (avoidance under pressure); film_shot: emitters,
-// waypoints and waits (agents added while the device mirror is live).
-INSTANTIATE_TEST_SUITE_P(CudaSamples, CudaCli,
-                         ::testing::Values(CudaRun{"circle.json", 300, 20},
-                                           CudaRun{"film_shot.json", 600, 60}),
-                         [](const ::testing::TestParamInfo<CudaRun>& param) {
-                           std::string name = param.param.scenario;
-                           return name.substr(0, name.find('.'));
-                         });
+// waypoints and waits (agents added while the device mirror is live); corridor under
+// time-to-collision sampling in corridor mode (the avoidance kernel reads the corridor rows the
+// device holds).
+INSTANTIATE_TEST_SUITE_P(
+    CudaSamples, CudaCli,
+    ::testing::Values(CudaRun{"circle.json", 300, 20, "circle"},
+                      CudaRun{"film_shot.json", 600, 60, "film_shot"},
+                      CudaRun{"corridor.json", 600, 30, "corridor_ttc_corridor_mode",
+                              R"({"model": "ttc", "reference": "corridor"})"}),
+    [](const ::testing::TestParamInfo<CudaRun>& param) { return std::string(param.param.name); });
 
 } // namespace
 } // namespace crowd::testing

@@ -4,15 +4,21 @@
 // ring; the winner is the highest score; stop and wait, then forced passage, happen at the
 // documented steps; the proximity stage collects the colliders every N steps. Whole runs under
 // every model: test_avoidance_model_runs.cpp.
+#include "cuda/kernels/navmesh_geometry.h"
 #include "cuda/kernels/proximity.h"
 #include "cuda/kernels/ttc_avoidance.h"
+#include "host/navmesh/navmesh.h"
+#include "host/paths/navmesh_tables.h"
 #include "host/sim/cpu_block.h"
 #include "tests/support/avoidance_scene.h"
 #include "tests/support/crowd_test_support.h"
+#include "tests/support/pillar_field.h"
+#include "tests/support/random_path.h"
 
 #include <algorithm>
 #include <cmath>
 #include <gtest/gtest.h>
+#include <random>
 #include <vector>
 
 namespace crowd {
@@ -46,7 +52,9 @@ struct Scene : test::AvoidanceScene {
   /// One step of agent 0's avoidance; its ratios and smoothed ratios are left in `scratch`.
   glm::vec2 choose() {
     CpuBlock block;
-    choose_velocity(block, 0, arrays.view(), scratch.view(), StandoffParams{}, kDt);
+    AgentView view = arrays.view();
+    view.corridors = arrays.corridor_rows(tables);
+    choose_velocity(block, 0, view, scratch.view(), StandoffParams{}, kDt);
     return arrays.new_velocity[0];
   }
   /// The context ttc_choose_velocity scores agent 0's samples in (after a choose()).
@@ -78,6 +86,7 @@ struct Scene : test::AvoidanceScene {
   }
 
   CpuAvoidanceScratch scratch;
+  NavmeshTablesView tables; ///< Of the navmesh of the corridor rows, where agent 0 has one.
 };
 
 float angle_of(glm::vec2 v) {
@@ -189,6 +198,96 @@ TEST(TtcAvoidance, OnlyCollidersAheadOfASampleCountAgainstIt) {
   }
   EXPECT_GT(backward, 0);
   EXPECT_NEAR(v.x, 1.4f, 1e-5f);
+}
+
+/// Whether the moves a->b and p->q cross (x/z).
+bool crosses(glm::vec2 a, glm::vec2 b, glm::vec2 p, glm::vec2 q) {
+  const auto side = [](glm::vec2 o, glm::vec2 d, glm::vec2 x) {
+    return (d.x - o.x) * (x.y - o.y) - (d.y - o.y) * (x.x - o.x);
+  };
+  return side(a, b, p) * side(a, b, q) < 0.0f && side(p, q, a) * side(p, q, b) < 0.0f;
+}
+
+TEST(TtcAvoidance, InCorridorModeASampleThatLeavesTheCorridorSectionIsNeverTaken) {
+  // Agent 0 5 cm inside a side of its corridor section (an edge of its own polygon into a
+  // polygon off the corridor), its path straight across it: in corridor mode the samples that
+  // cross the side within the step are never taken, as if it were a wall; in shortcut mode
+  // nothing holds it back (its wall row is empty).
+  const NavMesh navmesh = NavMesh::build(test::pillar_field());
+  NavQueryPtr query = navmesh.make_query();
+  const PortalTable portals(navmesh.detour());
+  const PolygonShapes shapes(navmesh.detour(), navmesh.filter());
+  const NavmeshTablesView tables = navmesh_tables_view(portals, shapes);
+  std::mt19937 rng(3);
+  test::RandomPath path;
+  int tried = 0;
+  for (bool found = false; !found; ++tried) {
+    ASSERT_LT(tried, 1000) << "no corridor with a side on its own polygon";
+    if (!test::random_path(*query, navmesh.filter(), navmesh.placement_extents(), rng, 32, path) ||
+        path.polys.size() < 3)
+      continue;
+    for (const TtcReference reference : {kTtcShortcut, kTtcCorridor}) {
+      TtcAvoidanceParams p;
+      p.reference = reference;
+      Scene scene(p);
+      scene.tables = tables;
+      AgentArrays& a = scene.arrays;
+      a.corridors.capacity = 32;
+      a.corridors.corner_capacity = 4;
+      a.corridors.append(a.position[0]);
+      for (std::size_t k = 0; k < path.polys.size(); ++k)
+        a.corridors.row(0)[k] = shapes.index().index_of(path.polys[k]);
+      a.corridors.size[0] = static_cast<std::int32_t>(path.polys.size());
+      // Side 0, where there is one, is of the agent's own polygon when a point just inside its
+      // middle is in that polygon.
+      glm::vec2 side_p{0.0f}, side_q{0.0f};
+      if (for_each_corridor_side(a.corridor_rows(tables), 0,
+                                 [&](int k, glm::vec2 sp, glm::vec2 sq) {
+                                   if (k == 0) {
+                                     side_p = sp;
+                                     side_q = sq;
+                                   }
+                                 }) == 0)
+        break;
+      const int own = a.corridors.row(0)[0];
+      const glm::vec2 along = glm::normalize(side_q - side_p);
+      glm::vec2 out{along.y, -along.x};
+      const glm::vec2 middle = 0.5f * (side_p + side_q);
+      glm::vec3 inside{middle.x - 0.05f * out.x, 0.0f, middle.y - 0.05f * out.y};
+      if (!nav::point_in_polygon(&inside.x, tables.polygon_vertices(own),
+                                 tables.vertex_count(own))) {
+        out = -out;
+        inside = {middle.x - 0.05f * out.x, 0.0f, middle.y - 0.05f * out.y};
+        if (!nav::point_in_polygon(&inside.x, tables.polygon_vertices(own),
+                                   tables.vertex_count(own)))
+          break;
+      }
+      found = true;
+      a.position[0] = inside;
+      a.velocity[0] = a.desired_velocity[0] = a.preferred_velocity[0] = 1.4f * out;
+      const glm::vec2 chosen = scene.choose();
+      const glm::vec2 from{inside.x, inside.z};
+      const TtcContext ctx = scene.context();
+      const std::vector<float> ratio = scene.ratios();
+      int leaving = 0;
+      for (int s = 0; s < static_cast<int>(ratio.size()); ++s) {
+        if (!crosses(from, from + ctx.velocity(s) * kDt, side_p, side_q))
+          continue;
+        ++leaving;
+        if (reference == kTtcCorridor)
+          EXPECT_EQ(ratio[at(s)], kTtcLeaves) << "sample " << s;
+        else
+          EXPECT_NE(ratio[at(s)], kTtcLeaves) << "sample " << s;
+      }
+      EXPECT_GT(leaving, 0); // straight ahead at least
+      if (reference == kTtcCorridor) {
+        EXPECT_FALSE(crosses(from, from + chosen * kDt, side_p, side_q));
+      } else {
+        EXPECT_NEAR(chosen.x, 1.4f * out.x, 1e-5f);
+        EXPECT_NEAR(chosen.y, 1.4f * out.y, 1e-5f);
+      }
+    }
+  }
 }
 
 TEST(TtcAvoidance, SmoothingIsTheMeanOverTheSampleAndItsNeighboursInItsRing) {
