@@ -145,6 +145,10 @@ public:
   /// neighbour count and desired and chosen velocity (its neighbours' among them), which a
   /// step does not download. The CPU executor works on them in place: nothing to do.
   virtual void read_back_for_inspection(int /*agent*/) {}
+  /// Copies agent `agent`'s desired velocity as the last step's kernels left it into the
+  /// `agents` of that step, which a step does not download (the CPU executor works on it in
+  /// place: nothing to do).
+  virtual void read_back_desired_velocity(int /*agent*/) {}
   /// The agent grid that build_grid built last.
   virtual AgentGridSnapshot agent_grid() const = 0;
 

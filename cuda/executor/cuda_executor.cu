@@ -583,6 +583,14 @@ public:
     CROWD_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
   }
 
+  void read_back_desired_velocity(int agent) override {
+    if (agent < 0 || agent >= count_)
+      return;
+    const auto i = static_cast<std::size_t>(agent);
+    copy_row_to_host(agents_->desired_velocity.data() + i, desired_velocity_.data() + i, 1);
+    CROWD_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+  }
+
   AgentGridSnapshot agent_grid() const override {
     AgentGridSnapshot grid;
     const auto n = static_cast<std::size_t>(count_);

@@ -214,7 +214,8 @@ struct CorridorNavigator::Impl {
   bool check_validity(int i, float dt) {
     const std::size_t k = static_cast<std::size_t>(i);
     NavAgent& a = agents[k];
-    if (arrays.mode[k] == kAgentInactive || a.state == TargetState::None)
+    if (arrays.mode[k] == kAgentInactive || a.state == TargetState::None ||
+        a.state == TargetState::Velocity)
       return false;
     a.replan_time += dt;
     dtNavMeshQuery& q = query();
@@ -505,6 +506,16 @@ struct CorridorNavigator::Impl {
     const std::size_t k = static_cast<std::size_t>(i);
     if (arrays.mode[k] == kAgentInactive)
       return;
+    if (a.state == TargetState::Velocity) {
+      // dtCrowd::update's steering of a velocity request: the velocity, at its own speed; no
+      // corridor to follow or keep (the move shrinks it to the agent's polygon).
+      arrays.mode[k] = kAgentMoving;
+      arrays.desired_speed[k] = glm::length(a.target_pos);
+      arrays.preferred_velocity[k] = glm::vec2(a.target_pos.x, a.target_pos.z);
+      arrays.corridor_direction[k] = glm::vec2(0.0f);
+      rows.state[k] = 0;
+      return;
+    }
     const bool has_goal = a.state == TargetState::Valid || a.state == TargetState::WaitingForPath;
     arrays.mode[k] = has_goal ? kAgentMoving : kAgentStanding;
     arrays.desired_speed[k] = has_goal ? a.max_speed : 0.0f;
@@ -650,6 +661,13 @@ void CorridorNavigator::clear_target(int index) {
       static_cast<std::uint8_t>(~(kCorridorFollow | kCorridorKeepPath));
 }
 
+void CorridorNavigator::set_velocity(int index, const glm::vec3& velocity) {
+  clear_target(index);
+  NavAgent& a = impl_->agents.at(static_cast<std::size_t>(index));
+  a.state = TargetState::Velocity;
+  a.target_pos = velocity; // where dtCrowd keeps a velocity request, and saved as a target is
+}
+
 void CorridorNavigator::set_max_speed(int index, float max_speed) {
   impl_->agents.at(static_cast<std::size_t>(index)).max_speed = max_speed;
 }
@@ -774,6 +792,19 @@ std::vector<dtPolyRef> CorridorNavigator::corridor(int index) const {
   const std::int32_t which[] = {index};
   impl_->fetch(which);
   return impl_->path_of(index);
+}
+
+std::vector<PathCorner> CorridorNavigator::corners(int index) const {
+  const std::int32_t which[] = {index};
+  impl_->fetch(which);
+  const CorridorArrays& rows = impl_->rows;
+  const auto i = static_cast<std::size_t>(index);
+  const auto first = i * static_cast<std::size_t>(rows.corner_capacity);
+  const auto count = static_cast<std::size_t>(rows.corner_count.at(i));
+  std::vector<PathCorner> corners;
+  for (std::size_t c = 0; c < count; ++c)
+    corners.push_back({rows.corner_verts[first + c], rows.corner_flags[first + c]});
+  return corners;
 }
 
 std::size_t CorridorNavigator::memory_bytes() const {

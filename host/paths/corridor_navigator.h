@@ -38,6 +38,14 @@ enum class TargetState : std::uint8_t {
   WaitingForPath, ///< Has a goal; its A* search is queued.
   Valid,          ///< Follows its corridor.
   Failed,         ///< No path could be found from where it stands; waits for a new goal.
+  Velocity,       ///< Moves at a requested velocity, no path (DT_CROWDAGENT_TARGET_VELOCITY).
+};
+
+/// A corner of an agent's straight path, as its last corridor following found it
+/// (dtCrowdAgent::cornerVerts and cornerFlags).
+struct PathCorner {
+  glm::vec3 position{0.0f};
+  std::uint8_t flags = 0; ///< DT_STRAIGHTPATH_START / _END / _OFFMESH_CONNECTION bits
 };
 
 /// Makes the host's copies of these agents' corridor rows current: Executor::fetch_corridor_rows
@@ -63,6 +71,11 @@ public:
   void set_target(int index, const glm::vec3& goal);
   /// No goal any more: the agent stands.
   void clear_target(int index);
+  /// A velocity instead of a goal (dtCrowd::requestMoveVelocity): from the next step the
+  /// agent's preferred velocity is (velocity.x, velocity.z) and its desired speed the length of
+  /// `velocity` (m/s), whatever its speed limit; avoidance, collisions and the navmesh bound its
+  /// moves as anyone's, and its corridor shrinks to the polygon it stands on after each move.
+  void set_velocity(int index, const glm::vec3& velocity);
   /// The speed agent `index` walks its corridor at from the next step, m/s.
   void set_max_speed(int index, float max_speed);
   /// Moves the goal of agent `index`, which follows a corridor (TargetState::Valid), to
@@ -97,6 +110,9 @@ public:
   std::size_t path_searches() const;
   /// The polygons of agent `index`'s corridor, its own polygon first.
   std::vector<dtPolyRef> corridor(int index) const;
+  /// The corners of agent `index`'s straight path as the last step's corridor following found
+  /// them (none for an agent that follows no corridor).
+  std::vector<PathCorner> corners(int index) const;
   std::size_t memory_bytes() const;
   /// The part of memory_bytes() in tables of the whole navmesh (polygon graph, portals,
   /// polygon outlines).

@@ -5,6 +5,7 @@
 #include "host/scenario/agent_params_check.h"
 #include "host/sim/crowd_solver.h"
 
+#include <DetourNavMeshQuery.h>
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -83,7 +84,8 @@ struct Crowd::Impl {
           glm::dot(moved, moved) > options.target_replan_distance * options.target_replan_distance;
       if (!(moved_far && delay_over) && (solver.move_goal(id, target) || !delay_over))
         return;
-    } else if (state != TargetState::None && !delay_over) {
+    } else if ((state == TargetState::WaitingForPath || state == TargetState::Failed) &&
+               !delay_over) {
       return; // a search is queued, or failed: the next one waits for the replan delay
     }
     solver.set_goal(id, target);
@@ -174,6 +176,14 @@ void Crowd::request_move_target(int id, const glm::vec3& target) {
   impl_->aim(id, *placed);
 }
 
+void Crowd::request_move_velocity(int id, const glm::vec3& velocity) {
+  impl_->check_active("request_move_velocity", id);
+  if (!is_finite(velocity))
+    throw ApiError("request_move_velocity: velocity must be finite");
+  impl_->targets[static_cast<std::size_t>(id)].leader = -1;
+  impl_->solver.set_velocity(id, velocity);
+}
+
 void Crowd::request_follow(int id, int leader, const glm::vec3& offset) {
   impl_->check_active("request_follow", id);
   impl_->check_active("request_follow", leader);
@@ -258,6 +268,24 @@ glm::vec2 Crowd::velocity(int id) const {
   return impl_->solver.velocities()[static_cast<std::size_t>(id)];
 }
 
+glm::vec2 Crowd::desired_velocity(int id) const {
+  impl_->check_id("desired_velocity", id);
+  if (impl_->removed[static_cast<std::size_t>(id)])
+    return glm::vec2(0.0f);
+  return impl_->solver.desired_velocity(id);
+}
+
+std::vector<CrowdCorner> Crowd::corners(int id) const {
+  impl_->check_id("corners", id);
+  std::vector<CrowdCorner> corners;
+  if (impl_->removed[static_cast<std::size_t>(id)])
+    return corners;
+  for (const PathCorner& c : impl_->solver.navigator().corners(id))
+    corners.push_back({c.position, (c.flags & DT_STRAIGHTPATH_END) != 0,
+                       (c.flags & DT_STRAIGHTPATH_OFFMESH_CONNECTION) != 0});
+  return corners;
+}
+
 glm::vec3 Crowd::target(int id) const {
   impl_->check_id("target", id);
   return impl_->targets[static_cast<std::size_t>(id)].requested;
@@ -276,6 +304,8 @@ CrowdTargetState Crowd::target_state(int id) const {
     return CrowdTargetState::Valid;
   case TargetState::Failed:
     return CrowdTargetState::Failed;
+  case TargetState::Velocity:
+    return CrowdTargetState::Velocity;
   }
   return CrowdTargetState::None;
 }

@@ -18,6 +18,7 @@
 
 #include <glm/glm.hpp>
 #include <memory>
+#include <vector>
 
 class dtNavMesh;
 
@@ -43,6 +44,15 @@ enum class CrowdTargetState {
   Requesting, ///< Its path search is queued.
   Valid,      ///< It follows its corridor toward the target.
   Failed,     ///< No path from where it stands; it waits for a new target.
+  Velocity,   ///< It moves at the velocity of request_move_velocity, no path.
+};
+
+/// A corner of an agent's straight path toward its target (dtCrowdAgent::cornerVerts), as its
+/// last update's corridor following found it: where it steers next.
+struct CrowdCorner {
+  glm::vec3 position{0.0f};
+  bool is_target = false;   ///< The path ends here: the target (DT_STRAIGHTPATH_END).
+  bool enters_link = false; ///< An off-mesh link starts here (DT_STRAIGHTPATH_OFFMESH_CONNECTION).
 };
 
 class Crowd {
@@ -69,6 +79,12 @@ public:
   /// only as CrowdOptions::target_replan_distance and _delay say. Ends a request_follow. Throws
   /// ApiError for an unknown or removed agent, a non-finite target or no navmesh near it.
   void request_move_target(int id, const glm::vec3& target);
+  /// Makes the agent move at `velocity` ((vx, vy, vz), m/s) instead of toward a target, as
+  /// dtCrowd::requestMoveVelocity: its desired speed is the velocity's length, whatever its
+  /// max_speed; avoidance, collisions and the navmesh's edges bound its moves as anyone's. Ends
+  /// a target or a request_follow; request_move_target or reset_move_target ends it. Throws
+  /// ApiError for an unknown or removed agent or a non-finite velocity.
+  void request_move_velocity(int id, const glm::vec3& velocity);
   /// Makes agent `id` follow agent `leader`: its target is the leader's position plus `offset`
   /// (m, world axes), moved with the leader every update as request_move_target moves a target.
   /// It arrives and stands when the leader stands. Ends when a request_move_target or
@@ -96,6 +112,13 @@ public:
   /// The agent's position (m) and velocity ((vx, vz), m/s) after the last update.
   glm::vec3 position(int id) const;
   glm::vec2 velocity(int id) const;
+  /// The velocity it wanted after the last update ((vx, vz), m/s): toward its next corners (or
+  /// its requested velocity) after the standoff breaker and separation, before avoidance
+  /// (dtCrowdAgent::dvel).
+  glm::vec2 desired_velocity(int id) const;
+  /// The corners of its straight path as the last update found them, nearest first; none for
+  /// an agent without a path to follow (standing, waiting for its path, or moving by velocity).
+  std::vector<CrowdCorner> corners(int id) const;
   /// The point its last request_move_target asked for, as projected onto the navmesh.
   glm::vec3 target(int id) const;
   CrowdTargetState target_state(int id) const;

@@ -138,6 +138,17 @@ void CrowdSolver::stop_agent(int id) {
   navigator_->clear_target(id);
 }
 
+void CrowdSolver::set_velocity(int id, const glm::vec3& velocity) {
+  if (arrays_.mode.at(static_cast<std::size_t>(id)) == kAgentInactive)
+    return;
+  navigator_->set_velocity(id, velocity);
+}
+
+glm::vec2 CrowdSolver::desired_velocity(int id) const {
+  executor_->read_back_desired_velocity(id);
+  return arrays_.desired_velocity.at(static_cast<std::size_t>(id));
+}
+
 void CrowdSolver::move_agent(int id, const glm::vec3& position) {
   if (arrays_.mode.at(static_cast<std::size_t>(id)) == kAgentInactive)
     return;

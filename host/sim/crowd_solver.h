@@ -34,6 +34,12 @@ public:
   /// CorridorNavigator::move_target for agent `id`: its goal moves without a search; false
   /// where it could not (no corridor yet, a wall in the way), for the caller to set_goal.
   bool move_goal(int id, const glm::vec3& goal);
+  /// CorridorNavigator::set_velocity for agent `id`: it moves at `velocity` (m/s), no path. A
+  /// removed agent is left alone.
+  void set_velocity(int id, const glm::vec3& velocity);
+  /// Agent `id`'s desired velocity ((vx, vz), m/s) as the last step left it: its preferred
+  /// velocity after the standoff breaker and separation (DetourCrowd's dvel).
+  glm::vec2 desired_velocity(int id) const;
   void move_agent(int id, const glm::vec3& position) override;
   void step(float dt) override;
   std::span<const glm::vec3> positions() const override { return arrays_.position; }

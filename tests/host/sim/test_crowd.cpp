@@ -177,6 +177,84 @@ TEST(Crowd, AMovingTargetIsFollowedWithAPathSearchAtMostOncePerReplanDelay) {
   EXPECT_LT(ground_distance(crowd.position(id), target), 0.5f);
 }
 
+TEST(Crowd, AVelocityRequestMovesTheAgentAtThatVelocityAndTheNavmeshStopsIt) {
+  Crowd crowd(callers_navmesh().detour(), cpu());
+  const int id = crowd.add_agent({4.0f, 0.0f, 6.0f});
+  crowd.request_move_velocity(id, {1.2f, 0.0f, 0.0f});
+  for (int step = 0; step < 20; ++step)
+    crowd.update(0.1f);
+  EXPECT_EQ(crowd.target_state(id), CrowdTargetState::Velocity);
+  EXPECT_EQ(crowd.desired_velocity(id), glm::vec2(1.2f, 0.0f)); // alone: nothing to bend it
+  EXPECT_TRUE(crowd.corners(id).empty());
+  EXPECT_NEAR(crowd.velocity(id).x, 1.2f, 0.05f);
+  EXPECT_NEAR(crowd.velocity(id).y, 0.0f, 0.05f);
+  EXPECT_NEAR(crowd.position(id).z, 6.0f, 0.05f);
+  EXPECT_GT(crowd.position(id).x, 4.0f + 1.2f * 1.7f);
+  // Toward the world's edge 6 m away, for 10 s at 1.5 m/s: it stops at the navmesh's edge.
+  crowd.request_move_velocity(id, {0.0f, 0.0f, -1.5f});
+  for (int step = 0; step < 100; ++step)
+    crowd.update(0.1f);
+  const glm::vec3 at = crowd.position(id);
+  EXPECT_GT(at.z, 0.0f);
+  EXPECT_LT(at.z, 1.0f);
+  const auto on_navmesh = crowd.navmesh().nearest_point(at, {0.1f, 1.0f, 0.1f});
+  ASSERT_TRUE(on_navmesh.has_value());
+  EXPECT_LT(ground_distance(*on_navmesh, at), 1e-3f);
+  EXPECT_LT(std::abs(crowd.velocity(id).y), 0.1f);
+}
+
+TEST(Crowd, AVelocityRequestEndsWithATargetOrAReset) {
+  Crowd crowd(callers_navmesh().detour(), cpu());
+  const int id = crowd.add_agent({4.0f, 0.0f, 6.0f});
+  crowd.request_move_target(id, {4.0f, 0.0f, 20.0f});
+  crowd.update(0.1f);
+  crowd.request_move_velocity(id, {1.0f, 0.0f, 0.0f});
+  crowd.update(0.1f);
+  // A new target at once, within the replan delay of the first: searched all the same.
+  const glm::vec3 goal(8.0f, 0.0f, 3.0f);
+  crowd.request_move_target(id, goal);
+  crowd.update(0.1f);
+  EXPECT_EQ(crowd.target_state(id), CrowdTargetState::Valid);
+  for (int step = 0; step < 100; ++step)
+    crowd.update(0.1f);
+  EXPECT_LT(ground_distance(crowd.position(id), goal), 0.5f);
+  crowd.request_move_velocity(id, {0.0f, 0.0f, 1.0f});
+  crowd.update(0.1f);
+  crowd.reset_move_target(id);
+  for (int step = 0; step < 10; ++step)
+    crowd.update(0.1f);
+  EXPECT_EQ(crowd.target_state(id), CrowdTargetState::None);
+  EXPECT_EQ(crowd.velocity(id), glm::vec2(0.0f));
+}
+
+TEST(Crowd, CornersAndDesiredVelocityShowWhereTheAgentSteers) {
+  // Behind the first pillar (x 10-11, z 11-13): the path turns round one of its corners.
+  Crowd crowd(callers_navmesh().detour(), cpu());
+  const int id = crowd.add_agent({5.0f, 0.0f, 12.0f});
+  const glm::vec3 goal(16.0f, 0.0f, 12.0f);
+  crowd.request_move_target(id, goal);
+  crowd.update(0.1f);
+  crowd.update(0.1f);
+  const std::vector<CrowdCorner> corners = crowd.corners(id);
+  ASSERT_FALSE(corners.empty());
+  EXPECT_FALSE(corners.front().is_target);
+  EXPECT_NEAR(corners.front().position.x, 10.0f, 0.8f);
+  EXPECT_NEAR(std::abs(corners.front().position.z - 12.0f), 1.0f, 0.8f);
+  EXPECT_FALSE(corners.front().enters_link);
+  const glm::vec2 wants = crowd.desired_velocity(id);
+  const glm::vec3 to_corner = corners.front().position - crowd.position(id);
+  EXPECT_NEAR(glm::length(wants), crowd.agent_parameters(id).max_speed, 1e-3f);
+  EXPECT_GT(glm::dot(glm::normalize(wants), glm::normalize(glm::vec2(to_corner.x, to_corner.z))),
+            0.9f);
+  // Past the pillar the target is in sight: the last corner, and the only one.
+  for (int step = 0; step < 60; ++step)
+    crowd.update(0.1f);
+  const std::vector<CrowdCorner> last = crowd.corners(id);
+  ASSERT_EQ(last.size(), 1u);
+  EXPECT_TRUE(last.front().is_target);
+  EXPECT_LT(ground_distance(last.front().position, crowd.target(id)), 1e-4f);
+}
+
 // Each refusal throws ApiError and leaves the crowd as it was.
 class CrowdApiErrors : public ::testing::Test {
 protected:
@@ -193,6 +271,7 @@ protected:
     EXPECT_EQ(crowd.agent_count(), 2);
     EXPECT_EQ(crowd.position(walker), before);
     EXPECT_EQ(crowd.target(walker), target);
+    EXPECT_EQ(crowd.target_state(walker), CrowdTargetState::Valid);
     EXPECT_FALSE(crowd.is_active(gone));
   }
   Crowd crowd;
@@ -204,6 +283,9 @@ constexpr float kNan = std::numeric_limits<float>::quiet_NaN();
 
 TEST_F(CrowdApiErrors, AnUnknownId) {
   EXPECT_THROW(crowd.request_move_target(7, {5.0f, 0.0f, 5.0f}), ApiError);
+  EXPECT_THROW(crowd.request_move_velocity(2, {1.0f, 0.0f, 0.0f}), ApiError);
+  EXPECT_THROW((void)crowd.desired_velocity(-3), ApiError);
+  EXPECT_THROW((void)crowd.corners(2), ApiError);
   EXPECT_THROW(crowd.remove_agent(-1), ApiError);
   EXPECT_THROW((void)crowd.position(2), ApiError);
   expect_unchanged();
@@ -212,6 +294,7 @@ TEST_F(CrowdApiErrors, AnUnknownId) {
 TEST_F(CrowdApiErrors, ARemovedAgent) {
   EXPECT_THROW(crowd.request_move_target(gone, {5.0f, 0.0f, 5.0f}), ApiError);
   EXPECT_THROW(crowd.reset_move_target(gone), ApiError);
+  EXPECT_THROW(crowd.request_move_velocity(gone, {1.0f, 0.0f, 0.0f}), ApiError);
   EXPECT_THROW(crowd.remove_agent(gone), ApiError);
   expect_unchanged();
 }
@@ -219,6 +302,10 @@ TEST_F(CrowdApiErrors, ARemovedAgent) {
 TEST_F(CrowdApiErrors, ANonFinitePositionOrTarget) {
   EXPECT_THROW(crowd.add_agent({kNan, 0.0f, 1.0f}), ApiError);
   EXPECT_THROW(crowd.request_move_target(walker, {1.0f, kNan, 1.0f}), ApiError);
+  EXPECT_THROW(crowd.request_move_velocity(walker, {kNan, 0.0f, 0.0f}), ApiError);
+  EXPECT_THROW(
+      crowd.request_move_velocity(walker, {std::numeric_limits<float>::infinity(), 0.0f, 0.0f}),
+      ApiError);
   expect_unchanged();
 }
 
@@ -265,6 +352,38 @@ TEST_F(CrowdApiErrors, AStepOutOfRange) {
   EXPECT_THROW(crowd.update(kNan), ApiError);
   EXPECT_THROW(crowd.update(2.0f), ApiError);
   expect_unchanged();
+}
+
+TEST(CudaCrowd, VelocityRequestsAndWhatTheAgentsSteerByAreTheCpuExecutors) {
+  // The same calls on both executors: the same moves, and the desired velocities and corners
+  // the CUDA executor keeps on its device come down equal to the CPU's.
+  if (!cuda_device_available())
+    GTEST_SKIP() << "no CUDA device: the CUDA executor cannot run here (bash .ci/gpu-sim runs "
+                    "this test under GPGPU-Sim)";
+  CrowdOptions on_device;
+  on_device.executor = CrowdOptions::Executor::Cuda;
+  Crowd gpu(callers_navmesh().detour(), on_device);
+  Crowd cpu_crowd(callers_navmesh().detour(), cpu());
+  for (Crowd* crowd : {&gpu, &cpu_crowd}) {
+    const int walker = crowd->add_agent({5.0f, 0.0f, 12.0f});
+    const int mover = crowd->add_agent({14.0f, 0.0f, 4.0f});
+    crowd->request_move_target(walker, {16.0f, 0.0f, 12.0f});
+    crowd->request_move_velocity(mover, {-1.0f, 0.0f, 0.5f});
+  }
+  for (int step = 0; step < 12; ++step) {
+    gpu.update(0.1f);
+    cpu_crowd.update(0.1f);
+    for (int id = 0; id < 2; ++id) {
+      EXPECT_EQ(gpu.position(id), cpu_crowd.position(id)) << "step " << step;
+      EXPECT_EQ(gpu.desired_velocity(id), cpu_crowd.desired_velocity(id)) << "step " << step;
+      const std::vector<CrowdCorner> a = gpu.corners(id), b = cpu_crowd.corners(id);
+      ASSERT_EQ(a.size(), b.size()) << "step " << step;
+      for (std::size_t c = 0; c < a.size(); ++c)
+        EXPECT_EQ(a[c].position, b[c].position) << "step " << step << " corner " << c;
+    }
+  }
+  EXPECT_FALSE(gpu.corners(0).empty());
+  EXPECT_NE(gpu.desired_velocity(1), glm::vec2(0.0f));
 }
 
 TEST(Crowd, TheCudaExecutorIsRefusedWhereThereIsNone) {
