@@ -64,6 +64,7 @@ set(CROWD_CORE_SOURCES
   host/scenario/agent_params_check.cpp
   host/scenario/agent_setup_archive.cpp
   host/scenario/obstacle_index.cpp
+  host/scenario/param_table.cpp
   host/scenario/periodic_world.cpp
   host/scenario/polygon2d.cpp
   host/scenario/population.cpp
@@ -220,6 +221,7 @@ set(CROWD_TEST_SOURCES
   host/paths/test_polygon_shapes.cpp
   host/paths/test_shortest_routes.cpp
   host/scenario/test_agent_params_check.cpp
+  host/scenario/test_param_table.cpp
   host/scenario/test_periodic_world.cpp
   host/scenario/test_population.cpp
   host/scenario/test_scenario_extensions.cpp

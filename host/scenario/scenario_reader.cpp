@@ -4,6 +4,7 @@
 // first, then its keys in the order the spec lists them), so a file with several problems
 // always reports the same one.
 #include "host/scenario/json_path.h"
+#include "host/scenario/param_table.h"
 #include "host/scenario/polygon2d.h"
 #include "host/scenario/scenario.h"
 
@@ -89,7 +90,6 @@ namespace {
 using nlohmann::json;
 using KeyList = std::span<const std::string_view>;
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
 /// More agents than this in one scenario is almost certainly a typo, and ids are `int`.
 constexpr std::int64_t kMaxAgents = 10'000'000;
 
@@ -133,39 +133,16 @@ constexpr std::string_view kRectKeys[] = {"rect"};
 constexpr std::string_view kSpawnKeys[] = {"rect", "circle"};
 constexpr std::string_view kGoalKeys[] = {"rect", "point"};
 constexpr std::string_view kCircleKeys[] = {"center", "radius"};
-constexpr std::string_view kAvoidanceKeys[] = {
-    "model",      "vel_bias",   "weight_des_vel", "weight_cur_vel", "weight_side",
-    "weight_toi", "horiz_time", "adaptive_divs",  "adaptive_rings", "adaptive_depth"};
-constexpr std::string_view kMassAvoidanceKeys[] = {"model",
-                                                   "separation_distance",
-                                                   "separation_stiffness",
-                                                   "predictive_time",
-                                                   "predictive_distance",
-                                                   "predictive_stiffness",
-                                                   "standing_obstacle_scale",
-                                                   "wall_distance",
-                                                   "wall_stiffness"};
-constexpr std::string_view kOrcaAvoidanceKeys[] = {"model", "time_horizon",
-                                                   "time_horizon_obstacles"};
-constexpr std::string_view kTtcAvoidanceKeys[] = {"model",
-                                                  "collector_radius",
-                                                  "collector_half_height",
-                                                  "collector_frames_between_updates",
-                                                  "reference",
-                                                  "sample_count",
-                                                  "angle_span",
-                                                  "enable_slowing_down",
-                                                  "enable_stop",
-                                                  "safety_distance",
-                                                  "time_horizon",
-                                                  "time_to_collision_influence",
-                                                  "desired_velocity_influence",
-                                                  "previous_velocity_influence",
-                                                  "stop_collision_time",
-                                                  "stop_wait_time",
-                                                  "enable_force_passage",
-                                                  "wait_passage_time_limit",
-                                                  "force_passage_time_limit"};
+/// The key every avoidance object may have besides its model's parameters (param_table.h).
+constexpr std::string_view kModelKey[] = {"model"};
+
+/// The keys of a parameter table, in its order.
+template <class P> std::vector<std::string_view> keys_of(std::span<const ParamSpec<P>> table) {
+  std::vector<std::string_view> keys;
+  for (const ParamSpec<P>& spec : table)
+    keys.push_back(spec.key);
+  return keys;
+}
 
 bool contains(KeyList keys, std::string_view key) {
   return std::find(keys.begin(), keys.end(), key) != keys.end();
@@ -175,22 +152,6 @@ bool contains(KeyList keys, std::string_view key) {
 std::string format_float(float value) {
   char buffer[32];
   return std::string(buffer, std::to_chars(buffer, buffer + sizeof buffer, value).ptr);
-}
-
-std::string format_number(double value) {
-  if (std::isnan(value)) {
-    return "NaN";
-  }
-  if (std::isinf(value)) {
-    return value > 0 ? "infinity" : "-infinity";
-  }
-  char buffer[64];
-  // Whole numbers in full ("10000000", not "1e+07"): limits are quoted to users.
-  const auto result =
-      std::abs(value) < 1e15 && value == std::floor(value)
-          ? std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::fixed)
-          : std::to_chars(buffer, buffer + sizeof buffer, value);
-  return std::string(buffer, result.ptr);
 }
 
 /// A value as it would appear in the file, shortened so that a message stays one line.
@@ -253,35 +214,6 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
   }
   return row[b.size()];
 }
-
-/// An interval of allowed numbers and the words a message uses for it.
-struct Range {
-  double lo = -kInf, hi = kInf;
-  bool lo_open = false, hi_open = false;
-
-  bool contains(double v) const {
-    return (lo_open ? v > lo : v >= lo) && (hi_open ? v < hi : v <= hi);
-  }
-  std::string describe(std::string_view noun) const {
-    const std::string n(noun);
-    if (lo == -kInf && hi == kInf) {
-      return noun == "number" ? "a finite number" : "an integer";
-    }
-    const std::string article = noun == "number" ? "a " : "an ";
-    if (hi == kInf) {
-      return article + n + (lo_open ? " > " : " >= ") + format_number(lo);
-    }
-    if (lo == -kInf) {
-      return article + n + (hi_open ? " < " : " <= ") + format_number(hi);
-    }
-    return article + n + " in " + (lo_open ? "(" : "[") + format_number(lo) + ", " +
-           format_number(hi) + (hi_open ? ")" : "]");
-  }
-};
-
-constexpr Range kFinite{};
-constexpr Range kPositive{0.0, kInf, true, false};
-constexpr Range kNonNegative{0.0, kInf, false, false};
 
 /// Where agent parameters are read: `Group` covers groups, emitters and `types`, which may
 /// give a parameter as a distribution drawn per agent.
@@ -579,7 +511,7 @@ private:
   /// one number type and some writers emit every number with a fraction or an exponent.
   std::int64_t integer(const json& value, const std::string& path, std::int64_t lo,
                        std::int64_t hi) const {
-    const Range range{static_cast<double>(lo), hi == INT64_MAX ? kInf : static_cast<double>(hi)};
+    const Range range{static_cast<double>(lo), hi == INT64_MAX ? kUnbounded : static_cast<double>(hi)};
     const std::string expected = "must be " + range.describe("integer");
     if (!value.is_number()) {
       fail(path, expected + ", " + got_typed(value));
@@ -829,35 +761,29 @@ private:
   void read_params(const json& object, const std::string& path, ParamsContext context,
                    AgentParams& params, ParamDistributions* drawn) const {
     using PD = ParamDistributions;
-    struct Numeric {
-      std::string_view key;
-      Range range;
-      float AgentParams::*member; ///< nullptr for collision_query_range (optional)
-      std::optional<Distribution> PD::*distribution;
-    };
-    const Numeric numerics[] = {
-        {"radius", kPositive, &AgentParams::radius, &PD::radius},
-        {"max_speed", kPositive, &AgentParams::max_speed, &PD::max_speed},
-        {"max_accel", kPositive, &AgentParams::max_accel, &PD::max_accel},
-        {"separation_weight", kNonNegative, &AgentParams::separation_weight,
-         &PD::separation_weight},
-        {"collision_query_range", kPositive, nullptr, &PD::collision_query_range},
-        {"arrival_radius", kPositive, &AgentParams::arrival_radius, &PD::arrival_radius},
-    };
-    for (const Numeric& numeric : numerics) {
+    // Each number's distribution, in kAgentNumberParams' order.
+    constexpr std::optional<Distribution> PD::*kDistributions[] = {&PD::radius,
+                                                                   &PD::max_speed,
+                                                                   &PD::max_accel,
+                                                                   &PD::separation_weight,
+                                                                   &PD::collision_query_range,
+                                                                   &PD::arrival_radius};
+    static_assert(std::size(kDistributions) == std::size(kAgentNumberParams));
+    for (std::size_t k = 0; k < std::size(kAgentNumberParams); ++k) {
+      const ParamSpec<AgentParams>& numeric = kAgentNumberParams[k];
       const auto it = object.find(numeric.key);
       if (it == object.end()) {
         continue;
       }
       const std::string key_path = json_path::member(path, numeric.key);
       const auto set = [&](float v) {
-        if (numeric.member != nullptr) {
-          params.*numeric.member = v;
+        if (numeric.real != nullptr) {
+          params.*numeric.real = v;
         } else {
           params.collision_query_range = v;
         }
         if (drawn != nullptr) {
-          (drawn->*numeric.distribution).reset();
+          (drawn->*kDistributions[k]).reset();
         }
       };
       if (it->is_object() && context == ParamsContext::Group) {
@@ -865,7 +791,7 @@ private:
         if (d.is_constant()) {
           set(d.lo);
         } else {
-          drawn->*numeric.distribution = d;
+          drawn->*kDistributions[k] = d;
         }
         continue;
       }
@@ -964,17 +890,6 @@ private:
     // A custom object starts from "good" (the default) whatever preset the defaults named,
     // so that its meaning does not depend on other parts of the file.
     AvoidanceParams a = avoidance_preset(AvoidancePreset::Good);
-    const auto real = [&](std::string_view key, const Range& range, float& out) {
-      if (const auto it = value.find(key); it != value.end()) {
-        out = number(*it, json_path::member(path, key), range);
-      }
-    };
-    const auto whole = [&](std::string_view key, std::int64_t lo, std::int64_t hi,
-                           std::int32_t& out) {
-      if (const auto it = value.find(key); it != value.end()) {
-        out = static_cast<std::int32_t>(integer(*it, json_path::member(path, key), lo, hi));
-      }
-    };
     std::string model = "detour";
     if (const auto it = value.find("model"); it != value.end()) {
       const std::string model_path = json_path::member(path, "model");
@@ -986,85 +901,66 @@ private:
         fail(model_path, std::string(kModels) + "got " + show(*it));
     }
     if (model == "mass") {
-      check_keys(value, path, kMassAvoidanceKeys);
-      MassAvoidanceParams& m = a.mass;
-      real("separation_distance", kPositive, m.separation_distance);
-      real("separation_stiffness", kNonNegative, m.separation_stiffness);
-      real("predictive_time", kPositive, m.predictive_time);
-      real("predictive_distance", kPositive, m.predictive_distance);
-      real("predictive_stiffness", kNonNegative, m.predictive_stiffness);
-      real("standing_obstacle_scale", {0.0, 1.0}, m.standing_obstacle_scale);
-      real("wall_distance", kPositive, m.wall_distance);
-      real("wall_stiffness", kNonNegative, m.wall_stiffness);
+      read_table<MassAvoidanceParams>(value, path, kMassParams, a.mass);
       a.model = kAvoidanceMass;
-      params.avoidance = a;
-      params.avoidance_name = "mass";
-      return;
-    }
-    if (model == "orca") {
-      check_keys(value, path, kOrcaAvoidanceKeys);
-      real("time_horizon", kPositive, a.orca.time_horizon);
-      real("time_horizon_obstacles", kPositive, a.orca.time_horizon_obstacles);
+    } else if (model == "orca") {
+      read_table<OrcaAvoidanceParams>(value, path, kOrcaParams, a.orca);
       a.model = kAvoidanceOrca;
-      params.avoidance = a;
-      params.avoidance_name = "orca";
-      return;
-    }
-    if (model == "ttc") {
-      check_keys(value, path, kTtcAvoidanceKeys);
-      TtcAvoidanceParams& t = a.ttc;
-      const auto boolean = [&](std::string_view key, std::int32_t& out) {
-        if (const auto it = value.find(key); it != value.end()) {
-          out = flag(*it, json_path::member(path, key));
-        }
-      };
-      real("collector_radius", kPositive, t.collector_radius);
-      real("collector_half_height", kPositive, t.collector_half_height);
-      whole("collector_frames_between_updates", 1, 1000, t.collector_frames_between_updates);
-      if (const auto it = value.find("reference"); it != value.end()) {
-        constexpr std::string_view kReferences = R"(must be "shortcut" or "corridor", )";
-        const std::string reference_path = json_path::member(path, "reference");
-        if (!it->is_string())
-          fail(reference_path, std::string(kReferences) + got_typed(*it));
-        const std::string reference = it->get<std::string>();
-        if (reference == "shortcut")
-          t.reference = kTtcShortcut;
-        else if (reference == "corridor")
-          t.reference = kTtcCorridor;
-        else
-          fail(reference_path, std::string(kReferences) + "got " + show(*it));
-      }
-      whole("sample_count", 2, kMaxTtcDirections, t.sample_count);
-      real("angle_span", {0.0, 360.0, true, false}, t.angle_span);
-      boolean("enable_slowing_down", t.enable_slowing_down);
-      boolean("enable_stop", t.enable_stop);
-      real("safety_distance", kNonNegative, t.safety_distance);
-      real("time_horizon", kPositive, t.time_horizon);
-      real("time_to_collision_influence", kNonNegative, t.time_to_collision_influence);
-      real("desired_velocity_influence", kNonNegative, t.desired_velocity_influence);
-      real("previous_velocity_influence", kNonNegative, t.previous_velocity_influence);
-      real("stop_collision_time", kNonNegative, t.stop_collision_time);
-      real("stop_wait_time", kNonNegative, t.stop_wait_time);
-      boolean("enable_force_passage", t.enable_force_passage);
-      real("wait_passage_time_limit", kPositive, t.wait_passage_time_limit);
-      real("force_passage_time_limit", kPositive, t.force_passage_time_limit);
+    } else if (model == "ttc") {
+      read_table<TtcAvoidanceParams>(value, path, kTtcParams, a.ttc);
       a.model = kAvoidanceTtc;
-      params.avoidance = a;
-      params.avoidance_name = "ttc";
-      return;
+    } else {
+      read_table<AvoidanceParams>(value, path, kSamplingParams, a);
     }
-    check_keys(value, path, kAvoidanceKeys);
-    real("vel_bias", {0.0, 1.0}, a.vel_bias);
-    real("weight_des_vel", kNonNegative, a.weight_des_vel);
-    real("weight_cur_vel", kNonNegative, a.weight_cur_vel);
-    real("weight_side", kNonNegative, a.weight_side);
-    real("weight_toi", kNonNegative, a.weight_toi);
-    real("horiz_time", kPositive, a.horiz_time);
-    whole("adaptive_divs", 1, kMaxPatternDivs, a.adaptive_divs);
-    whole("adaptive_rings", 1, kMaxPatternRings, a.adaptive_rings);
-    whole("adaptive_depth", 1, 16, a.adaptive_depth);
     params.avoidance = a;
-    params.avoidance_name = "custom";
+    params.avoidance_name = model == "detour" ? "custom" : model;
+  }
+
+  /// The keys of `table` in `object` (besides "model"; any other key is an error), each read as
+  /// its kind and checked against its limits, into `out`.
+  template <class P>
+  void read_table(const json& object, const std::string& path, std::span<const ParamSpec<P>> table,
+                  P& out) const {
+    check_keys(object, path, kModelKey, keys_of(table));
+    for (const ParamSpec<P>& spec : table) {
+      const auto it = object.find(spec.key);
+      if (it == object.end())
+        continue;
+      const std::string key_path = json_path::member(path, spec.key);
+      switch (spec.kind) {
+      case ParamKind::Real:
+        out.*spec.real = number(*it, key_path, spec.range);
+        break;
+      case ParamKind::Whole:
+        out.*spec.integer = static_cast<std::int32_t>(
+            integer(*it, key_path, static_cast<std::int64_t>(spec.range.lo),
+                    static_cast<std::int64_t>(spec.range.hi)));
+        break;
+      case ParamKind::Flag:
+        out.*spec.integer = flag(*it, key_path);
+        break;
+      case ParamKind::Choice:
+        out.*spec.integer = choice(*it, key_path, spec.choices);
+        break;
+      }
+    }
+  }
+
+  /// The index in `words` of a JSON string that is one of them.
+  std::int32_t choice(const json& value, const std::string& path,
+                      std::span<const std::string_view> words) const {
+    std::string expected = "must be "; // "a", "b" or "c"
+    for (std::size_t k = 0; k < words.size(); ++k) {
+      expected += k == 0 ? "" : (k + 1 == words.size() ? " or " : ", ");
+      expected += "\"" + std::string(words[k]) + "\"";
+    }
+    if (!value.is_string())
+      fail(path, expected + ", " + got_typed(value));
+    const std::string text = value.get<std::string>();
+    for (std::size_t k = 0; k < words.size(); ++k)
+      if (text == words[k])
+        return static_cast<std::int32_t>(k);
+    fail(path, expected + ", got " + show(value));
   }
 
   // ---- agents and groups -----------------------------------------------------------------
@@ -1134,7 +1030,7 @@ private:
     }
     emission.end = number(required(value, path, "end", "seconds; no agent enters from then on"),
                           json_path::member(path, "end"),
-                          {static_cast<double>(emission.start), kInf, true, false});
+                          {static_cast<double>(emission.start), kUnbounded, true, false});
     // Agents enter at start + k / rate for k = 0, 1, ... while that is before `end`. The
     // slack (as in step_count) keeps float noise from adding an agent exactly at `end`.
     const double window = (static_cast<double>(emission.end) - emission.start) * emission.rate;

@@ -1,5 +1,7 @@
 #include "host/scenario/scenario_writer.h"
 
+#include "host/scenario/param_table.h"
+
 #include <algorithm>
 #include <charconv>
 #include <nlohmann/json.hpp>
@@ -37,6 +39,36 @@ ordered_json rect(glm::vec2 lo, glm::vec2 hi) {
   return ordered_json::array({xz(lo), xz(hi)});
 }
 
+/// Every parameter of `table` in `params` into `object`, in the table's order, as the reader
+/// reads them back.
+template <class P>
+void write_table(ordered_json& object, std::span<const ParamSpec<P>> table, const P& params) {
+  for (const ParamSpec<P>& spec : table) {
+    const std::string key(spec.key);
+    switch (spec.kind) {
+    case ParamKind::Real:
+      object[key] = number(params.*spec.real);
+      break;
+    case ParamKind::Whole:
+      object[key] = params.*spec.integer;
+      break;
+    case ParamKind::Flag:
+      object[key] = params.*spec.integer != 0;
+      break;
+    case ParamKind::Choice: {
+      // An index out of range (only from the API unchecked) is written as it is: the reader
+      // refuses it.
+      const std::int32_t index = params.*spec.integer;
+      if (index >= 0 && static_cast<std::size_t>(index) < spec.choices.size())
+        object[key] = std::string(spec.choices[static_cast<std::size_t>(index)]);
+      else
+        object[key] = index;
+      break;
+    }
+    }
+  }
+}
+
 ordered_json avoidance(const AgentParams& params) {
   const std::pair<std::string_view, AvoidancePreset> presets[] = {
       {"low", AvoidancePreset::Low},
@@ -49,57 +81,22 @@ ordered_json avoidance(const AgentParams& params) {
   }
   const AvoidanceParams& a = params.avoidance;
   ordered_json object;
-  if (a.model == kAvoidanceMass) {
-    const MassAvoidanceParams& m = a.mass;
+  switch (a.model) {
+  case kAvoidanceMass:
     object["model"] = "mass";
-    object["separation_distance"] = number(m.separation_distance);
-    object["separation_stiffness"] = number(m.separation_stiffness);
-    object["predictive_time"] = number(m.predictive_time);
-    object["predictive_distance"] = number(m.predictive_distance);
-    object["predictive_stiffness"] = number(m.predictive_stiffness);
-    object["standing_obstacle_scale"] = number(m.standing_obstacle_scale);
-    object["wall_distance"] = number(m.wall_distance);
-    object["wall_stiffness"] = number(m.wall_stiffness);
-    return object;
-  }
-  if (a.model == kAvoidanceOrca) {
+    write_table<MassAvoidanceParams>(object, kMassParams, a.mass);
+    break;
+  case kAvoidanceOrca:
     object["model"] = "orca";
-    object["time_horizon"] = number(a.orca.time_horizon);
-    object["time_horizon_obstacles"] = number(a.orca.time_horizon_obstacles);
-    return object;
-  }
-  if (a.model == kAvoidanceTtc) {
-    const TtcAvoidanceParams& t = a.ttc;
+    write_table<OrcaAvoidanceParams>(object, kOrcaParams, a.orca);
+    break;
+  case kAvoidanceTtc:
     object["model"] = "ttc";
-    object["collector_radius"] = number(t.collector_radius);
-    object["collector_half_height"] = number(t.collector_half_height);
-    object["collector_frames_between_updates"] = t.collector_frames_between_updates;
-    object["reference"] = t.reference == kTtcCorridor ? "corridor" : "shortcut";
-    object["sample_count"] = t.sample_count;
-    object["angle_span"] = number(t.angle_span);
-    object["enable_slowing_down"] = t.enable_slowing_down != 0;
-    object["enable_stop"] = t.enable_stop != 0;
-    object["safety_distance"] = number(t.safety_distance);
-    object["time_horizon"] = number(t.time_horizon);
-    object["time_to_collision_influence"] = number(t.time_to_collision_influence);
-    object["desired_velocity_influence"] = number(t.desired_velocity_influence);
-    object["previous_velocity_influence"] = number(t.previous_velocity_influence);
-    object["stop_collision_time"] = number(t.stop_collision_time);
-    object["stop_wait_time"] = number(t.stop_wait_time);
-    object["enable_force_passage"] = t.enable_force_passage != 0;
-    object["wait_passage_time_limit"] = number(t.wait_passage_time_limit);
-    object["force_passage_time_limit"] = number(t.force_passage_time_limit);
-    return object;
+    write_table<TtcAvoidanceParams>(object, kTtcParams, a.ttc);
+    break;
+  default:
+    write_table<AvoidanceParams>(object, kSamplingParams, a);
   }
-  object["vel_bias"] = number(a.vel_bias);
-  object["weight_des_vel"] = number(a.weight_des_vel);
-  object["weight_cur_vel"] = number(a.weight_cur_vel);
-  object["weight_side"] = number(a.weight_side);
-  object["weight_toi"] = number(a.weight_toi);
-  object["horiz_time"] = number(a.horiz_time);
-  object["adaptive_divs"] = a.adaptive_divs;
-  object["adaptive_rings"] = a.adaptive_rings;
-  object["adaptive_depth"] = a.adaptive_depth;
   return object;
 }
 

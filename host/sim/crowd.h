@@ -69,7 +69,7 @@ public:
   /// Adds an agent at the navmesh point nearest to `position` (within its query extents),
   /// standing without a target; returns its id (the number of agents added before it; ids are
   /// never reused). Throws ApiError for a non-finite position, parameters out of their ranges
-  /// (the scenario format's: host/scenario/agent_params_check.h) or no navmesh near.
+  /// (host/scenario/param_table.h, the scenario format's) or no navmesh near.
   int add_agent(const glm::vec3& position, const AgentParams& params = {});
   /// Takes the agent out: it no longer moves or obstructs. Its id stays taken.
   void remove_agent(int id);

@@ -13,10 +13,13 @@
 //   while (sim.step_index() < 100) sim.step();
 //   glm::vec3 p = sim.position(id);
 //
-// The parameters' units and limits are documented where they are declared: agents in
-// host/scenario/scenario.h (AgentParams), the solver in cuda/core/solver_options.h, avoidance
-// in cuda/common/avoidance_params.h.
+// Every agent and avoidance parameter by name, with its unit and limits: the table of
+// host/scenario/param_table.h (included), which the scenario reader and the API's checks read;
+// what each one does is documented where it is declared: agents in host/scenario/scenario.h
+// (AgentParams), avoidance in cuda/common/avoidance_params.h, the solver in
+// cuda/core/solver_options.h.
 #pragma once
 
+#include "host/scenario/param_table.h"
 #include "host/sim/crowd.h"
 #include "host/sim/simulation.h"

@@ -1,5 +1,6 @@
 // The parameter ranges applied to agents that do not come through the reader: the same as
 // the scenario format's (shared/spec/scenario.md), checked against what the reader accepts.
+// Every limit of every model: test_param_table.cpp.
 #include "host/scenario/agent_params_check.h"
 #include "host/scenario/scenario.h"
 
@@ -34,21 +35,21 @@ TEST(AgentParamsCheck, ValuesTheReaderAcceptsPassAndTheOnesItRefusesDoNot) {
   AgentParams params;
   params.separation_weight = -std::numeric_limits<float>::min();
   EXPECT_EQ(agent_params_problem(params),
-            "separation_weight must be a finite number >= 0, got -1.1754944e-38");
+            "separation_weight must be a number >= 0, got -1.1754944e-38");
   params = {};
   params.avoidance.weight_toi = std::numeric_limits<float>::infinity();
   EXPECT_EQ(agent_params_problem(params),
-            "avoidance.weight_toi must be a finite number >= 0, got inf");
+            "avoidance.weight_toi must be a number >= 0, got infinity");
   params = {};
   params.max_accel = std::numeric_limits<float>::quiet_NaN();
-  EXPECT_EQ(agent_params_problem(params), "max_accel must be a finite number > 0, got nan");
+  EXPECT_EQ(agent_params_problem(params), "max_accel must be a number > 0, got NaN");
 }
 
 TEST(AgentParamsCheck, NamesTheFirstProblemInTheSpecsOrder) {
   AgentParams params;
   params.arrival_radius = 0.0f;
   params.radius = -1.0f;
-  EXPECT_EQ(agent_params_problem(params), "radius must be a finite number > 0, got -1");
+  EXPECT_EQ(agent_params_problem(params), "radius must be a number > 0, got -1");
 }
 
 } // namespace
