@@ -19,6 +19,7 @@ set(CROWD_CORE_SOURCES
   host/checkpoint/atomic_file.cpp
   host/checkpoint/checkpoint_file.cpp
   host/checkpoint/fnv1a.cpp
+  host/checkpoint/solver_options_archive.cpp
   host/navmesh/contour_clearance.cpp
   host/navmesh/default_cell_size.cpp
   host/navmesh/floor_coverage.cpp
@@ -28,6 +29,7 @@ set(CROWD_CORE_SOURCES
   host/navmesh/input_geometry.cpp
   host/navmesh/ledge_filter.cpp
   host/navmesh/navmesh.cpp
+  host/navmesh/navmesh_fingerprint.cpp
   host/navmesh/nearest_polygon.cpp
   host/navmesh/obj_loader.cpp
   host/navmesh/scenario_geometry.cpp

@@ -2,26 +2,25 @@
 
 #include "host/checkpoint/archive.h"
 #include "host/checkpoint/fnv1a.h"
+#include "host/checkpoint/solver_options_archive.h"
+
+#include <type_traits>
 
 namespace crowd {
 namespace {
 
 // The run's options in a checkpoint (host/checkpoint/archive.h): one field list for save and
 // restore, so that the two cannot disagree on the order.
-constexpr auto kRunOptionFields = [](auto& archive, auto& o) {
+template <class Archive, class Options> void run_option_fields(Archive& archive, Options& o) {
   archive.fields(o.scenario, o.backend, o.steps, o.threads, o.out, o.every, o.fps, o.max_turn_rate,
                  o.metrics, o.quiet, o.stuck_seconds, o.standoff, o.arrival, o.avoidance_model);
-  auto& s = o.solver;
-  archive.fields(s.max_neighbors, s.max_wall_segments, s.collision_iterations,
-                 s.collision_resolve_factor, s.collision_walls, s.collision_yield, s.max_corners,
-                 s.max_path_polys, s.path_requests_per_step, s.path_share_queue_length,
-                 s.path_tree_cache_bytes, s.path_search_nodes, s.path_optimization_range_factor,
-                 s.topology_optimization_interval, s.topology_optimizations_per_step, s.threads,
-                 s.standoff_wait, s.standoff_duration, s.standoff_turn_degrees,
-                 s.standoff_horizon_scale, s.standoff_keep_degrees);
+  if constexpr (std::is_same_v<Archive, ArchiveWriter>)
+    save_solver_options(archive, o.solver);
+  else
+    o.solver = restore_solver_options(archive);
   archive.fields(o.checkpoint, o.checkpoint_every);
   archive.fields(o.start_frame, o.preroll, o.handles);
-};
+}
 constexpr auto kFingerprintFields = [](auto& archive, auto& file) {
   archive.fields(file.first, file.second);
 };
@@ -63,14 +62,14 @@ RunOptions with_absolute_paths(RunOptions options) {
 
 void save_run_record(ArchiveWriter& out, const RunOptions& options, int total_steps,
                      const InputFingerprints& inputs) {
-  kRunOptionFields(out, options);
+  run_option_fields(out, options);
   out.put(total_steps);
   out.put_records(inputs.files, kFingerprintFields);
 }
 
 RunRecord restore_run_record(ArchiveReader& in) {
   RunRecord record;
-  kRunOptionFields(in, record.options);
+  run_option_fields(in, record.options);
   in.get(record.total_steps);
   in.get_records(record.inputs.files, kFingerprintFields);
   return record;

@@ -2,7 +2,12 @@
 
 #include "cuda/core/executor.h"
 #include "cuda/kernels/fault_guard.h"
+#include "host/checkpoint/archive.h"
+#include "host/checkpoint/checkpoint_file.h"
+#include "host/checkpoint/solver_options_archive.h"
+#include "host/navmesh/navmesh_fingerprint.h"
 #include "host/scenario/agent_params_check.h"
+#include "host/scenario/agent_setup_archive.h"
 #include "host/sim/crowd_solver.h"
 
 #include <DetourNavMeshQuery.h>
@@ -308,6 +313,92 @@ CrowdTargetState Crowd::target_state(int id) const {
     return CrowdTargetState::Velocity;
   }
   return CrowdTargetState::None;
+}
+
+namespace {
+
+/// What a Crowd's checkpoint body starts with, so that another kind of checkpoint is refused:
+/// "CROWDAPI" read as a little-endian u64.
+constexpr std::uint64_t kCrowdCheckpointKind = 0x49504144574f5243ull;
+
+// One field list for save and restore (host/checkpoint/archive.h).
+constexpr auto kTargetFields = [](auto& archive, auto& t) {
+  archive.fields(t.requested, t.planned, t.since_plan, t.leader, t.offset);
+};
+
+} // namespace
+
+void Crowd::save(const std::filesystem::path& file) const {
+  const Impl& m = *impl_;
+  ArchiveWriter out;
+  // The options first: GCC 12 warns (-Wstringop-overflow, falsely) of an inlined first write
+  // into the writer's empty buffer.
+  save_solver_options(out, m.options.solver);
+  out.put(kCrowdCheckpointKind);
+  out.put(navmesh_fingerprint(m.navmesh.detour()));
+  out.fields(m.options.target_replan_distance, m.options.target_replan_delay);
+  out.put(static_cast<std::uint64_t>(m.params.size()));
+  for (const AgentParams& params : m.params) {
+    AgentSetup setup;
+    setup.params = params;
+    save_agent_setup(out, setup);
+  }
+  out.put(m.removed);
+  out.put_records(m.targets, kTargetFields);
+  m.solver.save(out);
+  try {
+    write_checkpoint_file(file, out);
+  } catch (const std::exception& e) {
+    throw ApiError(std::string("save: ") + e.what());
+  }
+}
+
+void Crowd::restore(const std::filesystem::path& file) {
+  try {
+    const CheckpointBody body(file);
+    ArchiveReader in = body.reader();
+    CrowdOptions options = impl_->options;
+    options.solver = restore_solver_options(in);
+    options.solver.threads = impl_->options.solver.threads;
+    std::uint64_t kind = 0;
+    in.get(kind);
+    if (kind != kCrowdCheckpointKind)
+      in.fail("not a crowd::Crowd checkpoint");
+    std::uint64_t fingerprint = 0;
+    in.get(fingerprint);
+    if (fingerprint != navmesh_fingerprint(impl_->navmesh.detour()))
+      in.fail("it was saved on another navmesh (other tiles, or the same tiles added in another "
+              "order)");
+    in.get(options.target_replan_distance);
+    in.get(options.target_replan_delay);
+    std::unique_ptr<Impl> fresh;
+    try {
+      fresh = std::make_unique<Impl>(impl_->navmesh.detour(), checked(options));
+    } catch (const std::exception& e) { // options out of range (ApiError, CrowdSolver's check)
+      in.fail(std::string("its options are refused: ") + e.what());
+    }
+    const std::size_t count = in.count();
+    for (std::size_t k = 0; k < count; ++k) {
+      const AgentParams params = restore_agent_setup(in).params;
+      if (const auto problem = agent_params_problem(params))
+        in.fail("agent " + std::to_string(k) + ": " + *problem);
+      fresh->params.push_back(params);
+    }
+    in.get(fresh->removed);
+    in.expect(fresh->removed.size(), count, "the removed flags' count");
+    in.get_records(fresh->targets, kTargetFields);
+    in.expect(fresh->targets.size(), count, "the targets' count");
+    for (const TargetRecord& t : fresh->targets)
+      if (t.leader < -1 || t.leader >= static_cast<int>(count))
+        in.fail("a follower's leader is not an agent");
+    fresh->solver.restore(in);
+    in.expect(fresh->solver.positions().size(), count, "the solver's agent count");
+    if (!in.at_end())
+      in.fail("bytes after the crowd's state");
+    impl_ = std::move(fresh);
+  } catch (const CheckpointError& e) {
+    throw ApiError(std::string("restore: ") + e.what());
+  }
 }
 
 std::size_t Crowd::path_searches() const {

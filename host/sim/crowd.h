@@ -16,6 +16,7 @@
 #include "host/scenario/scenario.h"
 #include "host/sim/api_error.h"
 
+#include <filesystem>
 #include <glm/glm.hpp>
 #include <memory>
 #include <vector>
@@ -122,6 +123,18 @@ public:
   /// The point its last request_move_target asked for, as projected onto the navmesh.
   glm::vec3 target(int id) const;
   CrowdTargetState target_state(int id) const;
+  /// Writes the crowd's whole state to `file` (a checkpoint, host/checkpoint/checkpoint_file.h,
+  /// written atomically): every agent, its parameters, target, follow and velocity request,
+  /// corridor and kernel state, the path search queue, and the options. Throws ApiError naming
+  /// the file when it cannot be written.
+  void save(const std::filesystem::path& file) const;
+  /// Replaces the crowd's state with the one save() wrote to `file`, on this same navmesh (the
+  /// same tiles, added in the same order); the crowd then steps on exactly as the saved one
+  /// would have, on either executor. The options come from the file, but for the executor and
+  /// the thread count, which do not change results. Throws ApiError naming the file and the
+  /// problem when it cannot be read, is not a Crowd's checkpoint, was written by another build,
+  /// is damaged, or was saved on another navmesh; the crowd is then unchanged.
+  void restore(const std::filesystem::path& file);
   /// Path searches run so far (A* searches and shared path trees built).
   std::size_t path_searches() const;
   /// "cpu" or "cuda".

@@ -7,8 +7,11 @@
 #include <DetourNavMesh.h>
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <gtest/gtest.h>
 #include <limits>
+#include <unistd.h>
 
 namespace crowd {
 namespace {
@@ -255,6 +258,112 @@ TEST(Crowd, CornersAndDesiredVelocityShowWhereTheAgentSteers) {
   EXPECT_LT(ground_distance(last.front().position, crowd.target(id)), 1e-4f);
 }
 
+/// A file in the temporary directory, removed when it goes.
+struct TempFile {
+  explicit TempFile(const std::string& name)
+      : path(std::filesystem::temp_directory_path() /
+             ("crowd_test_" + std::to_string(::getpid()) + "_" + name)) {}
+  ~TempFile() {
+    std::error_code ignored;
+    std::filesystem::remove(path, ignored);
+  }
+  std::filesystem::path path;
+};
+
+/// Walkers across the world past each other, a follower, an agent moving by velocity, one with
+/// other parameters and a removed one, after `steps` updates.
+Crowd busy_crowd(int steps) {
+  Crowd crowd(callers_navmesh().detour(), cpu());
+  const int a = crowd.add_agent({2.0f, 0.0f, 12.0f});
+  const int b = crowd.add_agent({46.0f, 0.0f, 12.5f});
+  const int follower = crowd.add_agent({2.0f, 0.0f, 10.0f});
+  const int mover = crowd.add_agent({30.0f, 0.0f, 3.0f});
+  AgentParams fast;
+  fast.max_speed = 2.0f;
+  fast.avoidance = avoidance_defaults(kAvoidanceTtc);
+  const int c = crowd.add_agent({5.0f, 0.0f, 20.0f}, fast);
+  const int gone = crowd.add_agent({8.0f, 0.0f, 20.0f});
+  crowd.request_move_target(a, {46.0f, 0.0f, 12.0f});
+  crowd.request_move_target(b, {2.0f, 0.0f, 12.0f});
+  crowd.request_follow(follower, a, {-1.0f, 0.0f, -1.5f});
+  crowd.request_move_velocity(mover, {-1.0f, 0.0f, 0.3f});
+  crowd.request_move_target(c, {40.0f, 0.0f, 20.0f});
+  crowd.remove_agent(gone);
+  for (int step = 0; step < steps; ++step)
+    crowd.update(0.1f);
+  return crowd;
+}
+
+void expect_same_crowds(const Crowd& x, const Crowd& y) {
+  ASSERT_EQ(x.agent_count(), y.agent_count());
+  for (int id = 0; id < x.agent_count(); ++id) {
+    EXPECT_EQ(x.is_active(id), y.is_active(id)) << id;
+    EXPECT_EQ(x.position(id), y.position(id)) << id;
+    EXPECT_EQ(x.velocity(id), y.velocity(id)) << id;
+    EXPECT_EQ(x.target(id), y.target(id)) << id;
+    EXPECT_EQ(x.target_state(id), y.target_state(id)) << id;
+    EXPECT_EQ(x.agent_parameters(id).max_speed, y.agent_parameters(id).max_speed) << id;
+  }
+  EXPECT_EQ(x.path_searches(), y.path_searches());
+}
+
+TEST(CrowdCheckpoint, ARestoredCrowdStepsOnExactlyAsTheSavedOne) {
+  TempFile file("restored.ckp");
+  Crowd original = busy_crowd(30);
+  original.save(file.path);
+  Crowd restored(callers_navmesh().detour(), cpu()); // empty, then the saved state
+  restored.restore(file.path);
+  expect_same_crowds(original, restored);
+  const glm::vec3 follower_target = restored.target(2);
+  for (int step = 0; step < 60; ++step) {
+    original.update(0.1f);
+    restored.update(0.1f);
+  }
+  expect_same_crowds(original, restored);
+  EXPECT_EQ(restored.target_state(3), CrowdTargetState::Velocity);
+  EXPECT_FALSE(restored.is_active(5));
+  // The follower still follows its walking leader: its target moved on with it.
+  EXPECT_EQ(restored.target_state(2), CrowdTargetState::Valid);
+  EXPECT_GT(ground_distance(restored.target(2), follower_target), 3.0f);
+}
+
+TEST(CrowdCheckpoint, AFileItCannotUseIsRefusedAndTheCrowdIsUnchanged) {
+  TempFile saved("saved.ckp");
+  busy_crowd(10).save(saved.path);
+  Crowd crowd = busy_crowd(20);
+  const Crowd same = busy_crowd(20);
+  const auto refused = [&](const std::filesystem::path& file, const std::string& part) {
+    try {
+      crowd.restore(file);
+      ADD_FAILURE() << "restored " << file;
+    } catch (const ApiError& e) {
+      const std::string message = e.what();
+      EXPECT_NE(message.find(file.string()), std::string::npos) << message;
+      EXPECT_NE(message.find(part), std::string::npos) << message;
+    }
+    expect_same_crowds(crowd, same);
+  };
+  refused(saved.path.string() + ".missing", "restore: ");
+  // Damaged: one byte of the body flipped.
+  TempFile damaged("damaged.ckp");
+  std::filesystem::copy_file(saved.path, damaged.path);
+  {
+    std::fstream f(damaged.path, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(-20, std::ios::end);
+    f.put('\x5a');
+  }
+  refused(damaged.path, "restore: ");
+  // Saved on another navmesh: the same world in one tile.
+  std::string one_tile = kWorld;
+  one_tile.replace(one_tile.find(", \"tile_size\": 32"), 16, "");
+  const NavMesh other = NavMesh::build(parse_scenario(one_tile, "one_tile.json"));
+  Crowd elsewhere(other.detour(), cpu());
+  elsewhere.add_agent({2.0f, 0.0f, 12.0f});
+  TempFile foreign("foreign.ckp");
+  elsewhere.save(foreign.path);
+  refused(foreign.path, "another navmesh");
+}
+
 // Each refusal throws ApiError and leaves the crowd as it was.
 class CrowdApiErrors : public ::testing::Test {
 protected:
@@ -384,6 +493,25 @@ TEST(CudaCrowd, VelocityRequestsAndWhatTheAgentsSteerByAreTheCpuExecutors) {
   }
   EXPECT_FALSE(gpu.corners(0).empty());
   EXPECT_NE(gpu.desired_velocity(1), glm::vec2(0.0f));
+}
+
+TEST(CudaCrowd, ACheckpointOfTheCpuExecutorStepsOnAlikeOnTheDevice) {
+  if (!cuda_device_available())
+    GTEST_SKIP() << "no CUDA device: the CUDA executor cannot run here (bash .ci/gpu-sim runs "
+                    "this test under GPGPU-Sim)";
+  TempFile file("to_device.ckp");
+  Crowd on_cpu = busy_crowd(10);
+  on_cpu.save(file.path);
+  CrowdOptions on_device;
+  on_device.executor = CrowdOptions::Executor::Cuda;
+  Crowd gpu(callers_navmesh().detour(), on_device);
+  gpu.restore(file.path);
+  EXPECT_EQ(gpu.executor_name(), "cuda");
+  for (int step = 0; step < 8; ++step) {
+    on_cpu.update(0.1f);
+    gpu.update(0.1f);
+  }
+  expect_same_crowds(on_cpu, gpu);
 }
 
 TEST(Crowd, TheCudaExecutorIsRefusedWhereThereIsNone) {
