@@ -6,6 +6,7 @@
 #include "cuda/kernels/corridor_sides.h"
 #include "host/navmesh/navmesh.h"
 #include "host/paths/navmesh_tables.h"
+#include "tests/support/navmesh_with_tables.h"
 #include "tests/support/pillar_field.h"
 #include "tests/support/random_path.h"
 
@@ -93,11 +94,11 @@ AgentArrays one_agent_on(const std::vector<dtPolyRef>& path, const PolygonIndex&
 class CorridorSides : public ::testing::TestWithParam<int> {};
 
 TEST_P(CorridorSides, AreTheEdgesOfTheSectionDetourSaysLeadOffTheCorridor) {
-  const NavMesh navmesh = NavMesh::build(test::pillar_field_in_tiles(GetParam()));
-  NavQueryPtr query = navmesh.make_query();
-  const PortalTable portals(navmesh.detour());
-  const PolygonShapes shapes(navmesh.detour(), navmesh.filter());
-  const NavmeshTablesView tables = navmesh_tables_view(portals, shapes);
+  const test::NavmeshWithTables world(test::pillar_field_in_tiles(GetParam()));
+  const NavMesh& navmesh = world.navmesh;
+  const dtNavMeshQuery* query = world.query.get();
+  const PolygonShapes& shapes = world.shapes;
+  const NavmeshTablesView& tables = world.tables;
   std::mt19937 rng(11);
   test::RandomPath path;
   int corridors = 0, with_sides = 0, sides_seen = 0;
@@ -120,11 +121,11 @@ TEST_P(CorridorSides, AreTheEdgesOfTheSectionDetourSaysLeadOffTheCorridor) {
 }
 
 TEST_P(CorridorSides, AreNoneWithoutAPortalLeftOrWithoutRows) {
-  const NavMesh navmesh = NavMesh::build(test::pillar_field_in_tiles(GetParam()));
-  NavQueryPtr query = navmesh.make_query();
-  const PortalTable portals(navmesh.detour());
-  const PolygonShapes shapes(navmesh.detour(), navmesh.filter());
-  const NavmeshTablesView tables = navmesh_tables_view(portals, shapes);
+  const test::NavmeshWithTables world(test::pillar_field_in_tiles(GetParam()));
+  const NavMesh& navmesh = world.navmesh;
+  const dtNavMeshQuery* query = world.query.get();
+  const PolygonShapes& shapes = world.shapes;
+  const NavmeshTablesView& tables = world.tables;
   std::mt19937 rng(12);
   test::RandomPath path;
   while (!test::random_path(*query, navmesh.filter(), navmesh.placement_extents(), rng, kCapacity,

@@ -12,6 +12,7 @@
 #include "host/sim/cpu_block.h"
 #include "tests/support/avoidance_scene.h"
 #include "tests/support/crowd_test_support.h"
+#include "tests/support/navmesh_with_tables.h"
 #include "tests/support/pillar_field.h"
 #include "tests/support/random_path.h"
 
@@ -213,11 +214,11 @@ TEST(TtcAvoidance, InCorridorModeASampleThatLeavesTheCorridorSectionIsNeverTaken
   // polygon off the corridor), its path straight across it: in corridor mode the samples that
   // cross the side within the step are never taken, as if it were a wall; in shortcut mode
   // nothing holds it back (its wall row is empty).
-  const NavMesh navmesh = NavMesh::build(test::pillar_field());
-  NavQueryPtr query = navmesh.make_query();
-  const PortalTable portals(navmesh.detour());
-  const PolygonShapes shapes(navmesh.detour(), navmesh.filter());
-  const NavmeshTablesView tables = navmesh_tables_view(portals, shapes);
+  const test::NavmeshWithTables world(test::pillar_field());
+  const NavMesh& navmesh = world.navmesh;
+  const dtNavMeshQuery* query = world.query.get();
+  const PolygonShapes& shapes = world.shapes;
+  const NavmeshTablesView& tables = world.tables;
   std::mt19937 rng(3);
   test::RandomPath path;
   int tried = 0;
