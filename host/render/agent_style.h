@@ -45,6 +45,8 @@ inline constexpr const std::array<glm::vec3, kTypeColourCount>& kTypeColours = k
 inline constexpr glm::vec4 kSelection{0.95f, 0.10f, 0.75f, 1.0f};
 inline constexpr glm::vec4 kNeighbourLink{0.95f, 0.10f, 0.75f, 0.9f};
 inline constexpr glm::vec4 kWallSegment{1.00f, 0.45f, 0.00f, 1.0f};
+/// The sides of a time-to-collision agent's corridor section in corridor mode: walls to it.
+inline constexpr glm::vec4 kCorridorSide{0.85f, 0.70f, 0.00f, 1.0f};
 inline constexpr glm::vec4 kCorridorFill{0.30f, 0.80f, 0.55f, 0.35f};
 inline constexpr glm::vec4 kCorridorEdge{0.15f, 0.55f, 0.35f, 0.9f};
 inline constexpr glm::vec4 kChosenVelocity{0.10f, 0.10f, 0.10f, 1.0f};

@@ -32,9 +32,12 @@ DebugOverlay make_debug_overlay(const SceneData& scene, const SceneFrame& frame,
       overlay.under.add_convex(outline, palette::kCorridorFill);
       overlay.under.add_outline(outline, palette::kCorridorEdge);
     }
-  if (options.walls)
+  if (options.walls) {
     for (const glm::vec4& s : view->wall_segments)
       overlay.over.add_line({s.x, s.y}, {s.z, s.w}, palette::kWallSegment);
+    for (const glm::vec4& s : view->corridor_sides)
+      overlay.over.add_line({s.x, s.y}, {s.z, s.w}, palette::kCorridorSide);
+  }
   if (options.neighbours)
     for (const int j : view->neighbours) {
       const glm::vec3& p = frame.positions[static_cast<std::size_t>(j)];

@@ -149,6 +149,11 @@ AgentDebugView inspect_agent(const AgentArrays& a, const CorridorNavigator& navi
     local_view.corridors.size += i;
   }
 
+  if (ttc && own_params.ttc.reference == kTtcCorridor)
+    for_each_corridor_side(local_view.corridors, 0, [&](int, glm::vec2 p, glm::vec2 q) {
+      view.corridor_sides.emplace_back(p.x, p.y, q.x, q.y);
+    });
+
   SampleRecordingBlock block(view.samples, view.ttc_samples);
   CpuAvoidanceScratch scratch(local.max_neighbors, local.max_segments);
   const AvoidanceScratch shared = scratch.view();

@@ -63,9 +63,13 @@ struct AgentDebugView {
   TtcState ttc_state;
   bool stopped = false;
   bool forced = false;
-  glm::vec2 chosen_velocity{0.0f};              ///< The avoidance stage's answer for this state.
-  std::vector<int> neighbours;                  ///< Agent ids, nearest first.
-  std::vector<glm::vec4> wall_segments;         ///< (p.x, p.z, q.x, q.z)
+  glm::vec2 chosen_velocity{0.0f};      ///< The avoidance stage's answer for this state.
+  std::vector<int> neighbours;          ///< Agent ids, nearest first.
+  std::vector<glm::vec4> wall_segments; ///< (p.x, p.z, q.x, q.z)
+  /// A time-to-collision agent in corridor mode: the sides of its corridor section, which its
+  /// samples must not cross (cuda/kernels/corridor_sides.h), as (p.x, p.z, q.x, q.z); empty
+  /// otherwise.
+  std::vector<glm::vec4> corridor_sides;
   std::vector<std::vector<glm::vec3>> corridor; ///< Polygon outlines, the agent's own first.
 };
 

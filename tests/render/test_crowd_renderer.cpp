@@ -367,6 +367,40 @@ TEST(CrowdRenderer, ATtcAgentsOverlayDrawsItsFanByBothRatiosAndItsStopOrForcedRi
   EXPECT_EQ(ring_vertices(without, palette::kTtcForced), 0);
 }
 
+TEST(CrowdRenderer, ACorridorModeAgentsOverlayDrawsItsCorridorSidesWithTheWalls) {
+  // Geometry only (no OpenGL): each side a line in its own colour, beside the wall segments,
+  // both only while walls are shown.
+  testing::TempDir dir;
+  const auto scenario_file = dir.path() / "scene.json";
+  std::ofstream(scenario_file) << kScene;
+  SimulationOptions sim_options;
+  sim_options.backend = BackendKind::Cpu;
+  LiveSource live(load_scenario(scenario_file), sim_options);
+  live.advance();
+  AgentDebugView view;
+  view.agent = 0;
+  view.wall_segments = {{0.0f, 0.0f, 1.0f, 0.0f}};
+  view.corridor_sides = {{2.0f, 2.0f, 3.0f, 2.5f}, {3.0f, 2.5f, 3.0f, 4.0f}};
+  ViewOptions options;
+  options.selected = 0;
+  options.neighbours = options.samples = false;
+  const auto lines_of = [](const DebugOverlay& overlay, glm::vec4 colour) {
+    std::vector<glm::vec4> found;
+    for (std::size_t k = 0; k + 1 < overlay.over.lines.size(); k += 2)
+      if (overlay.over.lines[k].colour == colour)
+        found.emplace_back(overlay.over.lines[k].position.x, overlay.over.lines[k].position.y,
+                           overlay.over.lines[k + 1].position.x,
+                           overlay.over.lines[k + 1].position.y);
+    return found;
+  };
+  const DebugOverlay overlay = make_debug_overlay(live.scene(), live.frame(), options, &view);
+  EXPECT_EQ(lines_of(overlay, palette::kCorridorSide), view.corridor_sides);
+  EXPECT_EQ(lines_of(overlay, palette::kWallSegment), view.wall_segments);
+  options.walls = false;
+  const DebugOverlay without = make_debug_overlay(live.scene(), live.frame(), options, &view);
+  EXPECT_TRUE(lines_of(without, palette::kCorridorSide).empty());
+}
+
 TEST(CrowdRenderer, SelectedAgentOverlaysDrawLiveSolverState) {
   CROWD_REQUIRE_GL_CONTEXT(context);
   testing::TempDir dir;

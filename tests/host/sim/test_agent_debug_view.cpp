@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cfloat>
 #include <gtest/gtest.h>
+#include <string>
 
 namespace crowd {
 namespace {
@@ -279,6 +280,33 @@ TEST(AgentDebugView, ATtcAgentShowsItsFanItsCollidersAndTheKernelsChoice) {
   EXPECT_GT(stopped, 0) << "agent 0 stops and waits before the oncoming agent";
   EXPECT_GT(colliders_only, 0) << "the oncoming agent is collected before it is a neighbour";
   EXPECT_GT(colliders_matter, 0) << "the oncoming agent changes the choice";
+}
+
+TEST(AgentDebugView, ATtcAgentInCorridorModeShowsTheSidesOfItsCorridorSection) {
+  // The head-on pair, agent 0 in corridor mode, agent 1 in shortcut mode: agent 0's view lists
+  // the sides of its section as the kernel finds them on its corridor row, agent 1's none.
+  std::string scene = kTtcHeadOn;
+  scene.replace(scene.find(R"("goal": [17, 3]})"), 16,
+                R"("goal": [17, 3], "avoidance": {"model": "ttc", "reference": "corridor"}})");
+  SimulationOptions options;
+  options.backend = BackendKind::Cpu;
+  Simulation sim(parse_scenario(scene, "ttc-corridor.json"), options);
+  const CrowdSolver& solver = *sim.crowd_solver();
+  int with_sides = 0;
+  for (int step = 0; step < 60; ++step) {
+    sim.step();
+    const auto view = inspect_agent(sim, 0);
+    ASSERT_TRUE(view.has_value());
+    std::vector<glm::vec4> sides;
+    AgentArrays a = solver.arrays();
+    for_each_corridor_side(
+        a.corridor_rows(solver.navigator().tables()), 0,
+        [&](int, glm::vec2 p, glm::vec2 q) { sides.emplace_back(p.x, p.y, q.x, q.y); });
+    EXPECT_EQ(view->corridor_sides, sides) << "step " << step;
+    with_sides += view->corridor_sides.empty() ? 0 : 1;
+    EXPECT_TRUE(inspect_agent(sim, 1)->corridor_sides.empty()) << "step " << step;
+  }
+  EXPECT_GT(with_sides, 0) << "its corridor crosses polygons with sides off it";
 }
 
 TEST(AgentDebugView, ATtcAgentsViewSaysWhenItIsStoppedOrForcingItsWay) {
