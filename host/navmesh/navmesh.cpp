@@ -3,6 +3,7 @@
 // the Detour queries the rest of the project uses.
 #include "host/navmesh/navmesh.h"
 
+#include "cuda/kernels/navmesh_geometry.h"
 #include "host/navmesh/default_cell_size.h"
 #include "host/navmesh/floor_plan_clearance.h"
 #include "host/navmesh/scenario_geometry.h"
@@ -499,6 +500,9 @@ NavMesh NavMesh::build(const InputGeometry& geometry, const NavmeshBuildSettings
   return mesh;
 }
 
+static_assert(nav::kMaxPolygonVertices == DT_VERTS_PER_POLYGON,
+              "the kernels hold as many vertices per polygon as Detour's dtPoly");
+
 NavMesh NavMesh::adopt(const dtNavMesh& navmesh) {
   const auto start = std::chrono::steady_clock::now();
   auto impl = std::make_unique<Impl>();
@@ -525,6 +529,20 @@ NavMesh NavMesh::adopt(const dtNavMesh& navmesh) {
         s.cell_size = 1.0f / h.bvQuantFactor;
     }
     first = false;
+    // What the kernels hold of a polygon (navmesh_tables.h): at most kMaxPolygonVertices
+    // vertices, as many as Detour's own dtPoly has room for. A tile that claims more is not a
+    // navmesh of this Detour build.
+    for (int p = 0; p < h.polyCount; ++p) {
+      const dtPoly& poly = tile->polys[p];
+      const int most = nav::kMaxPolygonVertices;
+      const bool ground = poly.getType() == DT_POLYTYPE_GROUND;
+      if (poly.vertCount > most || (ground && poly.vertCount < 3) ||
+          (!ground && poly.vertCount != 2))
+        throw NavmeshError(
+            "polygon " + std::to_string(p) + " of tile " + std::to_string(t) + " has " +
+            std::to_string(poly.vertCount) + " vertices; the crowd's " + "kernels take " +
+            (ground ? "3 to " + std::to_string(most) : std::string("2 (an off-mesh link)")));
+    }
     impl->polygon_count += h.polyCount;
     impl->detour_bytes += static_cast<std::size_t>(tile->dataSize);
     ++impl->tile_count;

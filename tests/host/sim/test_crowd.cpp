@@ -4,9 +4,12 @@
 #include "host/sim/crowd.h"
 #include "host/sim/simulation.h"
 
+#include <DetourAlloc.h>
 #include <DetourNavMesh.h>
+#include <DetourStatus.h>
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
@@ -522,6 +525,36 @@ TEST(Crowd, TheCudaExecutorIsRefusedWhereThereIsNone) {
   EXPECT_THROW(Crowd crowd(callers_navmesh().detour(), options), ApiError);
   options.executor = CrowdOptions::Executor::Auto; // the CPU executor, then
   EXPECT_EQ(Crowd(callers_navmesh().detour(), options).executor_name(), "cpu");
+}
+
+TEST(Crowd, ANavmeshWithLargerPolygonsThanTheKernelsTakeIsRefused) {
+  // A copy of one tile of the caller's navmesh whose first polygon claims 7 vertices.
+  const dtNavMesh& source = callers_navmesh().detour();
+  const dtMeshTile* tile = source.getTile(0);
+  ASSERT_NE(tile, nullptr);
+  ASSERT_NE(tile->header, nullptr);
+  auto* data = static_cast<unsigned char*>(dtAlloc(tile->dataSize, DT_ALLOC_PERM));
+  std::memcpy(data, tile->data, static_cast<std::size_t>(tile->dataSize));
+  const auto polys_at = [](int verts) {
+    const auto align4 = [](int x) { return (x + 3) & ~3; };
+    return align4(static_cast<int>(sizeof(dtMeshHeader))) +
+           align4(static_cast<int>(sizeof(float)) * 3 * verts);
+  };
+  auto* first = reinterpret_cast<dtPoly*>(data + polys_at(tile->header->vertCount));
+  ASSERT_EQ(first->vertCount, tile->polys[0].vertCount); // the copy's layout is the tile's
+  first->vertCount = 7;
+  dtNavMesh* bad = dtAllocNavMesh();
+  ASSERT_TRUE(dtStatusSucceed(bad->init(source.getParams())));
+  ASSERT_TRUE(dtStatusSucceed(bad->addTile(data, tile->dataSize, DT_TILE_FREE_DATA, 0, nullptr)));
+  try {
+    Crowd crowd(*bad, cpu());
+    ADD_FAILURE() << "a polygon of 7 vertices was taken";
+  } catch (const ApiError& e) {
+    EXPECT_NE(std::string(e.what()).find("has 7 vertices; the crowd's kernels take 3 to 6"),
+              std::string::npos)
+        << e.what();
+  }
+  dtFreeNavMesh(bad);
 }
 
 TEST(Crowd, ANavmeshWithoutPolygonsIsRefused) {
