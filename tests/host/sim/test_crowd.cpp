@@ -367,6 +367,18 @@ TEST(CrowdCheckpoint, AFileItCannotUseIsRefusedAndTheCrowdIsUnchanged) {
   refused(foreign.path, "another navmesh");
 }
 
+TEST(CrowdCheckpoint, AFileThatCannotBeWrittenIsAnApiError) {
+  const Crowd crowd = busy_crowd(5);
+  const std::filesystem::path nowhere =
+      std::filesystem::temp_directory_path() / "crowd_test_no_such_directory" / "c.ckp";
+  try {
+    crowd.save(nowhere);
+    ADD_FAILURE() << "saved into a directory that does not exist";
+  } catch (const ApiError& e) {
+    EXPECT_NE(std::string(e.what()).find(nowhere.string()), std::string::npos) << e.what();
+  }
+}
+
 // Each refusal throws ApiError and leaves the crowd as it was.
 class CrowdApiErrors : public ::testing::Test {
 protected:
