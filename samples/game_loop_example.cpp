@@ -3,7 +3,9 @@
 // its own fixed-dt loop.
 //
 //   ./build/game_loop_example      (prints the crowd's progress; exits non-zero unless every
-//                                   agent reaches its target)
+//                                   agent reaches its target, the escorts end in formation
+//                                   beside their captain and the player's character walks
+//                                   where its input sent it)
 #include <DetourNavMesh.h>
 #include <DetourNavMeshBuilder.h>
 #include <Recast.h>
@@ -235,5 +237,48 @@ int main() {
                   static_cast<float>(frame) * kFrame, arrived, ids.size());
   }
   std::printf("all arrived: %s\n", arrived == static_cast<int>(ids.size()) ? "yes" : "no");
-  return arrived == static_cast<int>(ids.size()) ? 0 : 1;
+  if (arrived != static_cast<int>(ids.size()))
+    return 1;
+
+  // Then a captain crosses the middle with two escorts in formation beside it (request_follow:
+  // the escorts keep its offsets while it walks, and round the crate with it), while the
+  // player's character, driven by the game's input as a velocity (request_move_velocity), walks
+  // east along the top of the level. Escorts hold their place rather than keep their distance
+  // from others: no separation.
+  const int captain = crowd.add_agent({8.0f, 0.0f, 15.0f});
+  crowd::AgentParams escort;
+  escort.separation_weight = 0.0f;
+  const glm::vec3 offsets[] = {{-1.0f, 0.0f, 1.5f}, {-1.0f, 0.0f, -1.5f}};
+  std::vector<int> escorts;
+  for (const glm::vec3& offset : offsets) {
+    escorts.push_back(crowd.add_agent(glm::vec3(8.0f, 0.0f, 15.0f) + offset, escort));
+    crowd.request_follow(escorts.back(), captain, offset);
+  }
+  const glm::vec3 captain_target{52.0f, 0.0f, 15.0f};
+  crowd.request_move_target(captain, captain_target);
+  const int player = crowd.add_agent({10.0f, 0.0f, 27.0f});
+  const glm::vec3 player_start = crowd.position(player);
+  crowd.request_move_velocity(player, {1.2f, 0.0f, 0.0f}); // "right" held down
+  int settled = 0; // frames the captain has stood at its target
+  for (int frame = 1; frame <= 60 * 90 && settled < 60 * 3; ++frame) {
+    if (frame == 60 * 10)
+      crowd.reset_move_target(player); // input released after 10 s
+    crowd.update(kFrame);
+    const glm::vec3 c = crowd.position(captain);
+    settled =
+        std::hypot(c.x - captain_target.x, c.z - captain_target.z) < kAcceptance ? settled + 1 : 0;
+  }
+  bool in_formation = true;
+  for (std::size_t k = 0; k < escorts.size(); ++k) {
+    const glm::vec3 place = crowd.position(captain) + offsets[k];
+    const glm::vec3 p = crowd.position(escorts[k]);
+    const float off = std::hypot(p.x - place.x, p.z - place.z);
+    std::printf("escort %zu: %.2f m from its place beside the captain\n", k, off);
+    in_formation = in_formation && off < kAcceptance;
+  }
+  const glm::vec3 walked = crowd.position(player) - player_start;
+  std::printf("captain at its target: %s; player walked %.1f m east, %.2f m aside\n",
+              settled >= 60 * 3 ? "yes" : "no", walked.x, walked.z);
+  const bool player_ok = walked.x > 10.0f && std::abs(walked.z) < 0.5f;
+  return settled >= 60 * 3 && in_formation && player_ok ? 0 : 1;
 }
