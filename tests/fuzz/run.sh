@@ -18,7 +18,8 @@ out="build-fuzz"
 mkdir -p "$out" tests/fuzz/regressions/fuzz_scenario_reader tests/fuzz/regressions/fuzz_obj_loader
 flags=(-std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
        -I. -isystem /usr/include/recastnavigation -DGLM_FORCE_XYZW_ONLY)
-scenario_sources=(host/scenario/scenario_reader.cpp host/scenario/polygon2d.cpp)
+scenario_sources=(host/scenario/scenario_reader.cpp host/scenario/param_table.cpp
+                  host/scenario/polygon2d.cpp)
 "$cxx" "${flags[@]}" tests/fuzz/fuzz_scenario_reader.cpp "${scenario_sources[@]}" \
   -o "$out/fuzz_scenario_reader"
 "$cxx" "${flags[@]}" tests/fuzz/fuzz_obj_loader.cpp host/navmesh/obj_loader.cpp \
