@@ -28,6 +28,7 @@ set(CROWD_CORE_SOURCES
   host/navmesh/ground_surface.cpp
   host/navmesh/input_geometry.cpp
   host/navmesh/ledge_filter.cpp
+  host/navmesh/link_connections.cpp
   host/navmesh/navmesh.cpp
   host/navmesh/navmesh_fingerprint.cpp
   host/navmesh/nearest_polygon.cpp
@@ -195,6 +196,7 @@ set(CROWD_TEST_SOURCES
   host/navmesh/test_default_cell_size.cpp
   host/navmesh/test_ground_surface.cpp
   host/navmesh/test_input_geometry.cpp
+  host/navmesh/test_link_connections.cpp
   host/navmesh/test_navmesh.cpp
   host/navmesh/test_obj_loader.cpp
   host/navmesh/test_tiled_navmesh.cpp

@@ -31,6 +31,8 @@ struct StepHealth {
   /// radius (pushed off it by the collision stage), and the largest such distance, metres.
   int navmesh_corrections = 0;
   float max_navmesh_correction = 0.0f;
+  /// Agents that started crossing an off-mesh link this step (scenario `world.links`).
+  int link_traversals = 0;
 };
 
 class CrowdBackend {

@@ -172,6 +172,7 @@ int DetourCrowdBackend::add_agent(const AgentSetup& setup) {
   // addAgent snaps the position onto the navmesh (findNearestPoly with the crowd's extents).
   positions_.emplace_back(agent->npos[0], agent->npos[1], agent->npos[2]);
   frozen_.push_back(0);
+  on_link_.push_back(0);
   velocities_.emplace_back(0.0f, 0.0f);
   goals_.emplace_back(setup.goal);
   request_goal(index, setup.goal);
@@ -300,6 +301,9 @@ void DetourCrowdBackend::step(float dt) {
       continue;
     }
     dtCrowdAgent* agent = crowd_->getEditableAgent(index);
+    const bool on_link = agent->state == DT_CROWDAGENT_STATE_OFFMESH;
+    health_.link_traversals += on_link && !on_link_[id] ? 1 : 0;
+    on_link_[id] = on_link ? 1 : 0;
     const glm::vec3 position(agent->npos[0], agent->npos[1], agent->npos[2]);
     const glm::vec2 velocity(agent->vel[0], agent->vel[2]);
     if (is_finite(position) && is_finite(velocity)) {

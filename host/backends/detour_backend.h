@@ -97,6 +97,9 @@ private:
   StageTimes stages_;
   StepHealth health_;
   std::vector<std::uint8_t> frozen_; ///< Per id: 1 once frozen after a fault.
+  /// Per id: 1 while DetourCrowd moves the agent along an off-mesh link
+  /// (DT_CROWDAGENT_STATE_OFFMESH), so that each crossing is counted once, when it starts.
+  std::vector<std::uint8_t> on_link_;
 };
 
 } // namespace crowd

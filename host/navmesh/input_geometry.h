@@ -18,6 +18,16 @@ struct FloorPlan {
   std::vector<Polygon2D> obstacles;
 };
 
+/// An off-mesh link as Recast builds it into the navmesh (dtNavMeshCreateParams::offMeshCon*):
+/// RecastDemo's InputGeom keeps them beside the triangles the same way.
+struct OffMeshLink {
+  glm::vec3 start{0.0f}, end{0.0f};
+  float radius = 0.0f; ///< How far from each end the navmesh may be, m.
+  bool bidirectional = true;
+  std::uint8_t area = 0;
+  std::uint16_t flags = 1;
+};
+
 struct InputGeometry {
   std::vector<glm::vec3> vertices;
   std::vector<glm::ivec3> triangles;
@@ -28,6 +38,9 @@ struct InputGeometry {
   /// Set for a 2D world: the navmesh then keeps its clearance from these exact edges instead of
   /// from the rasterised obstacles, which Recast marks a whole cell at a time.
   std::optional<FloorPlan> floor_plan;
+  /// Off-mesh links, each built into the tile its start lies in; a link's user id in the
+  /// navmesh is its index here.
+  std::vector<OffMeshLink> links;
 
   void update_bounds();
 };

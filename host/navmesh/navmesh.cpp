@@ -6,6 +6,7 @@
 #include "cuda/kernels/navmesh_geometry.h"
 #include "host/navmesh/default_cell_size.h"
 #include "host/navmesh/floor_plan_clearance.h"
+#include "host/navmesh/link_connections.h"
 #include "host/navmesh/scenario_geometry.h"
 #include "host/navmesh/tile_build.h"
 
@@ -105,6 +106,7 @@ RecastInput recast_input(const InputGeometry& geometry, const NavmeshBuildSettin
   }
   RecastInput input;
   input.floor_plan = geometry.floor_plan.has_value();
+  input.links = geometry.links;
   input.vertices.reserve(static_cast<std::size_t>(nverts) * 3);
   for (const glm::vec3& v : geometry.vertices) {
     input.vertices.insert(input.vertices.end(), {v.x, v.y, v.z});
@@ -582,7 +584,21 @@ NavMesh NavMesh::build(const Scenario& scenario) {
   settings.detail_sample_max_error = world.navmesh.detail_sample_max_error;
   settings.tile_size = world.navmesh.tile_size.value_or(0);
   try {
-    return build(geometry, settings);
+    NavMesh mesh = build(geometry, settings);
+    if (const auto loose =
+            first_unconnected_link_end(mesh.detour(), static_cast<int>(world.links.size()))) {
+      const OffMeshLink& built = geometry.links[static_cast<std::size_t>(loose->link)];
+      const glm::vec3 at = loose->end ? built.end : built.start;
+      std::ostringstream problem;
+      problem << "no navmesh within the link's radius (" << built.radius << " m) of (" << at.x
+              << ", " << at.y << ", " << at.z
+              << "): an end must lie on the walkable area, or within `radius` of it";
+      throw ScenarioError(scenario.file.string(),
+                          "world.links[" + std::to_string(loose->link) + "]." +
+                              (loose->end ? "end" : "start"),
+                          problem.str());
+    }
+    return mesh;
   } catch (const NavmeshError& e) {
     // A world Recast cannot make a navmesh of (no walkable area, a grid too large for its
     // cell size) is a problem of the scenario file: name the file and where it says so, the

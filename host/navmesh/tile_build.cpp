@@ -7,6 +7,7 @@
 #include "host/navmesh/ledge_filter.h"
 
 #include <DetourAlloc.h>
+#include <DetourNavMesh.h>
 #include <DetourNavMeshBuilder.h>
 #include <Recast.h>
 #include <algorithm>
@@ -281,6 +282,32 @@ DetourTileData build_tile(const RecastInput& input, const TileRegion& region,
   params.cs = cs;
   params.ch = ch;
   params.buildBvTree = true;
+  // The off-mesh links, their user id their index (dtCreateNavMeshData stores those that start
+  // in this tile).
+  std::vector<float> link_verts;
+  std::vector<float> link_radii;
+  std::vector<unsigned char> link_dirs, link_areas;
+  std::vector<unsigned short> link_flags;
+  std::vector<unsigned int> link_ids;
+  for (std::size_t k = 0; k < input.links.size(); ++k) {
+    const OffMeshLink& link = input.links[k];
+    link_verts.insert(link_verts.end(), {link.start.x, link.start.y, link.start.z, link.end.x,
+                                         link.end.y, link.end.z});
+    link_radii.push_back(link.radius);
+    link_dirs.push_back(link.bidirectional ? DT_OFFMESH_CON_BIDIR : 0);
+    link_areas.push_back(link.area);
+    link_flags.push_back(link.flags);
+    link_ids.push_back(static_cast<unsigned int>(k));
+  }
+  if (!input.links.empty()) {
+    params.offMeshConVerts = link_verts.data();
+    params.offMeshConRad = link_radii.data();
+    params.offMeshConDir = link_dirs.data();
+    params.offMeshConAreas = link_areas.data();
+    params.offMeshConFlags = link_flags.data();
+    params.offMeshConUserID = link_ids.data();
+    params.offMeshConCount = static_cast<int>(input.links.size());
+  }
   DetourTileData tile;
   if (!dtCreateNavMeshData(&params, &tile.data, &tile.size)) {
     // Its only failures are more than 65,534 vertices and an empty mesh (checked above).

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "host/navmesh/clearance.h"
+#include "host/navmesh/input_geometry.h"
 #include "host/navmesh/navmesh.h"
 
 #include <cstddef>
@@ -24,6 +25,9 @@ struct RecastInput {
   /// A 2D world's floor plan: its obstacles are not rasterised (FloorPlanClearance removes the
   /// cells near them exactly), only the floor.
   bool floor_plan = false;
+  /// Off-mesh links (InputGeometry::links): dtCreateNavMeshData keeps in each tile those that
+  /// start in it.
+  std::vector<OffMeshLink> links;
 };
 
 /// Where a tile lies: its heightfield covers [bmin, bmax] (the tile plus `border` cells on

@@ -802,6 +802,7 @@ nlohmann::ordered_json to_json(const MetricsSummary& s) {
   j["stuck_at_end"] = s.stuck.stuck_now;
   j["navmesh_corrections"] = s.navmesh_corrections;
   j["max_navmesh_correction"] = s.max_navmesh_correction;
+  j["link_traversals"] = s.link_traversals;
   // Crowd flow (docs/scenario-extensions.md, "Metrics keys of crowd flow").
   j["arrived_by_contact"] = s.arrived_by_contact;
   j["deadlocked_agents"] = s.deadlocks.agents;

@@ -80,6 +80,7 @@ struct MetricsSummary {
   std::optional<double> lane_index;    ///< LaneOrder::index().
   long long navmesh_corrections = 0;   ///< Agent-steps put back onto the navmesh (StepHealth).
   double max_navmesh_correction = 0.0; ///< metres
+  long long link_traversals = 0;       ///< Off-mesh links crossed (scenario `world.links`).
   /// Per agent type, in order of first appearance (by agent id), over the agents counted in
   /// `agents`.
   std::vector<TypeSummary> types;

@@ -66,6 +66,25 @@ using Polygon2D = std::vector<glm::vec2>;
 /// 2D world repeats, its bounds being one period.
 enum class PeriodicAxis : std::uint8_t { None, X, Z };
 
+/// A point given as [x, z] (height found on the walkable surface) or [x, y, z].
+struct PointSpec {
+  glm::vec3 position{0.0f}; ///< y is 0 when has_height is false.
+  bool has_height = false;
+};
+
+/// Scenario extension `world.links`: an off-mesh link (a Recast off-mesh connection), a way
+/// between two points of the navmesh that is not walked on it: a jump, a ladder, a door in a
+/// wall. Agents path through it and cross it as DetourCrowd does (docs/scenario-extensions.md).
+struct LinkSpec {
+  PointSpec start, end;
+  /// How far from each end the navmesh may be for the link to connect to it, m; unset: the
+  /// navmesh's agent radius (RecastDemo's default).
+  std::optional<float> radius;
+  bool bidirectional = true;
+  int area = 0;  ///< Detour area id of the link's polygon, [0, 63] (the ground's is 0).
+  int flags = 1; ///< Detour polygon flags, [0, 65535]; the ground's are 1.
+};
+
 struct WorldSpec {
   // Exactly one of the two descriptions is set.
   struct Bounds2D {
@@ -79,6 +98,7 @@ struct WorldSpec {
   /// 2D worlds only: agents leaving the bounds at one end of this axis re-enter at the other
   /// (host/scenario/periodic_world.h).
   PeriodicAxis periodic = PeriodicAxis::None;
+  std::vector<LinkSpec> links; ///< Off-mesh links, in file order.
 
   bool is_mesh() const { return !mesh.empty(); }
 };
@@ -133,12 +153,6 @@ struct Distribution {
 struct ParamDistributions {
   std::optional<Distribution> radius, max_speed, max_accel, separation_weight,
       collision_query_range, arrival_radius;
-};
-
-/// A point given as [x, z] (height found on the walkable surface) or [x, y, z].
-struct PointSpec {
-  glm::vec3 position{0.0f}; ///< y is 0 when has_height is false.
-  bool has_height = false;
 };
 
 /// Scenario extension `waypoints`: a point the agent walks to before its goal (given, or

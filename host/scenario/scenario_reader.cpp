@@ -97,7 +97,10 @@ constexpr std::string_view kTopKeys[] = {"name",     "seed",     "dt",    "durat
                                          "world",    "defaults", "types", "agents",   "groups",
                                          "emitters", "source",   "notes", "expect",   "characters"};
 constexpr std::string_view kAnnotationKeys[] = {"source", "notes", "expect"};
-constexpr std::string_view kWorldKeys[] = {"bounds", "obstacles", "mesh", "navmesh", "periodic"};
+constexpr std::string_view kWorldKeys[] = {"bounds",  "obstacles", "mesh",
+                                           "navmesh", "periodic",  "links"};
+constexpr std::string_view kLinkKeys[] = {"start",         "end",  "radius",
+                                          "bidirectional", "area", "flags"};
 constexpr std::string_view kNavmeshKeys[] = {"cell_size",
                                              "cell_height",
                                              "agent_radius",
@@ -511,7 +514,8 @@ private:
   /// one number type and some writers emit every number with a fraction or an exponent.
   std::int64_t integer(const json& value, const std::string& path, std::int64_t lo,
                        std::int64_t hi) const {
-    const Range range{static_cast<double>(lo), hi == INT64_MAX ? kUnbounded : static_cast<double>(hi)};
+    const Range range{static_cast<double>(lo),
+                      hi == INT64_MAX ? kUnbounded : static_cast<double>(hi)};
     const std::string expected = "must be " + range.describe("integer");
     if (!value.is_number()) {
       fail(path, expected + ", " + got_typed(value));
@@ -652,7 +656,37 @@ private:
       world.periodic =
           periodic_axis(value["periodic"], json_path::member(path, "periodic"), has_mesh);
     }
+    if (value.contains("links")) {
+      const std::string links_path = json_path::member(path, "links");
+      const json& links = value["links"];
+      expect_array(links, links_path, "off-mesh links {\"start\": ..., \"end\": ...}");
+      for (std::size_t i = 0; i < links.size(); ++i)
+        world.links.push_back(link(links[i], json_path::element(links_path, i)));
+    }
     return world;
+  }
+
+  /// Scenario extension `world.links` (docs/scenario-extensions.md): an off-mesh link.
+  LinkSpec link(const json& value, const std::string& path) const {
+    expect_object(value, path, "an off-mesh link {\"start\": [x, z], \"end\": [x, z]}");
+    check_keys(value, path, kLinkKeys);
+    LinkSpec link;
+    link.start = point(required(value, path, "start", "[x, z] or [x, y, z]"),
+                       json_path::member(path, "start"));
+    link.end =
+        point(required(value, path, "end", "[x, z] or [x, y, z]"), json_path::member(path, "end"));
+    if (const auto it = value.find("radius"); it != value.end())
+      link.radius = number(*it, json_path::member(path, "radius"), kPositive);
+    if (const auto it = value.find("bidirectional"); it != value.end())
+      link.bidirectional = flag(*it, json_path::member(path, "bidirectional")) != 0;
+    if (const auto it = value.find("area"); it != value.end())
+      link.area = static_cast<int>(integer(*it, json_path::member(path, "area"), 0, 63));
+    if (const auto it = value.find("flags"); it != value.end())
+      link.flags = static_cast<int>(integer(*it, json_path::member(path, "flags"), 0, 65535));
+    const glm::vec3 d = link.end.position - link.start.position;
+    if (!(d.x * d.x + d.z * d.z > 0.0f))
+      fail(json_path::member(path, "end"), "must not be where the link starts (x/z)");
+    return link;
   }
 
   /// Scenario extension `world.periodic` (docs/scenario-extensions.md): "x" or "z", 2D worlds

@@ -192,6 +192,25 @@ ordered_json world(const WorldSpec& spec) {
   if (n.detail_sample_max_error != d.detail_sample_max_error)
     navmesh["detail_sample_max_error"] = number(n.detail_sample_max_error);
   out["navmesh"] = std::move(navmesh);
+  if (!spec.links.empty()) {
+    ordered_json links = ordered_json::array();
+    const LinkSpec defaults;
+    for (const LinkSpec& link : spec.links) {
+      ordered_json l;
+      l["start"] = point(link.start);
+      l["end"] = point(link.end);
+      if (link.radius)
+        l["radius"] = number(*link.radius);
+      if (link.bidirectional != defaults.bidirectional)
+        l["bidirectional"] = link.bidirectional;
+      if (link.area != defaults.area)
+        l["area"] = link.area;
+      if (link.flags != defaults.flags)
+        l["flags"] = link.flags;
+      links.push_back(std::move(l));
+    }
+    out["links"] = std::move(links);
+  }
   return out;
 }
 

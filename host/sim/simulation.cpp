@@ -146,6 +146,7 @@ struct Simulation::Impl {
   std::vector<glm::vec3> targets;        // scratch of observe_flow
   std::vector<std::uint8_t> stuck_flags; // scratch of observe_flow
   long long navmesh_corrections = 0;
+  long long link_traversals = 0; ///< Off-mesh links crossed (StepHealth::link_traversals).
   double max_navmesh_correction = 0.0;
   int step_index = 0;
   double last_step_ms = 0.0;
@@ -168,8 +169,18 @@ struct Simulation::Impl {
         scene > DetourCrowdBackend::kMaxCapacity
             ? scene
             : std::min(DetourCrowdBackend::kMaxCapacity, scene + std::max(64, scene / 8));
-    backend = make_backend(options.backend, navmesh, options.solver, capacity,
-                           std::max(scenario.max_agent_radius(), navmesh.settings().agent_radius));
+    try {
+      backend =
+          make_backend(options.backend, navmesh, options.solver, capacity,
+                       std::max(scenario.max_agent_radius(), navmesh.settings().agent_radius));
+    } catch (const std::invalid_argument& e) {
+      // What the scenario asks of the backend that it cannot do (CrowdSolver's refusals): the
+      // links are the scenario's only such request.
+      if (scenario.world.links.empty())
+        throw;
+      throw ScenarioError(scenario.file.string(), "world.links",
+                          std::string(e.what()) + "; run it with --backend detour");
+    }
     schedule.add_agents(setups, 0, *backend, 0.0);
     frozen.assign(setups.size(), 0);
     for (const AgentSetup& setup : setups)
@@ -192,6 +203,7 @@ struct Simulation::Impl {
       faults.push_back({id, step_index, fault.stage});
     }
     navmesh_corrections += health.navmesh_corrections;
+    link_traversals += health.link_traversals;
     max_navmesh_correction =
         std::max(max_navmesh_correction, static_cast<double>(health.max_navmesh_correction));
   }
@@ -423,6 +435,7 @@ MetricsSummary Simulation::metrics() const {
   summary.deadlocks = impl_->deadlocks.stats();
   summary.lane_index = impl_->lanes.index();
   summary.navmesh_corrections = impl_->navmesh_corrections;
+  summary.link_traversals = impl_->link_traversals;
   summary.max_navmesh_correction = impl_->max_navmesh_correction;
   return summary;
 }
@@ -452,7 +465,7 @@ void Simulation::save_checkpoint(ArchiveWriter& out) const {
   out.put(m.frozen);
   out.put(m.goal_reachable);
   out.put_records(m.faults, kFaultFields);
-  out.fields(m.navmesh_corrections, m.max_navmesh_correction);
+  out.fields(m.navmesh_corrections, m.max_navmesh_correction, m.link_traversals);
 }
 
 void Simulation::restore_checkpoint(ArchiveReader& in) {
@@ -482,7 +495,7 @@ void Simulation::restore_checkpoint(ArchiveReader& in) {
   in.get(m.goal_reachable);
   in.expect(m.goal_reachable.size(), m.setups.size(), "the number of reachability flags");
   in.get_records(m.faults, kFaultFields);
-  in.fields(m.navmesh_corrections, m.max_navmesh_correction);
+  in.fields(m.navmesh_corrections, m.max_navmesh_correction, m.link_traversals);
 }
 
 const CrowdSolver* Simulation::crowd_solver() const {

@@ -530,7 +530,56 @@ std::string case_name(const ::testing::TestParamInfo<ErrorCase>& info) {
   return info.param.name;
 }
 
+/// A 2D world whose `links` are `links` (JSON).
+std::string with_links(const std::string& links) {
+  return R"({"world": {"bounds": [[0, 0], [10, 10]], "links": )" + links + "}}";
+}
+
+TEST(ScenarioReader, LinksTakeTheirDefaults) {
+  const Scenario s = parse_scenario(with_links(R"([{"start": [1, 2], "end": [5, 1.5, 6]},
+      {"start": [3, 3], "end": [4, 4], "radius": 0.6, "bidirectional": false, "area": 63,
+       "flags": 65535}])"),
+                                    "links.json");
+  ASSERT_EQ(s.world.links.size(), 2u);
+  const LinkSpec& a = s.world.links[0];
+  EXPECT_EQ(a.start.position, glm::vec3(1.0f, 0.0f, 2.0f));
+  EXPECT_FALSE(a.start.has_height);
+  EXPECT_EQ(a.end.position, glm::vec3(5.0f, 1.5f, 6.0f));
+  EXPECT_TRUE(a.end.has_height);
+  EXPECT_FALSE(a.radius.has_value());
+  EXPECT_TRUE(a.bidirectional);
+  EXPECT_EQ(a.area, 0);
+  EXPECT_EQ(a.flags, 1);
+  const LinkSpec& b = s.world.links[1];
+  EXPECT_EQ(b.radius, 0.6f);
+  EXPECT_FALSE(b.bidirectional);
+  EXPECT_EQ(b.area, 63);
+  EXPECT_EQ(b.flags, 65535);
+}
+
 class ScenarioReaderErrorTable : public ::testing::TestWithParam<ErrorCase> {};
+
+INSTANTIATE_TEST_SUITE_P(
+    Links, ScenarioReaderErrorTable,
+    ::testing::Values(
+        ErrorCase{"not_an_array", with_links(R"({"start": [1, 1]})"), "world.links",
+                  "must be an array"},
+        ErrorCase{"no_end", with_links(R"([{"start": [1, 1]}])"), "world.links[0]",
+                  "missing required key \"end\""},
+        ErrorCase{"unknown_key", with_links(R"([{"start": [1, 1], "end": [2, 2], "jump": 1}])"),
+                  "world.links[0].jump", "allowed keys: start, end, radius, bidirectional, area"},
+        ErrorCase{"radius", with_links(R"([{"start": [1, 1], "end": [2, 2], "radius": 0}])"),
+                  "world.links[0].radius", "must be a number > 0, got 0"},
+        ErrorCase{"area", with_links(R"([{"start": [1, 1], "end": [2, 2], "area": 64}])"),
+                  "world.links[0].area", "must be an integer in [0, 63], got 64"},
+        ErrorCase{"flags", with_links(R"([{"start": [1, 1], "end": [2, 2], "flags": -1}])"),
+                  "world.links[0].flags", "in [0, 65535]"},
+        ErrorCase{"bidirectional",
+                  with_links(R"([{"start": [1, 1], "end": [2, 2], "bidirectional": 1}])"),
+                  "world.links[0].bidirectional", "must be true or false"},
+        ErrorCase{"same_point", with_links(R"([{"start": [1, 1], "end": [1, 5, 1]}])"),
+                  "world.links[0].end", "must not be where the link starts"}),
+    case_name);
 
 TEST_P(ScenarioReaderErrorTable, NamesThePathAndTheProblem) {
   const ErrorCase& c = GetParam();

@@ -69,6 +69,18 @@ void expect_same_scenario(const Scenario& a, const Scenario& b) {
   }
   EXPECT_EQ(a.world.obstacles, b.world.obstacles);
   EXPECT_EQ(a.world.mesh, b.world.mesh);
+  ASSERT_EQ(a.world.links.size(), b.world.links.size());
+  for (std::size_t k = 0; k < a.world.links.size(); ++k) {
+    const LinkSpec &la = a.world.links[k], &lb = b.world.links[k];
+    EXPECT_EQ(la.start.position, lb.start.position);
+    EXPECT_EQ(la.start.has_height, lb.start.has_height);
+    EXPECT_EQ(la.end.position, lb.end.position);
+    EXPECT_EQ(la.end.has_height, lb.end.has_height);
+    EXPECT_EQ(la.radius, lb.radius);
+    EXPECT_EQ(la.bidirectional, lb.bidirectional);
+    EXPECT_EQ(la.area, lb.area);
+    EXPECT_EQ(la.flags, lb.flags);
+  }
   const NavmeshSettings &na = a.world.navmesh, &nb = b.world.navmesh;
   EXPECT_EQ(na.cell_size, nb.cell_size);
   EXPECT_EQ(na.cell_height, nb.cell_height);
@@ -183,6 +195,22 @@ TEST(ScenarioWriter, CustomValuesSurvive) {
   EXPECT_EQ(json["groups"][3]["avoidance"]["time_horizon_obstacles"], 0.5);
   EXPECT_EQ(json["dt"], 0.05);
   EXPECT_EQ(json["duration"], 12.5);
+}
+
+TEST(ScenarioWriter, LinksSurviveAndTheirDefaultsAreNotWritten) {
+  const std::string text = R"({
+    "name": "links", "world": {"bounds": [[0, 0], [20, 10]],
+      "links": [{"start": [2, 3], "end": [8, 0.5, 3]},
+                {"start": [4, 5], "end": [9, 5], "radius": 0.8, "bidirectional": false,
+                 "area": 5, "flags": 3}]},
+    "agents": [{"position": [1, 1], "goal": [18, 8]}]
+  })";
+  const Scenario original = parse_scenario(text, "links.json");
+  const std::string written = write_scenario_json(original);
+  expect_same_scenario(original, parse_scenario(written, "links.json"));
+  const auto json = nlohmann::json::parse(written);
+  EXPECT_EQ(json["world"]["links"][0].size(), 2u); // start and end only
+  EXPECT_EQ(json["world"]["links"][1]["flags"], 3);
 }
 
 TEST(ScenarioWriter, TtcParametersSurvive) {

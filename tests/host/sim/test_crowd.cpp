@@ -3,6 +3,7 @@
 // navmesh; a reset target stops them; bad calls throw ApiError and change nothing.
 #include "host/sim/crowd.h"
 #include "host/sim/simulation.h"
+#include "tests/support/link_worlds.h"
 
 #include <DetourAlloc.h>
 #include <DetourNavMesh.h>
@@ -567,6 +568,17 @@ TEST(Crowd, ANavmeshWithLargerPolygonsThanTheKernelsTakeIsRefused) {
         << e.what();
   }
   dtFreeNavMesh(bad);
+}
+
+TEST(Crowd, ANavmeshWithOffMeshLinksIsRefusedUntilTheCrowdCrossesThem) {
+  const NavMesh linked = NavMesh::build(
+      parse_scenario(test::split_room(R"([{"start": [12, 3], "end": [18, 3]}])"), "links.json"));
+  try {
+    Crowd crowd(linked.detour(), cpu());
+    ADD_FAILURE() << "a navmesh with a link was taken";
+  } catch (const ApiError& e) {
+    EXPECT_NE(std::string(e.what()).find("1 off-mesh link"), std::string::npos) << e.what();
+  }
 }
 
 TEST(Crowd, ANavmeshWithoutPolygonsIsRefused) {
