@@ -64,6 +64,9 @@ public:
   virtual std::span<const glm::vec3> positions() const = 0;
   /// (vx, vz) per agent, m/s.
   virtual std::span<const glm::vec2> velocities() const = 0;
+  /// Per id: 1 while the agent crosses an off-mesh link (scenario `world.links`), moved along
+  /// it off the navmesh; empty when no agent is on one.
+  virtual std::span<const std::uint8_t> on_links() const { return {}; }
 
   /// Faults and corrections of the last step.
   virtual const StepHealth& last_step_health() const = 0;

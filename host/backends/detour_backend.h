@@ -68,6 +68,7 @@ public:
   /// already have read it; corrections are not measured (dtCrowd moves its corridors inside
   /// update) and stay zero.
   const StepHealth& last_step_health() const override { return health_; }
+  std::span<const std::uint8_t> on_links() const override { return on_link_; }
   /// An estimate of DetourCrowd's own allocations for `capacity` agents plus our arrays.
   std::size_t host_memory_bytes() const override;
 

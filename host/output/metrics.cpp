@@ -494,7 +494,8 @@ void MetricsCollector::add_agent(const AgentSetup& agent, const ShortestRoute& r
 }
 
 void MetricsCollector::observe_step(std::span<const glm::vec3> positions,
-                                    std::span<const AgentPhase> phases) {
+                                    std::span<const AgentPhase> phases,
+                                    std::span<const std::uint8_t> on_links) {
   Impl& m = *impl_;
   // Agents beyond the ones made known (constructor, add_agent) have no radius: not measured.
   const std::size_t n = std::min(positions.size(), m.agents.size());
@@ -612,6 +613,10 @@ void MetricsCollector::observe_step(std::span<const glm::vec3> positions,
 
           if (a.ghost) {
             continue; // Its agent's walls were measured where it stands.
+          }
+          if (static_cast<std::size_t>(a.agent) < on_links.size() &&
+              on_links[static_cast<std::size_t>(a.agent)] != 0) {
+            continue; // Crossing a link, off the navmesh by design.
           }
           const double wall = cm.wall_penetration({a.x, a.y, a.z}, a.radius);
           if (wall > 0.0) {

@@ -110,7 +110,10 @@ public:
 
   /// Counts overlap and wall events and accumulates walked distance for the agents that are
   /// present (is_present). Call once per step with the positions at the end of the step.
-  void observe_step(std::span<const glm::vec3> positions, std::span<const AgentPhase> phases);
+  /// `on_links[i]` (empty: none) is 1 while agent i crosses an off-mesh link: off the navmesh
+  /// by design, over or through what it leads across, so not measured against the walls.
+  void observe_step(std::span<const glm::vec3> positions, std::span<const AgentPhase> phases,
+                    std::span<const std::uint8_t> on_links = {});
   /// The agent entered the run at `time` seconds (an agent whose setup has start_time 0 has
   /// entered at 0 without this call). Until it enters an agent is not counted in `agents`,
   /// and its arrival time is measured from here.

@@ -146,7 +146,8 @@ struct Simulation::Impl {
   std::vector<glm::vec3> targets;        // scratch of observe_flow
   std::vector<std::uint8_t> stuck_flags; // scratch of observe_flow
   long long navmesh_corrections = 0;
-  long long link_traversals = 0; ///< Off-mesh links crossed (StepHealth::link_traversals).
+  long long link_traversals = 0;      ///< Off-mesh links crossed (StepHealth::link_traversals).
+  std::vector<std::uint8_t> on_links; ///< on_links_by_id()'s.
   double max_navmesh_correction = 0.0;
   int step_index = 0;
   double last_step_ms = 0.0;
@@ -209,6 +210,23 @@ struct Simulation::Impl {
   }
 
   std::span<const glm::vec3> positions() const { return schedule.positions(*backend); }
+
+  /// The backend's on-link flags (CrowdBackend::on_links) by agent id; empty when no agent is
+  /// on a link.
+  std::span<const std::uint8_t> on_links_by_id() {
+    const std::span<const std::uint8_t> by_index = backend->on_links();
+    on_links.clear();
+    if (std::find(by_index.begin(), by_index.end(), std::uint8_t{1}) == by_index.end())
+      return on_links;
+    on_links.resize(setups.size());
+    for (std::size_t id = 0; id < setups.size(); ++id) {
+      const int b = schedule.backend_of(static_cast<int>(id));
+      on_links[id] = b >= 0 && static_cast<std::size_t>(b) < by_index.size()
+                         ? by_index[static_cast<std::size_t>(b)]
+                         : std::uint8_t{0};
+    }
+    return on_links;
+  }
 
   // The stuck detector's and the flow observers' record of a new agent.
   void add_observed(const AgentSetup& setup) {
@@ -336,7 +354,7 @@ void Simulation::step() {
   for (const auto& [stage, ms] : m.step_stages.entries())
     staged_ms += ms;
   m.step_stages.add("host", std::max(0.0, m.last_step_ms - staged_ms));
-  m.metrics->observe_step(positions(), phases());
+  m.metrics->observe_step(positions(), phases(), m.on_links_by_id());
   m.observe_flow();
   m.step_stages.add("observe", std::chrono::duration<double, std::milli>(
                                    std::chrono::steady_clock::now() - stepped)
