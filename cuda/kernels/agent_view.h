@@ -16,7 +16,17 @@ enum AgentMode : std::uint8_t {
   kAgentMoving = 1,   ///< Follows its preferred velocity.
   kAgentStanding = 2, ///< Preferred velocity zero; still avoided and pushed (DetourCrowd's
                       ///< agent with a zero velocity request).
+  kAgentOnLink = 3,   ///< Crossing an off-mesh link, moved along it by the host
+                      ///< (DT_CROWDAGENT_STATE_OFFMESH): at rest to the kernels, which do
+                      ///< not move it, and avoided by the others.
 };
+
+/// Whether the kernel stages move the agent themselves (its steering, avoidance, integration,
+/// collision push and corridor move): a moving or a standing agent, not an inactive one nor one
+/// crossing a link.
+CROWD_HD bool kernels_move(std::uint8_t mode) {
+  return mode == kAgentMoving || mode == kAgentStanding;
+}
 
 /// Which side an agent keeps to when it breaks a standoff (cuda/kernels/standoff.h). A code,
 /// not a signed -1/+1: GPGPU-Sim loads a signed byte without extending its sign.

@@ -121,8 +121,11 @@ template <class Block>
 CROWD_HD void choose_velocity(Block& block, int i, const AgentView& v,
                               const AvoidanceScratch& scratch, const StandoffParams& standoff,
                               float dt) {
-  if (v.mode[i] == kAgentInactive)
+  if (!kernels_move(v.mode[i])) {
+    if (v.mode[i] == kAgentOnLink) // at rest while the host moves it along the link
+      block.for_each_thread(1, [&](int) { v.new_velocity[i] = glm::vec2(0.0f); });
     return;
+  }
   const SamplerAgent agent = sampler_agent(i, v);
   // A zero top speed only admits the zero velocity (the reference reaches the same answer
   // through infinite penalties).

@@ -87,7 +87,7 @@ CROWD_HD float contact_share(int i, int j, const glm::vec2& diff, float dist, co
 
 CROWD_HD void collision_displacement(int i, const AgentView& v, const CollisionParams& params) {
   glm::vec2 disp{0.0f};
-  if (v.mode[i] != kAgentInactive) {
+  if (kernels_move(v.mode[i])) {
     const glm::vec3 p = v.position[i];
     const float r = v.radius[i];
     const std::int32_t* neighbors = v.neighbor_index + static_cast<long long>(i) * v.max_neighbors;
@@ -140,7 +140,7 @@ CROWD_HD void collision_displacement(int i, const AgentView& v, const CollisionP
 /// reading a finite position).
 CROWD_HD glm::vec3 displaced_position(int i, const AgentView& v) {
   const glm::vec3 before = v.position[i];
-  if (v.mode[i] == kAgentInactive)
+  if (!kernels_move(v.mode[i]))
     return before;
   glm::vec3 pos = before;
   pos.x += v.displacement[i].x;

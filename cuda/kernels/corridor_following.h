@@ -176,7 +176,7 @@ CROWD_HD float finish_corridor_move(int i, const CorridorView& c, glm::vec3& pos
 /// is left untouched for the host.
 CROWD_HD float move_corridor_of_agent(int i, const NavmeshTablesView& nav, const CorridorView& c,
                                       const AgentView& agents) {
-  if (agents.mode[i] == kAgentInactive || c.size[i] == 0)
+  if (!kernels_move(agents.mode[i]) || c.size[i] == 0)
     return 0.0f;
   // A copy: the move writes the corridor through other pointers, which the compiler cannot
   // tell apart from the agent arrays'.

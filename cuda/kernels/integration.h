@@ -8,8 +8,11 @@
 namespace crowd {
 
 CROWD_HD void integrate_agent(int i, const AgentView& v, float dt) {
-  if (v.mode[i] == kAgentInactive)
+  if (!kernels_move(v.mode[i])) {
+    if (v.mode[i] == kAgentOnLink) // at rest while the host moves it along the link
+      v.velocity[i] = glm::vec2(0.0f);
     return;
+  }
   const float max_delta = v.max_accel[i] * dt;
   glm::vec2 dv = v.new_velocity[i] - v.velocity[i];
   const float ds = sqrtf(dv.x * dv.x + dv.y * dv.y);

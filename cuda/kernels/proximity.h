@@ -47,7 +47,7 @@ CROWD_HD void find_neighbors(int i, const AgentView& v, const AgentGridView& age
   std::int32_t* ids = v.neighbor_index + static_cast<long long>(i) * k_max;
   int n = 0;
   bool truncated = false;
-  if (v.mode[i] != kAgentInactive && k_max > 0) {
+  if (kernels_move(v.mode[i]) && k_max > 0) {
     const glm::vec3 p = v.position[i];
     const float range = v.query_range[i];
     const float range_sq = range * range;
@@ -77,7 +77,7 @@ CROWD_HD void find_neighbors(int i, const AgentView& v, const AgentGridView& age
 CROWD_HD void collect_colliders(int i, const AgentView& v, const AgentGridView& agent_grid) {
   TtcState& state = v.ttc_state[i];
   const AvoidanceParams& params = v.avoidance_params[v.avoidance_set[i]];
-  if (v.mode[i] == kAgentInactive || params.model != kAvoidanceTtc) {
+  if (!kernels_move(v.mode[i]) || params.model != kAvoidanceTtc) {
     state.collider_count = 0;
     state.frames_to_refresh = 0;
     return;
@@ -131,7 +131,7 @@ CROWD_HD void find_wall_segments(int i, const AgentView& v, const WallGridView& 
   int n = 0;
   bool truncated = false;
   const int s_max = v.max_segments;
-  if (v.mode[i] != kAgentInactive && s_max > 0) {
+  if (kernels_move(v.mode[i]) && s_max > 0) {
     const glm::vec3 p = v.position[i];
     const glm::vec2 pg{p.x, p.z};
     const float range = v.query_range[i];

@@ -11,7 +11,7 @@ namespace crowd {
 
 CROWD_HD void steer_with_separation(int i, const AgentView& v, const StandoffParams& standoff,
                                     float dt) {
-  if (v.mode[i] == kAgentInactive) {
+  if (!kernels_move(v.mode[i])) {
     v.desired_velocity[i] = glm::vec2(0.0f);
     return;
   }

@@ -32,7 +32,8 @@ namespace crowd {
 /// 5: avoidance parameters hold ORCA's parameters.
 /// 6: avoidance parameters hold the time-to-collision model's; the agent arrays its state (the
 /// collider lists and clocks) and each agent's corridor direction.
-/// 7: the simulation counts the off-mesh links crossed.
+/// 7: the simulation counts the off-mesh links crossed, and the corridor navigator holds each
+/// agent's crossing of a link (where it is on it) and whether its corners end at one.
 inline constexpr std::uint32_t kCheckpointFormat = 7;
 
 /// "crowd <project version>": a checkpoint is resumed only by the build version that wrote

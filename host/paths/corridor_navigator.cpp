@@ -49,6 +49,13 @@ constexpr int kRouteMarginTiles = 1;
 
 // The agent's corridor is its row of the agent arrays (AgentArrays::corridors); the rest of
 // its movement request is here.
+/// An off-mesh link an agent crosses (DetourCrowd's dtCrowdAgentAnimation): where it stood when
+/// it took the link, the link's ends, the seconds so far and the whole crossing's.
+struct LinkCrossing {
+  glm::vec3 from{0.0f}, start{0.0f}, end{0.0f};
+  float time = 0.0f, duration = 0.0f;
+};
+
 struct NavAgent {
   dtPolyRef target_ref = 0;
   glm::vec3 target_pos{0.0f};
@@ -59,7 +66,18 @@ struct NavAgent {
   bool queued = false;
   bool wants_path = false;       ///< Set by the validity check, queued in index order after it.
   bool goal_unreachable = false; ///< The last search proved the goal out of reach.
+  LinkCrossing link;             ///< While Impl::on_link says so.
 };
+
+/// dtCrowd's tween: where t lies between t0 and t1, clamped to [0, 1].
+float tween(float t, float t0, float t1) {
+  return std::clamp((t - t0) / (t1 - t0), 0.0f, 1.0f);
+}
+
+/// dtVlerp: a + (b - a) * u, as Detour rounds it.
+glm::vec3 lerp(const glm::vec3& a, const glm::vec3& b, float u) {
+  return {a.x + (b.x - a.x) * u, a.y + (b.y - a.y) * u, a.z + (b.z - a.z) * u};
+}
 
 struct CachedTree {
   PathTree tree;
@@ -95,6 +113,12 @@ struct CorridorNavigator::Impl {
   std::uint64_t path_step = 0;
   std::size_t searches = 0;               // trees built plus A* searches, for tests and inspection
   std::vector<std::pair<float, int>> due; // scratch of optimize_topology: (waited, agent)
+  /// Per agent: 1 while it crosses an off-mesh link (NavAgent::link), moved by advance_links.
+  std::vector<std::uint8_t> on_link;
+  /// Per agent: 1 when the last corners the host found for it end at a link's start
+  /// (DT_STRAIGHTPATH_OFFMESH_CONNECTION): take_links looks whether it is near enough to cross.
+  std::vector<std::uint8_t> link_ahead;
+  int crossings = 0; ///< Links taken by the last take_links.
 
   Impl(const NavMesh& mesh, const SolverOptions& opts, tbb::task_arena& task_arena,
        AgentArrays& agent_arrays, CorridorRowFetch fetch)
@@ -215,7 +239,7 @@ struct CorridorNavigator::Impl {
     const std::size_t k = static_cast<std::size_t>(i);
     NavAgent& a = agents[k];
     if (arrays.mode[k] == kAgentInactive || a.state == TargetState::None ||
-        a.state == TargetState::Velocity)
+        a.state == TargetState::Velocity || on_link[k])
       return false;
     a.replan_time += dt;
     dtNavMeshQuery& q = query();
@@ -506,6 +530,15 @@ struct CorridorNavigator::Impl {
     const std::size_t k = static_cast<std::size_t>(i);
     if (arrays.mode[k] == kAgentInactive)
       return;
+    if (on_link[k]) {
+      // Moved along its link by advance_links; at rest to the kernels, no corridor phase.
+      arrays.mode[k] = kAgentOnLink;
+      arrays.desired_speed[k] = 0.0f;
+      arrays.preferred_velocity[k] = glm::vec2(0.0f);
+      arrays.corridor_direction[k] = glm::vec2(0.0f);
+      rows.state[k] = 0;
+      return;
+    }
     if (a.state == TargetState::Velocity) {
       // dtCrowd::update's steering of a velocity request: the velocity, at its own speed; no
       // corridor to follow or keep (the move shrinks it to the agent's polygon).
@@ -529,6 +562,17 @@ struct CorridorNavigator::Impl {
   // the corners (then the rest of the part, shortcut_and_steer, as the body does it), or the
   // shortcut alone.
   void answer_following(int i, const AgentView& view) {
+    answer_following_row(i, view);
+    // Only the host's Detour answers find a link's start among the corners: the tables ask at
+    // a link.
+    const std::size_t k = static_cast<std::size_t>(i);
+    const int n = rows.corner_count[k];
+    link_ahead[k] = n > 0 && (rows.corner_flags[k * static_cast<std::size_t>(rows.corner_capacity) +
+                                                static_cast<std::size_t>(n - 1)] &
+                              DT_STRAIGHTPATH_OFFMESH_CONNECTION) != 0;
+  }
+
+  void answer_following_row(int i, const AgentView& view) {
     const std::size_t k = static_cast<std::size_t>(i);
     const std::uint8_t asked = rows.state[k] & kCorridorAskBits;
     rows.state[k] &= static_cast<std::uint8_t>(~kCorridorAskBits);
@@ -551,6 +595,71 @@ struct CorridorNavigator::Impl {
         steer_along_corridor(i, tables, corridors, view, steering, n);
       shortcut_with_detour(i, &corners.verts[std::min(1, n - 1) * 3],
                            range_factor * view.radius[i]);
+    }
+  }
+
+  // dtCrowd::update's trigger of off-mesh connections: an agent following its corridor whose
+  // last corner is a link's start, within 2.25 radii of it, has its corridor moved over the
+  // link (dtPathCorridor::moveOverOffmeshConnection) and crosses it. DetourCrowd triggers it in
+  // the step that found the corners; here it happens at the start of the next, before the
+  // corridor phases take the agents' modes to the executor.
+  void take_links() {
+    crossings = 0;
+    std::vector<std::int32_t> candidates;
+    for (std::size_t k = 0; k < link_ahead.size(); ++k)
+      if (link_ahead[k])
+        candidates.push_back(static_cast<std::int32_t>(k));
+    if (candidates.empty())
+      return;
+    fetch(candidates);
+    for (const int i : candidates) {
+      const auto k = static_cast<std::size_t>(i);
+      link_ahead[k] = 0;
+      NavAgent& a = agents[k];
+      const int n = rows.corner_count[k];
+      if (arrays.mode[k] == kAgentInactive || on_link[k] || a.state != TargetState::Valid || n <= 0)
+        continue;
+      const std::size_t last =
+          k * static_cast<std::size_t>(rows.corner_capacity) + static_cast<std::size_t>(n - 1);
+      const glm::vec3 corner = rows.corner_verts[last];
+      const glm::vec3 at = arrays.position[k];
+      const float reach = 2.25f * arrays.radius[k];
+      const float dx = corner.x - at.x, dz = corner.z - at.z;
+      if (!(rows.corner_flags[last] & DT_STRAIGHTPATH_OFFMESH_CONNECTION) ||
+          !(dx * dx + dz * dz < reach * reach) || rows.corner_polys[last] < 0)
+        continue;
+      dtPathCorridor& corridor = load(i);
+      dtPolyRef refs[2];
+      glm::vec3 start{0.0f}, end{0.0f};
+      if (!corridor.moveOverOffmeshConnection(polygons().ref_of(rows.corner_polys[last]), refs,
+                                              &start.x, &end.x, &query()))
+        continue;
+      store(i, corridor);
+      const float length = std::hypot(end.x - start.x, end.z - start.z);
+      a.link = {at, start, end, 0.0f, a.max_speed > 0.0f ? length / a.max_speed * 0.5f : 0.0f};
+      on_link[k] = 1;
+      ++crossings;
+    }
+  }
+
+  // dtCrowd::update's move of the agents on links, after the step: to the link's start in the
+  // first 15% of the crossing, then to its end; at the end it walks on from there.
+  void advance_links(float dt) {
+    for (std::size_t k = 0; k < on_link.size(); ++k) {
+      if (!on_link[k])
+        continue;
+      LinkCrossing& link = agents[k].link;
+      link.time += dt;
+      if (arrays.mode[k] == kAgentInactive || link.time > link.duration) {
+        on_link[k] = 0;
+        if (arrays.mode[k] != kAgentInactive)
+          arrays.position[k] = link.end; // where its corridor starts
+        continue;
+      }
+      const float ta = link.duration * 0.15f;
+      arrays.position[k] = link.time < ta
+                               ? lerp(link.from, link.start, tween(link.time, 0.0f, ta))
+                               : lerp(link.start, link.end, tween(link.time, ta, link.duration));
     }
   }
 
@@ -609,6 +718,8 @@ bool CorridorNavigator::add_agent(int index, float max_speed) {
   if (static_cast<std::size_t>(index) != impl_->agents.size() || arrays.corridors.count() != index)
     throw std::logic_error("CorridorNavigator: agents must be added in index order");
   NavAgent& a = impl_->agents.emplace_back();
+  impl_->on_link.push_back(0);
+  impl_->link_ahead.push_back(0);
   arrays.corridors.append(arrays.position[static_cast<std::size_t>(index)]);
   a.max_speed = max_speed;
   glm::vec3& pos = arrays.position[static_cast<std::size_t>(index)];
@@ -682,7 +793,10 @@ bool CorridorNavigator::move_agent(int index, const glm::vec3& position) {
   });
   if (!ref)
     return false;
-  // As add_agent: the corridor is the polygon under the agent until its path comes.
+  // As add_agent: the corridor is the polygon under the agent until its path comes; off any
+  // link it was crossing.
+  impl_->on_link[static_cast<std::size_t>(index)] = 0;
+  impl_->link_ahead[static_cast<std::size_t>(index)] = 0;
   const glm::vec3 placed{nearest[0], nearest[1], nearest[2]};
   impl_->reset_row(index, ref, placed);
   impl_->arrays.position[static_cast<std::size_t>(index)] = placed;
@@ -722,6 +836,10 @@ bool CorridorNavigator::move_target(int index, const glm::vec3& target) {
 void CorridorNavigator::plan(float dt, StageTimes& times) {
   Impl& m = *impl_;
   m.arena.execute([&] {
+    {
+      ScopedStage stage(times, "corridors");
+      m.take_links();
+    }
     {
       ScopedStage stage(times, "paths");
       // The rows of what the look-ahead found, read by the validity checks.
@@ -770,6 +888,18 @@ void CorridorNavigator::answer_moves(NavmeshCorrections& corrections) {
     });
   });
   answered.combine_each([&](const NavmeshCorrections& c) { corrections.add(c); });
+}
+
+void CorridorNavigator::advance_links(float dt) {
+  impl_->advance_links(dt);
+}
+
+int CorridorNavigator::links_taken() const {
+  return impl_->crossings;
+}
+
+std::span<const std::uint8_t> CorridorNavigator::on_links() const {
+  return impl_->on_link;
 }
 
 const NavmeshTablesView& CorridorNavigator::tables() const {
@@ -826,7 +956,8 @@ namespace {
 // restore; its corridor is saved apart (dtPathCorridor is restored through its own calls).
 constexpr auto kNavAgentFields = [](auto& archive, auto& a) {
   archive.fields(a.target_ref, a.target_pos, a.state, a.replan_time, a.topology_time, a.max_speed,
-                 a.queued, a.wants_path, a.goal_unreachable);
+                 a.queued, a.wants_path, a.goal_unreachable, a.link.from, a.link.start, a.link.end,
+                 a.link.time, a.link.duration);
 };
 
 } // namespace
@@ -844,6 +975,8 @@ void CorridorNavigator::save(ArchiveWriter& out) const {
     out.put(m.path_of(i)); // fetched above
     kNavAgentFields(out, m.agents[k]);
   }
+  out.put(m.on_link);
+  out.put(m.link_ahead);
   out.put(std::vector<int>(m.queue.begin(), m.queue.end()));
   std::vector<std::pair<std::int32_t, std::uint64_t>> cached;
   for (const auto& [goal, tree] : m.trees)
@@ -869,6 +1002,8 @@ void CorridorNavigator::restore(ArchiveReader& in) {
     m.agents.emplace_back();
     m.rows.append(glm::vec3(0.0f));
   }
+  m.on_link.resize(count, 0);
+  m.link_ahead.resize(count, 0);
   std::vector<dtPolyRef> path;
   for (std::size_t k = 0; k < count; ++k) {
     m.rows.position[k] = in.get<glm::vec3>();
@@ -890,6 +1025,10 @@ void CorridorNavigator::restore(ArchiveReader& in) {
     m.rows.set_goal(static_cast<int>(k), goal ? m.polygons().index_of(goal) : -1);
     m.rows.wrote(static_cast<int>(k)); // the executor's copy is stale
   }
+  in.get(m.on_link);
+  in.expect(m.on_link.size(), count, "the on-link flags' count");
+  in.get(m.link_ahead);
+  in.expect(m.link_ahead.size(), count, "the link-ahead flags' count");
   const auto queue = in.get<std::vector<int>>();
   for (const int i : queue)
     if (i < 0 || static_cast<std::size_t>(i) >= m.agents.size())

@@ -99,6 +99,15 @@ public:
   /// After the executor's move_corridors: the corridor moves by Detour for the agents it
   /// flagged, their corrections added to `corrections`.
   void answer_moves(NavmeshCorrections& corrections);
+  /// After the step: moves the agents crossing an off-mesh link along it by dt seconds (into
+  /// arrays.position), as dtCrowd::update does; an agent at the end of its link walks on from
+  /// the next step. plan() takes the links first, for agents whose last corners the host found
+  /// (answer_following) end at a link's start within 2.25 radii.
+  void advance_links(float dt);
+  /// Links the last plan() took.
+  int links_taken() const;
+  /// Per agent: 1 while it crosses an off-mesh link.
+  std::span<const std::uint8_t> on_links() const;
   /// The navmesh tables the corridor phases read (built once with the navigator).
   const NavmeshTablesView& tables() const;
 

@@ -291,6 +291,11 @@ std::vector<CrowdCorner> Crowd::corners(int id) const {
   return corners;
 }
 
+bool Crowd::is_on_link(int id) const {
+  impl_->check_id("is_on_link", id);
+  return impl_->solver.navigator().on_links()[static_cast<std::size_t>(id)] != 0;
+}
+
 glm::vec3 Crowd::target(int id) const {
   impl_->check_id("target", id);
   return impl_->targets[static_cast<std::size_t>(id)].requested;

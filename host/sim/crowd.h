@@ -120,6 +120,9 @@ public:
   /// The corners of its straight path as the last update found them, nearest first; none for
   /// an agent without a path to follow (standing, waiting for its path, or moving by velocity).
   std::vector<CrowdCorner> corners(int id) const;
+  /// Whether it is crossing an off-mesh link of the navmesh (DT_CROWDAGENT_STATE_OFFMESH): moved
+  /// along the link from the start of it to its end, at rest to the others meanwhile.
+  bool is_on_link(int id) const;
   /// The point its last request_move_target asked for, as projected onto the navmesh.
   glm::vec3 target(int id) const;
   CrowdTargetState target_state(int id) const;

@@ -34,13 +34,12 @@ CrowdSolver::CrowdSolver(const NavMesh& navmesh, const SolverOptions& options,
       !(options_.standoff_horizon_scale > 0.0f && options_.standoff_horizon_scale <= 1.0f) ||
       !(options_.standoff_keep_degrees >= 0.0f && options_.standoff_keep_degrees <= 90.0f))
     throw std::invalid_argument("solver options out of range");
-  // Off-mesh links are not crossed here yet: an agent whose path went through one would stop at
-  // its start for ever.
-  if (const int links = off_mesh_connection_count(navmesh_.detour()); links > 0)
-    throw std::invalid_argument(
-        "the navmesh has " + std::to_string(links) + " off-mesh link" + (links == 1 ? "" : "s") +
-        "; the cpu and cuda backends do not cross links yet (an agent would stop at one), the "
-        "detour backend (DetourCrowd) does");
+  if (!executor_->runs_off_mesh_links())
+    if (const int links = off_mesh_connection_count(navmesh_.detour()); links > 0)
+      throw std::invalid_argument(
+          "the navmesh has " + std::to_string(links) + " off-mesh link" + (links == 1 ? "" : "s") +
+          "; the " + executor_->name() +
+          " backend does not cross links yet (the cpu and detour backends do)");
   arrays_.max_neighbors = options_.max_neighbors;
   arrays_.max_segments = options_.max_wall_segments;
   navigator_ = std::make_unique<CorridorNavigator>(navmesh_, options_, arena_, arrays_,
@@ -196,9 +195,11 @@ void CrowdSolver::step(float dt) {
     ScopedStage stage(stages_, "move_corridors");
     arena_.execute([&] { corrections = executor_->move_corridors(arrays_); });
     navigator_->answer_moves(corrections);
+    navigator_->advance_links(dt);
   }
   health_.navmesh_corrections = corrections.count;
   health_.max_navmesh_correction = corrections.max_distance;
+  health_.link_traversals = navigator_->links_taken();
 }
 
 void CrowdSolver::freeze_faulted_agents() {

@@ -44,6 +44,7 @@ public:
   void step(float dt) override;
   std::span<const glm::vec3> positions() const override { return arrays_.position; }
   std::span<const glm::vec2> velocities() const override { return arrays_.velocity; }
+  std::span<const std::uint8_t> on_links() const override { return navigator_->on_links(); }
   const StageTimes& last_step_stages() const override { return stages_; }
   const StepHealth& last_step_health() const override { return health_; }
   std::size_t host_memory_bytes() const override;

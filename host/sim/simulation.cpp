@@ -179,8 +179,7 @@ struct Simulation::Impl {
       // links are the scenario's only such request.
       if (scenario.world.links.empty())
         throw;
-      throw ScenarioError(scenario.file.string(), "world.links",
-                          std::string(e.what()) + "; run it with --backend detour");
+      throw ScenarioError(scenario.file.string(), "world.links", e.what());
     }
     schedule.add_agents(setups, 0, *backend, 0.0);
     frozen.assign(setups.size(), 0);

@@ -2,8 +2,6 @@
 #include "host/navmesh/navmesh.h"
 #include "host/scenario/population.h"
 #include "host/scenario/scenario.h"
-#include "host/sim/simulation.h"
-#include "tests/support/link_worlds.h"
 
 #include <cmath>
 #include <gtest/gtest.h>
@@ -182,54 +180,6 @@ TEST(DetourBackend, EightAvoidanceSlotsAtMost) {
     FAIL() << "a ninth avoidance set was accepted";
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find("8"), std::string::npos) << e.what();
-  }
-}
-
-/// The metrics of the split room with `links` on the detour backend.
-MetricsSummary run_on_detour(const std::string& scenario) {
-  SimulationOptions options;
-  options.backend = BackendKind::Detour;
-  Simulation sim(parse_scenario(scenario, "links.json"), options);
-  while (sim.step_index() < 600 && sim.phase(0) != AgentPhase::Arrived)
-    sim.step();
-  return sim.metrics();
-}
-
-TEST(DetourBackendLinks, AnAgentTakesALinkWhenTheWalkAroundIsLonger) {
-  // Round the wall: about 37 m; over it by the link: 7 + 6 + 7 m.
-  const MetricsSummary m =
-      run_on_detour(test::split_room(R"([{"start": [12, 3], "end": [18, 3]}])"));
-  EXPECT_EQ(m.arrived, 1);
-  EXPECT_EQ(m.link_traversals, 1);
-  // Over the wall by the link is no wall event: an agent on a link is off the navmesh by design.
-  EXPECT_EQ(m.wall_events, 0);
-  ASSERT_TRUE(m.mean_arrival_time.has_value());
-  EXPECT_LT(*m.mean_arrival_time, 20.0); // walking round takes about 27 s at 1.4 m/s
-  const MetricsSummary round = run_on_detour(test::split_room("[]"));
-  ASSERT_TRUE(round.mean_arrival_time.has_value());
-  EXPECT_GT(*round.mean_arrival_time, 24.0);
-  EXPECT_EQ(round.link_traversals, 0);
-}
-
-TEST(DetourBackendLinks, NotWhenTheWalkIsShorter) {
-  // Straight through the wall's opening at z = 10: 20 m; by the link at z = 3, about 26 m.
-  const MetricsSummary m =
-      run_on_detour(test::split_room(R"([{"start": [12, 3], "end": [18, 3]}])", 10.0f, true));
-  EXPECT_EQ(m.arrived, 1);
-  EXPECT_EQ(m.link_traversals, 0);
-}
-
-TEST(DetourBackendLinks, TheCpuBackendRefusesLinksNamingThem) {
-  SimulationOptions options;
-  options.backend = BackendKind::Cpu;
-  try {
-    Simulation sim(
-        parse_scenario(test::split_room(R"([{"start": [12, 3], "end": [18, 3]}])"), "links.json"),
-        options);
-    FAIL() << "the cpu backend took a scenario with a link";
-  } catch (const ScenarioError& e) {
-    EXPECT_EQ(e.json_path(), "world.links");
-    EXPECT_NE(e.problem().find("--backend detour"), std::string::npos) << e.problem();
   }
 }
 

@@ -1,0 +1,129 @@
+// Off-mesh links (scenario `world.links`) on every backend: an agent takes a link when the walk
+// round is longer and not when it is shorter, is counted once per crossing, and is not measured
+// against the wall it crosses; our solver crosses them as DetourCrowd does (within 2.25 radii of
+// the link's start, to its start in the first 15% of half its length over its speed, then to its
+// end), at rest to the others meanwhile; a checkpoint taken mid-crossing resumes bit for bit.
+#include "host/checkpoint/archive.h"
+#include "host/sim/crowd_solver.h"
+#include "host/sim/simulation.h"
+#include "tests/support/link_worlds.h"
+
+#include <gtest/gtest.h>
+#include <string>
+
+namespace crowd {
+namespace {
+
+constexpr const char* kOverTheWall = R"([{"start": [12, 3], "end": [18, 3]}])";
+
+class OffMeshLinks : public ::testing::TestWithParam<BackendKind> {
+protected:
+  /// The metrics of `scenario` once its agent arrived (or after 60 s).
+  MetricsSummary run(const std::string& scenario) const {
+    SimulationOptions options;
+    options.backend = GetParam();
+    Simulation sim(parse_scenario(scenario, "links.json"), options);
+    while (sim.step_index() < 600 && sim.phase(0) != AgentPhase::Arrived)
+      sim.step();
+    return sim.metrics();
+  }
+};
+
+TEST_P(OffMeshLinks, AnAgentTakesALinkWhenTheWalkRoundIsLonger) {
+  // Round the wall: about 37 m; over it by the link: 7 + 6 + 7 m.
+  const MetricsSummary m = run(test::split_room(kOverTheWall));
+  EXPECT_EQ(m.arrived, 1);
+  EXPECT_EQ(m.link_traversals, 1);
+  // Over the wall by the link is no wall event: an agent on a link is off the navmesh by design.
+  EXPECT_EQ(m.wall_events, 0);
+  ASSERT_TRUE(m.mean_arrival_time.has_value());
+  EXPECT_LT(*m.mean_arrival_time, 20.0);
+  const MetricsSummary round = run(test::split_room("[]"));
+  ASSERT_TRUE(round.mean_arrival_time.has_value());
+  EXPECT_GT(*round.mean_arrival_time, 24.0); // walking round, about 27 s at 1.4 m/s
+  EXPECT_EQ(round.link_traversals, 0);
+}
+
+TEST_P(OffMeshLinks, NotWhenTheWalkIsShorter) {
+  // Straight through the wall's opening at z = 10: 20 m; by the link at z = 3, about 26 m.
+  const MetricsSummary m = run(test::split_room(kOverTheWall, 10.0f, true));
+  EXPECT_EQ(m.arrived, 1);
+  EXPECT_EQ(m.link_traversals, 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, OffMeshLinks,
+                         ::testing::Values(BackendKind::Cpu, BackendKind::Detour),
+                         [](const ::testing::TestParamInfo<BackendKind>& backend) {
+                           return std::string(backend.param == BackendKind::Cpu ? "cpu" : "detour");
+                         });
+
+TEST(OffMeshLinksOnOurSolver, TheCrossingIsDetourCrowdsAndTheOthersSeeItAtRest) {
+  SimulationOptions options;
+  options.backend = BackendKind::Cpu;
+  Simulation sim(parse_scenario(test::split_room(kOverTheWall), "links.json"), options);
+  const CrowdSolver& solver = *sim.crowd_solver();
+  int crossing_steps = 0, first = -1;
+  glm::vec3 took_at{0.0f};
+  for (int step = 0; step < 300 && sim.phase(0) != AgentPhase::Arrived; ++step) {
+    const glm::vec3 before = sim.position(0);
+    sim.step();
+    if (!solver.navigator().on_links()[0])
+      continue;
+    if (first < 0) {
+      first = step;
+      took_at = before;
+    }
+    ++crossing_steps;
+    // At rest to the kernels: no velocity, no neighbours of its own, the mode the host set.
+    EXPECT_EQ(sim.velocity(0), glm::vec2(0.0f)) << "step " << step;
+    EXPECT_EQ(solver.arrays().mode[0], kAgentOnLink) << "step " << step;
+  }
+  ASSERT_GE(first, 0) << "the link was never taken";
+  // Taken within 2.25 radii (0.4 m) of the link's start, at (12, 3) or where the navmesh puts it.
+  EXPECT_LT(std::hypot(took_at.x - 12.0f, took_at.z - 3.0f), 2.25f * 0.4f + 0.05f);
+  // Half of 6 m at 1.4 m/s: about 2.1 s, 21 or 22 steps of 0.1 s.
+  EXPECT_GE(crossing_steps, 20);
+  EXPECT_LE(crossing_steps, 23);
+  EXPECT_GT(sim.position(0).x, 17.5f);
+}
+
+TEST(OffMeshLinksOnOurSolver, ACheckpointTakenMidCrossingResumesBitForBit) {
+  SimulationOptions options;
+  options.backend = BackendKind::Cpu;
+  const Scenario scenario = parse_scenario(test::split_room(kOverTheWall), "links.json");
+  Simulation original(scenario, options);
+  while (!original.crowd_solver()->navigator().on_links()[0])
+    original.step();
+  original.step(); // well into the crossing
+  ArchiveWriter out;
+  original.save_checkpoint(out);
+  Simulation resumed(scenario, options);
+  ArchiveReader in(out.bytes().data(), out.bytes().size(), "mid-crossing");
+  resumed.restore_checkpoint(in);
+  for (int step = 0; step < 80; ++step) {
+    original.step();
+    resumed.step();
+    ASSERT_EQ(original.position(0), resumed.position(0)) << "step " << step;
+  }
+  EXPECT_EQ(original.metrics().link_traversals, 1);
+  EXPECT_EQ(resumed.metrics().link_traversals, 1);
+}
+
+TEST(CudaOffMeshLinks, TheCudaBackendRefusesLinksForNowNamingThem) {
+  if (!cuda_device_available())
+    GTEST_SKIP() << "no CUDA device: the CUDA executor cannot run here (bash .ci/gpu-sim runs "
+                    "this test under GPGPU-Sim)";
+  SimulationOptions options;
+  options.backend = BackendKind::Cuda;
+  try {
+    Simulation sim(parse_scenario(test::split_room(kOverTheWall), "links.json"), options);
+    FAIL() << "the cuda backend took a scenario with a link";
+  } catch (const ScenarioError& e) {
+    EXPECT_EQ(e.json_path(), "world.links");
+    EXPECT_NE(e.problem().find("the cuda backend does not cross links yet"), std::string::npos)
+        << e.problem();
+  }
+}
+
+} // namespace
+} // namespace crowd
