@@ -79,9 +79,6 @@ public:
   virtual void set_walls(const WallGridData& walls) = 0;
   /// The navmesh tables the corridor phases read, kept for the whole run like the wall grid.
   virtual void set_navmesh_tables(const NavmeshTablesView& tables) { navmesh_tables_ = tables; }
-  /// Whether a crowd on a navmesh with off-mesh links may run on this executor (the host moves
-  /// the agents along the links; the kernels leave agents in kAgentOnLink alone).
-  virtual bool runs_off_mesh_links() const { return true; }
 
   /// One step of the kernel stages, the phases below in KernelStage order; adds each stage's
   /// time to `times`.

@@ -309,11 +309,6 @@ public:
     guarded(agents, [&] { Executor::step(agents, params, times); });
   }
 
-  /// Not yet: under GPGPU-Sim the agents of samples/scenarios/links.json did not move at all on
-  /// this executor (CudaCli, links), where the CPU executor's crossed the links; until that is
-  /// found, CrowdSolver refuses a navmesh with links here.
-  bool runs_off_mesh_links() const override { return false; }
-
   void set_navmesh_tables(const NavmeshTablesView& tables) override {
     Executor::set_navmesh_tables(tables);
     // With the tables in device memory the corridor phases run here, on rows kept here.

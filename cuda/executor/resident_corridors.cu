@@ -17,7 +17,9 @@ constexpr std::size_t align16(std::size_t bytes) {
 
 /// Where each field of k rows sits in a packed batch (bytes from its start, 16-aligned): the
 /// agents, then what a scatter uploads (up to scatter_end), then what only a gather brings
-/// down (the corners and the state bytes).
+/// down (the state bytes). The corners go up too: the host's answer for an agent the tables
+/// asked about (corridor_navigator.cpp's answer_following) is read again from the device's
+/// rows, by the link trigger and the debug view.
 struct RowBatch {
   std::size_t agents = 0, polys = 0, size = 0, start = 0, target = 0, preferred = 0, direction = 0;
   std::size_t corner_verts = 0, corner_flags = 0, corner_polys = 0, corner_count = 0, state = 0;
@@ -41,11 +43,11 @@ RowBatch row_batch(std::size_t k, int capacity, int corner_capacity) {
   b.target = field(k * sizeof(glm::vec3));
   b.preferred = field(k * sizeof(glm::vec2));
   b.direction = field(k * sizeof(glm::vec2));
-  b.scatter_end = at;
   b.corner_verts = field(k * corners * sizeof(glm::vec3));
   b.corner_flags = field(k * corners);
   b.corner_polys = field(k * corners * sizeof(std::int32_t));
   b.corner_count = field(k * sizeof(std::int32_t));
+  b.scatter_end = at;
   b.state = field(k);
   b.bytes = at;
   return b;
@@ -90,6 +92,20 @@ __device__ int thread_index() {
   return static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
 }
 
+/// The first `count` corners of row `from_row` into row `to_row` (rows of `capacity` corners).
+__device__ void copy_corners(const glm::vec3* from_verts, const std::uint8_t* from_flags,
+                             const std::int32_t* from_polys, int from_row, glm::vec3* to_verts,
+                             std::uint8_t* to_flags, std::int32_t* to_polys, int to_row,
+                             int capacity, int count) {
+  const long long from = static_cast<long long>(from_row) * capacity;
+  const long long to = static_cast<long long>(to_row) * capacity;
+  for (int k = 0; k < count; ++k) {
+    to_verts[to + k] = from_verts[from + k];
+    to_flags[to + k] = from_flags[from + k];
+    to_polys[to + k] = from_polys[from + k];
+  }
+}
+
 /// The host's rows of a batch into the device's rows, one row per thread.
 __global__ void __launch_bounds__(kAgentPolicy.threads_per_block)
     scatter_rows_kernel(CorridorView rows, BatchView batch, SteeringRow steering) {
@@ -106,6 +122,10 @@ __global__ void __launch_bounds__(kAgentPolicy.threads_per_block)
   rows.target[i] = batch.target[j];
   steering.preferred_velocity[i] = batch.preferred[j];
   steering.corridor_direction[i] = batch.direction[j];
+  copy_corners(batch.corner_verts, batch.corner_flags, batch.corner_polys, j, rows.corner_verts,
+               rows.corner_flags, rows.corner_polys, i, rows.corner_capacity,
+               batch.corner_count[j]);
+  rows.corner_count[i] = batch.corner_count[j];
 }
 
 /// The device's rows of a batch's agents into the batch, one row per thread.
@@ -123,13 +143,9 @@ __global__ void __launch_bounds__(kAgentPolicy.threads_per_block)
   batch.size[j] = n;
   batch.start[j] = rows.start[i];
   batch.target[j] = rows.target[i];
-  const int c = rows.corner_capacity;
-  const int corners = min(rows.corner_count[i], c);
-  for (int k = 0; k < corners; ++k) {
-    batch.corner_verts[j * c + k] = rows.corner_verts[i * c + k];
-    batch.corner_flags[j * c + k] = rows.corner_flags[i * c + k];
-    batch.corner_polys[j * c + k] = rows.corner_polys[i * c + k];
-  }
+  const int corners = min(rows.corner_count[i], rows.corner_capacity);
+  copy_corners(rows.corner_verts, rows.corner_flags, rows.corner_polys, i, batch.corner_verts,
+               batch.corner_flags, batch.corner_polys, j, rows.corner_capacity, corners);
   batch.corner_count[j] = corners;
   batch.state[j] = rows.state[i];
 }
@@ -302,6 +318,13 @@ void ResidentCorridors::upload_written(CorridorArrays& rows,
       packed.target[j] = rows.target[r];
       packed.preferred[j] = preferred_velocity[r];
       packed.direction[j] = corridor_direction[r];
+      const auto corners = static_cast<std::size_t>(corner_capacity_);
+      const auto n =
+          static_cast<std::size_t>(std::clamp(rows.corner_count[r], 0, corner_capacity_));
+      std::copy_n(rows.corner_verts.begin() + r * corners, n, packed.corner_verts + j * corners);
+      std::copy_n(rows.corner_flags.begin() + r * corners, n, packed.corner_flags + j * corners);
+      std::copy_n(rows.corner_polys.begin() + r * corners, n, packed.corner_polys + j * corners);
+      packed.corner_count[j] = static_cast<std::int32_t>(n);
     }
     batch_.reserve(b.bytes, "a batch of " + std::to_string(k) + " corridor rows");
     CROWD_CUDA_CHECK(

@@ -2,7 +2,6 @@
 
 #include "host/checkpoint/agent_arrays_archive.h"
 #include "host/checkpoint/archive.h"
-#include "host/navmesh/link_connections.h"
 
 #include <algorithm>
 #include <cmath>
@@ -34,12 +33,6 @@ CrowdSolver::CrowdSolver(const NavMesh& navmesh, const SolverOptions& options,
       !(options_.standoff_horizon_scale > 0.0f && options_.standoff_horizon_scale <= 1.0f) ||
       !(options_.standoff_keep_degrees >= 0.0f && options_.standoff_keep_degrees <= 90.0f))
     throw std::invalid_argument("solver options out of range");
-  if (!executor_->runs_off_mesh_links())
-    if (const int links = off_mesh_connection_count(navmesh_.detour()); links > 0)
-      throw std::invalid_argument(
-          "the navmesh has " + std::to_string(links) + " off-mesh link" + (links == 1 ? "" : "s") +
-          "; the " + executor_->name() +
-          " backend does not cross links yet (the cpu and detour backends do)");
   arrays_.max_neighbors = options_.max_neighbors;
   arrays_.max_segments = options_.max_wall_segments;
   navigator_ = std::make_unique<CorridorNavigator>(navmesh_, options_, arena_, arrays_,

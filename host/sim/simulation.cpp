@@ -170,17 +170,8 @@ struct Simulation::Impl {
         scene > DetourCrowdBackend::kMaxCapacity
             ? scene
             : std::min(DetourCrowdBackend::kMaxCapacity, scene + std::max(64, scene / 8));
-    try {
-      backend =
-          make_backend(options.backend, navmesh, options.solver, capacity,
-                       std::max(scenario.max_agent_radius(), navmesh.settings().agent_radius));
-    } catch (const std::invalid_argument& e) {
-      // What the scenario asks of the backend that it cannot do (CrowdSolver's refusals): the
-      // links are the scenario's only such request.
-      if (scenario.world.links.empty())
-        throw;
-      throw ScenarioError(scenario.file.string(), "world.links", e.what());
-    }
+    backend = make_backend(options.backend, navmesh, options.solver, capacity,
+                           std::max(scenario.max_agent_radius(), navmesh.settings().agent_radius));
     schedule.add_agents(setups, 0, *backend, 0.0);
     frozen.assign(setups.size(), 0);
     for (const AgentSetup& setup : setups)

@@ -72,13 +72,15 @@ TEST_P(CudaCli, TrajectoryEqualsTheCpuBackendByteForByte) {
 // circle: 100 agents crossing one point (avoidance under pressure); film_shot: emitters,
 // waypoints and waits (agents added while the device mirror is live); corridor under
 // time-to-collision sampling in corridor mode (the avoidance kernel reads the corridor rows the
-// device holds).
+// device holds); links: agents crossing off-mesh links, which the host triggers from the corners
+// it answered for and the device's rows must keep.
 INSTANTIATE_TEST_SUITE_P(
     CudaSamples, CudaCli,
     ::testing::Values(CudaRun{"circle.json", 300, 20, "circle"},
                       CudaRun{"film_shot.json", 600, 60, "film_shot"},
                       CudaRun{"corridor.json", 600, 30, "corridor_ttc_corridor_mode",
-                              R"({"model": "ttc", "reference": "corridor"})"}),
+                              R"({"model": "ttc", "reference": "corridor"})"},
+                      CudaRun{"links.json", 600, 80, "links"}),
     [](const ::testing::TestParamInfo<CudaRun>& param) { return std::string(param.param.name); });
 
 } // namespace

@@ -109,21 +109,5 @@ TEST(OffMeshLinksOnOurSolver, ACheckpointTakenMidCrossingResumesBitForBit) {
   EXPECT_EQ(resumed.metrics().link_traversals, 1);
 }
 
-TEST(CudaOffMeshLinks, TheCudaBackendRefusesLinksForNowNamingThem) {
-  if (!cuda_device_available())
-    GTEST_SKIP() << "no CUDA device: the CUDA executor cannot run here (bash .ci/gpu-sim runs "
-                    "this test under GPGPU-Sim)";
-  SimulationOptions options;
-  options.backend = BackendKind::Cuda;
-  try {
-    Simulation sim(parse_scenario(test::split_room(kOverTheWall), "links.json"), options);
-    FAIL() << "the cuda backend took a scenario with a link";
-  } catch (const ScenarioError& e) {
-    EXPECT_EQ(e.json_path(), "world.links");
-    EXPECT_NE(e.problem().find("the cuda backend does not cross links yet"), std::string::npos)
-        << e.problem();
-  }
-}
-
 } // namespace
 } // namespace crowd
