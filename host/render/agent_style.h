@@ -32,6 +32,8 @@ inline constexpr glm::vec3 kBackground{0.96f, 0.96f, 0.94f};
 inline constexpr glm::vec3 kNavmeshFill{0.80f, 0.87f, 0.93f};
 inline constexpr glm::vec3 kNavmeshEdge{0.66f, 0.75f, 0.84f};
 inline constexpr glm::vec3 kWall{0.22f, 0.24f, 0.28f};
+/// Off-mesh links (scenario world.links), over the walls they lead across.
+inline constexpr glm::vec3 kOffMeshLink{0.45f, 0.15f, 0.75f};
 inline constexpr glm::vec4 kTrail{0.35f, 0.40f, 0.55f, 0.55f};
 /// Speed / top speed 0, 0.5 and 1: red when stuck, amber, green at full speed.
 inline constexpr glm::vec3 kSpeedStops[3] = {

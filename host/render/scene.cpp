@@ -16,6 +16,42 @@ bool inside_triangle(glm::vec2 p, glm::vec2 a, glm::vec2 b, glm::vec2 c) {
   return cross(a, b, p) >= 0.0f && cross(b, c, p) >= 0.0f && cross(c, a, p) >= 0.0f;
 }
 
+// An arrowhead at `tip`, pointing along `direction` (unit), 0.35 m long.
+void add_arrowhead(ShapeLayer& layer, glm::vec2 tip, glm::vec2 direction, glm::vec4 colour) {
+  const glm::vec2 back = tip - 0.35f * direction;
+  const glm::vec2 side = 0.18f * glm::vec2(-direction.y, direction.x);
+  layer.add_line(tip, back + side, colour);
+  layer.add_line(tip, back - side, colour);
+}
+
+// The off-mesh connections of every tile (dtMeshTile::offMeshCons), as DetourDebugDraw's
+// duDebugDrawNavMesh shows them: the way across, its direction, and the trigger radius (an
+// agent takes the link within 2.25 of its radii of the start; the circle is the connection's
+// own radius, within which the link's ends were connected to the navmesh).
+void add_off_mesh_links(const dtNavMesh& mesh, ShapeLayer& layer) {
+  layer.line_width_pixels = 2.0f;
+  const glm::vec4 colour(palette::kOffMeshLink, 1.0f);
+  for (int t = 0; t < mesh.getMaxTiles(); ++t) {
+    const dtMeshTile* tile = mesh.getTile(t);
+    if (tile == nullptr || tile->header == nullptr)
+      continue;
+    for (int k = 0; k < tile->header->offMeshConCount; ++k) {
+      const dtOffMeshConnection& link = tile->offMeshCons[k];
+      const glm::vec2 start(link.pos[0], link.pos[2]), end(link.pos[3], link.pos[5]);
+      layer.add_line(start, end, colour);
+      layer.add_circle(start, link.rad, colour, 16);
+      layer.add_circle(end, link.rad, colour, 16);
+      const float length = glm::length(end - start);
+      if (!(length > 0.0f))
+        continue;
+      const glm::vec2 along = (end - start) / length;
+      add_arrowhead(layer, end, along, colour);
+      if (link.flags & DT_OFFMESH_CON_BIDIR)
+        add_arrowhead(layer, start, -along, colour);
+    }
+  }
+}
+
 } // namespace
 
 std::vector<int> triangulate_polygon(const std::vector<glm::vec2>& polygon) {
@@ -100,6 +136,7 @@ SceneData make_scene(const Scenario& scenario, const NavMesh& navmesh,
   }
   for (const WallSegment& s : navmesh.boundary_segments())
     scene.walls.add_line({s.p.x, s.p.z}, {s.q.x, s.q.z}, wall);
+  add_off_mesh_links(mesh, scene.links);
   return scene;
 }
 

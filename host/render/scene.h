@@ -19,10 +19,13 @@ struct SceneData {
   glm::vec2 bounds_min{0.0f}, bounds_max{0.0f}; ///< Ground extent of the navmesh (x, z).
   ShapeLayer navmesh;                           ///< Polygons filled, polygon edges thin.
   ShapeLayer walls; ///< Obstacles filled, navmesh boundary (what agents avoid) thick.
+  /// Off-mesh links: a line from start to end with an arrowhead at each end it may be entered
+  /// from the other (at `end` only for a one-way link), and its trigger radius at both ends.
+  ShapeLayer links;
 };
 
-/// Builds the static layers: Detour's polygons of `navmesh`, its boundary segments, and the
-/// scenario's obstacle polygons (triangulated).
+/// Builds the static layers: Detour's polygons of `navmesh`, its boundary segments, its
+/// off-mesh links, and the scenario's obstacle polygons (triangulated).
 SceneData make_scene(const Scenario& scenario, const NavMesh& navmesh,
                      std::vector<AgentSetup> setups);
 

@@ -11,6 +11,7 @@
 #include "host/render/trail_history.h"
 #include "tests/cli/cli_runner.h"
 #include "tests/render/gl_test_context.h"
+#include "tests/support/link_worlds.h"
 
 #include <algorithm>
 #include <cmath>
@@ -399,6 +400,58 @@ TEST(CrowdRenderer, ACorridorModeAgentsOverlayDrawsItsCorridorSidesWithTheWalls)
   options.walls = false;
   const DebugOverlay without = make_debug_overlay(live.scene(), live.frame(), options, &view);
   EXPECT_TRUE(lines_of(without, palette::kCorridorSide).empty());
+}
+
+/// The split room (tests/support/link_worlds.h) with a two-way link over its wall at z = 3 and
+/// a one-way link at z = 9.
+struct LinkScene {
+  Scenario scenario = parse_scenario(test::split_room(R"([{"start": [12, 3], "end": [18, 3]},
+                           {"start": [12, 9], "end": [18, 9], "bidirectional": false}])"),
+                                     "links.json");
+  NavMesh navmesh = NavMesh::build(scenario);
+  SceneData scene = make_scene(scenario, navmesh, populate(scenario, navmesh));
+};
+
+TEST(CrowdRenderer, OffMeshLinksAreDrawnWithTheirDirectionAndRadius) {
+  // Geometry only (no OpenGL): the line across, an arrowhead at each end a link leads to.
+  const LinkScene s;
+  const glm::vec4 colour(palette::kOffMeshLink, 1.0f);
+  int across = 0, heads_at_start = 0, heads_at_end = 0;
+  for (std::size_t k = 0; k + 1 < s.scene.links.lines.size(); k += 2) {
+    const ShapeVertex& a = s.scene.links.lines[k];
+    const ShapeVertex& b = s.scene.links.lines[k + 1];
+    EXPECT_EQ(a.colour, colour);
+    const float length = glm::length(b.position - a.position);
+    if (length > 5.0f) {
+      ++across;
+      EXPECT_NEAR(a.position.x, 12.0f, 0.01f);
+      EXPECT_NEAR(b.position.x, 18.0f, 0.01f);
+    } else if (std::abs(length - std::hypot(0.35f, 0.18f)) < 0.01f) {
+      // Arrowhead strokes start at the tip, the link's end point.
+      (a.position.x < 15.0f ? heads_at_start : heads_at_end) += 1;
+    }
+  }
+  EXPECT_EQ(across, 2);
+  EXPECT_EQ(heads_at_end, 4);   // two strokes per link
+  EXPECT_EQ(heads_at_start, 2); // the two-way link only
+}
+
+TEST(CrowdRenderer, AnOffMeshLinkShowsOverTheWallItCrosses) {
+  CROWD_REQUIRE_GL_CONTEXT(context);
+  const LinkScene s;
+  SceneFrame frame; // no agents
+  ViewOptions options;
+  options.hud = false;
+  const Drawn d = draw(s.scene, frame, options);
+  // The middle of the link at z = 3 lies on the wall (x 14-16); somewhere within a pixel of it
+  // the link's colour shows, and the wall's a metre off the link.
+  const glm::vec2 middle = d.camera.to_pixel({15.0f, 3.0f});
+  bool shown = false;
+  for (int dy = -1; dy <= 1; ++dy)
+    for (int dx = -1; dx <= 1; ++dx)
+      shown = shown || rgb(d.image, middle + glm::vec2(dx, dy)) == rgb(palette::kOffMeshLink);
+  EXPECT_TRUE(shown) << "no link colour near the link's middle";
+  expect_colour(rgb(d.image, d.camera.to_pixel({15.0f, 5.0f})), rgb(palette::kWall), "the wall");
 }
 
 TEST(CrowdRenderer, SelectedAgentOverlaysDrawLiveSolverState) {
