@@ -236,6 +236,7 @@ set(CROWD_TEST_SOURCES
   host/sim/test_contact_arrival.cpp
   host/sim/test_cpu_executor.cpp
   host/sim/test_crowd.cpp
+  host/sim/test_crowd_query_filters.cpp
   host/sim/test_crowd_solver.cpp
   host/sim/test_off_mesh_links.cpp
   host/sim/test_periodic_wrap.cpp

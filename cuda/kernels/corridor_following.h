@@ -25,6 +25,10 @@ namespace crowd {
 /// polygon it stands on, as dtCrowd resets it).
 inline constexpr std::uint8_t kCorridorFollow = 0x01;
 inline constexpr std::uint8_t kCorridorKeepPath = 0x02;
+/// Set by the host for an agent whose query filter lets through other polygons than the
+/// tables' filter (DetourCrowd's per-type filters): the bodies ask Detour for its corners and
+/// its move, which the host answers with the agent's own filter.
+inline constexpr std::uint8_t kCorridorOwnFilter = 0x04;
 /// Set by the bodies for the host: Detour must find the corners (and then shortcut and steer),
 /// shortcut the corridor, or move it.
 inline constexpr std::uint8_t kCorridorAskCorners = 0x10;
@@ -139,7 +143,9 @@ CROWD_HD void follow_corridor(int i, const NavmeshTablesView& nav, const Corrido
     return;
   }
   CornerBuffer corners = c.corners(i);
-  const int n = find_corners(nav, &c.start[i].x, &c.target[i].x, c.row(i), c.size[i], corners);
+  const int n = (state & kCorridorOwnFilter) ? -1
+                                             : find_corners(nav, &c.start[i].x, &c.target[i].x,
+                                                            c.row(i), c.size[i], corners);
   if (n < 0) {
     c.state[i] = state | kCorridorAskCorners; // the host does the rest of this agent's part
     return;
@@ -178,6 +184,10 @@ CROWD_HD float move_corridor_of_agent(int i, const NavmeshTablesView& nav, const
                                       const AgentView& agents) {
   if (!kernels_move(agents.mode[i]) || c.size[i] == 0)
     return 0.0f;
+  if (c.state[i] & kCorridorOwnFilter) {
+    c.state[i] |= kCorridorAskMove;
+    return 0.0f;
+  }
   // A copy: the move writes the corridor through other pointers, which the compiler cannot
   // tell apart from the agent arrays'.
   const glm::vec3 wanted = agents.position[i];

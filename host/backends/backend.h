@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+class dtQueryFilter;
+
 namespace crowd {
 
 class ArchiveWriter;
@@ -49,6 +51,9 @@ public:
   virtual void remove_agent(int id) = 0;
   /// Sends the agent (again) toward `goal`; a path is planned on a later step.
   virtual void set_goal(int id, const glm::vec3& goal) = 0;
+  /// Query filter `type` (0 to 15) for the agents whose AgentParams::query_filter_type is it,
+  /// as dtCrowd::getEditableFilter: their searches and corridor moves from now on.
+  virtual void set_query_filter(int type, const dtQueryFilter& filter) = 0;
   /// The agent stops where it is and stays as a standing obstacle (can still be pushed).
   virtual void stop_agent(int id) = 0;
   /// Puts the agent at `position` (snapped onto the navmesh) between two steps, keeping its

@@ -156,7 +156,7 @@ int DetourCrowdBackend::add_agent(const AgentSetup& setup) {
   params.separationWeight = ap.separation_weight;
   params.updateFlags = kUpdateFlags;
   params.obstacleAvoidanceType = static_cast<unsigned char>(avoidance_slot(ap.avoidance));
-  params.queryFilterType = 0;
+  params.queryFilterType = static_cast<unsigned char>(ap.query_filter_type);
   params.userData = nullptr;
 
   const float pos[3] = {setup.position.x, setup.position.y, setup.position.z};
@@ -183,7 +183,7 @@ void DetourCrowdBackend::request_goal(int index, const glm::vec3& goal) {
   // As RecastDemo's CrowdToolState::setMoveTarget: snap the target with the crowd's own
   // placement half extents, (2, 1.5, 2) x max agent radius (dtCrowd::init).
   const dtNavMeshQuery* query = crowd_->getNavMeshQuery();
-  const dtQueryFilter* filter = crowd_->getFilter(0);
+  const dtQueryFilter* filter = crowd_->getFilter(crowd_->getAgent(index)->params.queryFilterType);
   const float target[3] = {goal.x, goal.y, goal.z};
   dtPolyRef ref = 0;
   float nearest[3] = {goal.x, goal.y, goal.z};
@@ -193,7 +193,8 @@ void DetourCrowdBackend::request_goal(int index, const glm::vec3& goal) {
     // Nothing within the crowd's extents: the spec has the agent walk to the nearest
     // reachable point, so search further out (as our solver does).
     glm::vec3 point{0.0f};
-    ref = nearest_polygon_anywhere(*navmesh_, *query, goal, navmesh_->placement_extents(), point);
+    ref = nearest_polygon_anywhere(*navmesh_, *query, goal, navmesh_->placement_extents(), point,
+                                   filter);
     nearest[0] = point.x, nearest[1] = point.y, nearest[2] = point.z;
   }
   if (ref == 0 || !crowd_->requestMoveTarget(index, ref, nearest)) {
@@ -202,6 +203,13 @@ void DetourCrowdBackend::request_goal(int index, const glm::vec3& goal) {
     const float zero[3] = {0.0f, 0.0f, 0.0f};
     crowd_->requestMoveVelocity(index, zero);
   }
+}
+
+void DetourCrowdBackend::set_query_filter(int type, const dtQueryFilter& filter) {
+  if (type < 0 || type >= DT_CROWD_MAX_QUERY_FILTER_TYPE)
+    throw std::invalid_argument("query filter type " + std::to_string(type) + " is not in 0.." +
+                                std::to_string(DT_CROWD_MAX_QUERY_FILTER_TYPE - 1));
+  *crowd_->getEditableFilter(type) = filter;
 }
 
 int DetourCrowdBackend::crowd_index(int id) const {

@@ -53,6 +53,7 @@ public:
   /// they do nothing.
   void remove_agent(int id) override;
   void set_goal(int id, const glm::vec3& goal) override;
+  void set_query_filter(int type, const dtQueryFilter& filter) override;
   void stop_agent(int id) override;
   /// Moves the dtCrowdAgent's position and corridor (what dtCrowd::addAgent sets up for a new
   /// agent), keeps vel, and asks for a path to the agent's goal again.

@@ -34,7 +34,9 @@ namespace crowd {
 /// collider lists and clocks) and each agent's corridor direction.
 /// 7: the simulation counts the off-mesh links crossed, and the corridor navigator holds each
 /// agent's crossing of a link (where it is on it) and whether its corners end at one.
-inline constexpr std::uint32_t kCheckpointFormat = 7;
+/// 8: the corridor navigator holds its 16 query filters and each agent's filter type, and the
+/// agent parameters their query filter type.
+inline constexpr std::uint32_t kCheckpointFormat = 8;
 
 /// "crowd <project version>": a checkpoint is resumed only by the build version that wrote
 /// it, since another version may step the same state differently.

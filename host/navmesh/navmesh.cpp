@@ -681,15 +681,15 @@ std::optional<glm::vec3> NavMesh::nearest_point(const glm::vec3& point) const {
   return nearest_point(point, placement_extents());
 }
 
-std::optional<glm::vec3> NavMesh::nearest_point(const glm::vec3& point,
-                                                const glm::vec3& extents) const {
+std::optional<glm::vec3> NavMesh::nearest_point(const glm::vec3& point, const glm::vec3& extents,
+                                                const dtQueryFilter* filter) const {
   const float center[3] = {point.x, point.y, point.z};
   const float half[3] = {extents.x, extents.y, extents.z};
   float nearest[3] = {0.0f, 0.0f, 0.0f};
   dtPolyRef ref = 0;
   std::lock_guard lock(impl_->query_mutex);
-  const dtStatus status =
-      impl_->query->findNearestPoly(center, half, &impl_->filter, &ref, nearest);
+  const dtStatus status = impl_->query->findNearestPoly(
+      center, half, filter != nullptr ? filter : &impl_->filter, &ref, nearest);
   if (dtStatusFailed(status) || ref == 0) {
     return std::nullopt;
   }

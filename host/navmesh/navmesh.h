@@ -133,7 +133,9 @@ public:
   /// The point on the navmesh nearest to `point` within placement_extents(), or nothing.
   std::optional<glm::vec3> nearest_point(const glm::vec3& point) const;
   /// The same within the box of half extents `extents` around `point` (findNearestPoly).
-  std::optional<glm::vec3> nearest_point(const glm::vec3& point, const glm::vec3& extents) const;
+  /// With `filter` (default: filter()), the nearest point of a polygon it lets through.
+  std::optional<glm::vec3> nearest_point(const glm::vec3& point, const glm::vec3& extents,
+                                         const dtQueryFilter* filter = nullptr) const;
 
 private:
   struct Impl;

@@ -22,6 +22,7 @@
 #include <DetourNavMeshQuery.h>
 #include <DetourPathCorridor.h>
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <numeric>
 #include <oneapi/tbb/combinable.h>
@@ -29,6 +30,8 @@
 #include <oneapi/tbb/parallel_for.h>
 #include <oneapi/tbb/task_arena.h>
 #include <optional>
+#include <stdexcept>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -67,7 +70,23 @@ struct NavAgent {
   bool wants_path = false;       ///< Set by the validity check, queued in index order after it.
   bool goal_unreachable = false; ///< The last search proved the goal out of reach.
   LinkCrossing link;             ///< While Impl::on_link says so.
+  std::uint8_t filter = 0;       ///< Its query filter type (Impl::filters).
 };
+
+/// Whether two filters let through the same polygons (their area costs aside).
+bool same_passage(const dtQueryFilter& a, const dtQueryFilter& b) {
+  return a.getIncludeFlags() == b.getIncludeFlags() && a.getExcludeFlags() == b.getExcludeFlags();
+}
+
+/// Whether two filters are the same for a search: the same passage and area costs.
+bool same_search(const dtQueryFilter& a, const dtQueryFilter& b) {
+  if (!same_passage(a, b))
+    return false;
+  for (int area = 0; area < DT_MAX_AREAS; ++area)
+    if (a.getAreaCost(area) != b.getAreaCost(area))
+      return false;
+  return true;
+}
 
 /// dtCrowd's tween: where t lies between t0 and t1, clamped to [0, 1].
 float tween(float t, float t0, float t1) {
@@ -119,6 +138,12 @@ struct CorridorNavigator::Impl {
   /// (DT_STRAIGHTPATH_OFFMESH_CONNECTION): take_links looks whether it is near enough to cross.
   std::vector<std::uint8_t> link_ahead;
   int crossings = 0; ///< Links taken by the last take_links.
+  /// The query filters by type (set_query_filter), and per type whether its agents are
+  /// followed by Detour on the host (another passage than the tables') and whether they search
+  /// alone (other costs or passage than the shared trees' and tile routes').
+  std::array<dtQueryFilter, kQueryFilterTypes> filters;
+  std::array<std::uint8_t, kQueryFilterTypes> own_passage{};
+  std::array<std::uint8_t, kQueryFilterTypes> own_search{};
 
   Impl(const NavMesh& mesh, const SolverOptions& opts, tbb::task_arena& task_arena,
        AgentArrays& agent_arrays, CorridorRowFetch fetch)
@@ -129,6 +154,40 @@ struct CorridorNavigator::Impl {
         shapes(mesh.detour(), mesh.filter()), tables(navmesh_tables_view(portals, shapes)) {
     if (mesh.tile_size() > 0)
       tiles.emplace(mesh.detour());
+    filters.fill(mesh.filter());
+  }
+
+  const dtQueryFilter& filter_of(int i) const {
+    return filters[agents[static_cast<std::size_t>(i)].filter];
+  }
+  /// Whether Detour follows agent i's corridor on the host (kCorridorOwnFilter).
+  bool own_filter(int i) const { return own_passage[agents[static_cast<std::size_t>(i)].filter]; }
+  /// Whether agent i's paths may come from the shared trees and tile routes.
+  bool shares_paths(int i) const { return !own_search[agents[static_cast<std::size_t>(i)].filter]; }
+
+  // check_corridor's findings for agent i's row (fetched): the tables' for an agent of their
+  // filter; Detour's isValidPolyRef with the agent's own filter for the others, as
+  // dtPathCorridor::isValid and dtCrowd's checkPathValidity ask it.
+  std::uint8_t check_row(int i) {
+    const std::size_t k = static_cast<std::size_t>(i);
+    const std::int32_t* row = rows.row(i);
+    const int n = rows.size[k];
+    if (!own_filter(i))
+      return check_corridor(tables, row, n, rows.goal[k]);
+    const dtQueryFilter& filter = filter_of(i);
+    const dtNavMeshQuery& q = query();
+    const auto valid = [&](int p) { return q.isValidPolyRef(polygons().ref_of(row[p]), &filter); };
+    std::uint8_t found = 0;
+    if (n == 0 || !valid(0))
+      found |= kCorridorStartInvalid;
+    for (int p = 0; p < std::min(n, kCorridorCheckLookahead); ++p)
+      if (!valid(p)) {
+        found |= kCorridorAheadInvalid;
+        break;
+      }
+    if (corridor_near_end(row, n, rows.goal[k]))
+      found |= kCorridorNearEnd;
+    return found;
   }
 
   // The tiles a shared tree toward `goal` covers: all of a single-tile navmesh (an empty
@@ -243,9 +302,9 @@ struct CorridorNavigator::Impl {
       return false;
     a.replan_time += dt;
     dtNavMeshQuery& q = query();
-    const dtQueryFilter& filter = navmesh.filter();
+    const dtQueryFilter& filter = filter_of(i);
     bool replan = false;
-    std::uint8_t found = rows.checks[k];
+    std::uint8_t found = own_filter(i) ? check_row(i) : rows.checks[k];
     dtPolyRef agent_ref = 0; // read from the row only when an event needs it
     glm::vec3 agent_pos = arrays.position[k];
     if (found & kCorridorStartInvalid) {
@@ -260,7 +319,7 @@ struct CorridorNavigator::Impl {
       reset_row(i, agent_ref, agent_pos);
       arrays.position[k] = agent_pos;
       replan = true;
-      found = check_corridor(tables, rows.row(i), rows.size[k], rows.goal[k]);
+      found = check_row(i);
     }
     if (a.state == TargetState::Failed)
       return false;
@@ -271,7 +330,7 @@ struct CorridorNavigator::Impl {
       corridor.trimInvalidPath(agent_ref, &agent_pos.x, &q, &filter);
       store(i, corridor);
       replan = true;
-      found = check_corridor(tables, rows.row(i), rows.size[k], rows.goal[k]);
+      found = check_row(i);
     }
     // Near the end of a path that does not reach the target (a truncated or partial path):
     // search again, unless the last search proved the target unreachable.
@@ -286,7 +345,7 @@ struct CorridorNavigator::Impl {
   // when the ends are not far apart, or no path lies within those tiles: Detour's A* then
   // searches the whole mesh.
   bool search_by_tiles(int i, PathResult& result) {
-    if (!tiles)
+    if (!tiles || !shares_paths(i))
       return false;
     const NavAgent& a = agents[static_cast<std::size_t>(i)];
     const int start = graph.index_of(first_polygon(i));
@@ -320,7 +379,7 @@ struct CorridorNavigator::Impl {
     if (search_by_tiles(i, result))
       return result;
     dtNavMeshQuery& q = query();
-    const dtQueryFilter& filter = navmesh.filter();
+    const dtQueryFilter& filter = filter_of(i);
     result.path.resize(static_cast<std::size_t>(options.max_path_polys));
     int count = 0;
     const dtStatus status = q.findPath(
@@ -403,7 +462,7 @@ struct CorridorNavigator::Impl {
       }
       const int goal = graph.index_of(a.target_ref);
       const int start = graph.index_of(first_polygon(i));
-      if (goal >= 0 && start >= 0 && share) {
+      if (goal >= 0 && start >= 0 && share && shares_paths(i)) {
         auto it = trees.find(goal);
         if (it == trees.end() && budget > 0) {
           --budget;
@@ -517,7 +576,7 @@ struct CorridorNavigator::Impl {
     tbb::parallel_for(std::size_t{0}, due.size(), [&](std::size_t k) {
       const int i = due[k].second;
       dtPathCorridor& corridor = load(i);
-      corridor.optimizePathTopology(&query(), &navmesh.filter());
+      corridor.optimizePathTopology(&query(), &filter_of(i));
       store(i, corridor);
       agents[static_cast<std::size_t>(i)].topology_time = 0.0f;
     });
@@ -555,7 +614,8 @@ struct CorridorNavigator::Impl {
     arrays.preferred_velocity[k] = glm::vec2(0.0f);
     arrays.corridor_direction[k] = glm::vec2(0.0f);
     rows.state[k] = static_cast<std::uint8_t>(
-        (a.state == TargetState::Valid ? kCorridorFollow : 0) | (has_goal ? kCorridorKeepPath : 0));
+        (a.state == TargetState::Valid ? kCorridorFollow : 0) | (has_goal ? kCorridorKeepPath : 0) |
+        (own_filter(i) ? kCorridorOwnFilter : 0));
   }
 
   // follow_corridor's part for an agent it flagged, with Detour where the tables cannot answer:
@@ -581,6 +641,16 @@ struct CorridorNavigator::Impl {
     CornerBuffer corners = corridors.corners(i);
     const float range_factor = options.path_optimization_range_factor;
     const SteeringRow steering{arrays.preferred_velocity.data(), arrays.corridor_direction.data()};
+    if ((asked & kCorridorAskCorners) && own_filter(i)) {
+      // shortcut_and_steer's order, with Detour's raycast through the agent's own filter.
+      const int n = corners_with_detour(i, corners);
+      rows.corner_count[k] = n;
+      if (n > 0)
+        shortcut_with_detour(i, &corners.verts[std::min(1, n - 1) * 3],
+                             range_factor * view.radius[i]);
+      steer_along_corridor(i, tables, corridors, view, steering, n);
+      return;
+    }
     if (asked & kCorridorAskCorners) {
       const int n = corners_with_detour(i, corners);
       if (shortcut_and_steer(i, tables, corridors, view, steering, range_factor, n))
@@ -670,7 +740,7 @@ struct CorridorNavigator::Impl {
     thread_local std::vector<dtPolyRef> polys;
     polys.resize(static_cast<std::size_t>(out.capacity));
     const int n = load(i).findCorners(out.verts, out.flags, polys.data(), out.capacity, &query(),
-                                      &navmesh.filter());
+                                      &filter_of(i));
     for (int c = 0; c < n; ++c)
       out.polys[c] = polygons().index_of(polys[static_cast<std::size_t>(c)]);
     out.count = n;
@@ -680,8 +750,11 @@ struct CorridorNavigator::Impl {
   // optimizePathVisibility with Detour's raycast, for a shortcut the tables cannot answer for.
   void shortcut_with_detour(int i, const float* next, float range) {
     dtPathCorridor& corridor = load(i);
-    optimize_corridor_visibility(corridor, next, range, rows.capacity, shapes, query(),
-                                 navmesh.filter());
+    if (own_filter(i))
+      corridor.optimizePathVisibility(next, range, &query(), &filter_of(i));
+    else
+      optimize_corridor_visibility(corridor, next, range, rows.capacity, shapes, query(),
+                                   navmesh.filter());
     store(i, corridor);
   }
 
@@ -692,8 +765,11 @@ struct CorridorNavigator::Impl {
     const std::size_t k = static_cast<std::size_t>(i);
     rows.state[k] &= static_cast<std::uint8_t>(~kCorridorAskMove);
     dtPathCorridor& corridor = load(i);
-    move_corridor_position(corridor, &arrays.position[k].x, rows.capacity, shapes, query(),
-                           navmesh.filter());
+    if (own_filter(i))
+      corridor.movePosition(&arrays.position[k].x, &query(), &filter_of(i));
+    else
+      move_corridor_position(corridor, &arrays.position[k].x, rows.capacity, shapes, query(),
+                             navmesh.filter());
     store(i, corridor);
     corrections.add(finish_corridor_move(i, rows.view(), arrays.position[k]), arrays.radius[k]);
   }
@@ -713,7 +789,7 @@ CorridorNavigator::CorridorNavigator(const NavMesh& navmesh, const SolverOptions
 
 CorridorNavigator::~CorridorNavigator() = default;
 
-bool CorridorNavigator::add_agent(int index, float max_speed) {
+bool CorridorNavigator::add_agent(int index, float max_speed, int filter_type) {
   AgentArrays& arrays = impl_->arrays;
   if (static_cast<std::size_t>(index) != impl_->agents.size() || arrays.corridors.count() != index)
     throw std::logic_error("CorridorNavigator: agents must be added in index order");
@@ -722,12 +798,13 @@ bool CorridorNavigator::add_agent(int index, float max_speed) {
   impl_->link_ahead.push_back(0);
   arrays.corridors.append(arrays.position[static_cast<std::size_t>(index)]);
   a.max_speed = max_speed;
+  set_filter_type(index, filter_type);
   glm::vec3& pos = arrays.position[static_cast<std::size_t>(index)];
   const glm::vec3 ext = impl_->navmesh.placement_extents();
   dtPolyRef ref = 0;
   float nearest[3];
   impl_->arena.execute([&] {
-    impl_->query().findNearestPoly(&pos.x, &ext.x, &impl_->navmesh.filter(), &ref, nearest);
+    impl_->query().findNearestPoly(&pos.x, &ext.x, &impl_->filter_of(index), &ref, nearest);
   });
   if (!ref)
     return false;
@@ -742,7 +819,8 @@ void CorridorNavigator::set_target(int index, const glm::vec3& goal) {
   glm::vec3 nearest{0.0f};
   impl_->arena.execute([&] {
     ref = nearest_polygon_anywhere(impl_->navmesh, impl_->query(), goal,
-                                   impl_->navmesh.placement_extents(), nearest);
+                                   impl_->navmesh.placement_extents(), nearest,
+                                   &impl_->filter_of(index));
   });
   a.goal_unreachable = false;
   a.replan_time = 0.0f;
@@ -783,13 +861,35 @@ void CorridorNavigator::set_max_speed(int index, float max_speed) {
   impl_->agents.at(static_cast<std::size_t>(index)).max_speed = max_speed;
 }
 
+void CorridorNavigator::set_filter_type(int index, int filter_type) {
+  if (filter_type < 0 || filter_type >= kQueryFilterTypes)
+    throw std::invalid_argument("query filter type " + std::to_string(filter_type) +
+                                " is not in 0.." + std::to_string(kQueryFilterTypes - 1));
+  impl_->agents.at(static_cast<std::size_t>(index)).filter = static_cast<std::uint8_t>(filter_type);
+}
+
+void CorridorNavigator::set_query_filter(int type, const dtQueryFilter& filter) {
+  if (type < 0 || type >= kQueryFilterTypes)
+    throw std::invalid_argument("query filter type " + std::to_string(type) + " is not in 0.." +
+                                std::to_string(kQueryFilterTypes - 1));
+  Impl& m = *impl_;
+  const auto t = static_cast<std::size_t>(type);
+  m.filters[t] = filter;
+  m.own_passage[t] = same_passage(filter, m.navmesh.filter()) ? 0 : 1;
+  m.own_search[t] = same_search(filter, m.navmesh.filter()) ? 0 : 1;
+}
+
+const dtQueryFilter& CorridorNavigator::query_filter(int type) const {
+  return impl_->filters.at(static_cast<std::size_t>(type));
+}
+
 bool CorridorNavigator::move_agent(int index, const glm::vec3& position) {
   NavAgent& a = impl_->agents.at(static_cast<std::size_t>(index));
   const glm::vec3 ext = impl_->navmesh.placement_extents();
   dtPolyRef ref = 0;
   float nearest[3];
   impl_->arena.execute([&] {
-    impl_->query().findNearestPoly(&position.x, &ext.x, &impl_->navmesh.filter(), &ref, nearest);
+    impl_->query().findNearestPoly(&position.x, &ext.x, &impl_->filter_of(index), &ref, nearest);
   });
   if (!ref)
     return false;
@@ -820,7 +920,7 @@ bool CorridorNavigator::move_target(int index, const glm::vec3& target) {
     dtPathCorridor& corridor = m.load(index);
     // DetourCrowd's own move of a corridor's end (dtPathCorridor::moveTargetPosition): along
     // the surface from the old target, the polygons crossed merged onto the corridor's end.
-    if (!corridor.moveTargetPosition(&target.x, &m.query(), &m.navmesh.filter()))
+    if (!corridor.moveTargetPosition(&target.x, &m.query(), &m.filter_of(index)))
       return;
     m.store(index, corridor);
     const float* end = corridor.getTarget();
@@ -842,10 +942,10 @@ void CorridorNavigator::plan(float dt, StageTimes& times) {
     }
     {
       ScopedStage stage(times, "paths");
-      // The rows of what the look-ahead found, read by the validity checks.
+      // The rows of what the look-ahead found, and of the agents Detour checks on the host.
       std::vector<std::int32_t> found;
       for (int i = 0; i < m.rows.count(); ++i)
-        if (m.rows.checks[static_cast<std::size_t>(i)] != 0)
+        if (m.rows.checks[static_cast<std::size_t>(i)] != 0 || m.own_filter(i))
           found.push_back(i);
       m.fetch(found);
       m.for_each_agent([&](int i) {
@@ -957,7 +1057,7 @@ namespace {
 constexpr auto kNavAgentFields = [](auto& archive, auto& a) {
   archive.fields(a.target_ref, a.target_pos, a.state, a.replan_time, a.topology_time, a.max_speed,
                  a.queued, a.wants_path, a.goal_unreachable, a.link.from, a.link.start, a.link.end,
-                 a.link.time, a.link.duration);
+                 a.link.time, a.link.duration, a.filter);
 };
 
 } // namespace
@@ -977,6 +1077,12 @@ void CorridorNavigator::save(ArchiveWriter& out) const {
   }
   out.put(m.on_link);
   out.put(m.link_ahead);
+  for (const dtQueryFilter& filter : m.filters) {
+    out.put(filter.getIncludeFlags());
+    out.put(filter.getExcludeFlags());
+    for (int area = 0; area < DT_MAX_AREAS; ++area)
+      out.put(filter.getAreaCost(area));
+  }
   out.put(std::vector<int>(m.queue.begin(), m.queue.end()));
   std::vector<std::pair<std::int32_t, std::uint64_t>> cached;
   for (const auto& [goal, tree] : m.trees)
@@ -1021,6 +1127,8 @@ void CorridorNavigator::restore(ArchiveReader& in) {
     }
     m.rows.size[k] = static_cast<std::int32_t>(path.size());
     kNavAgentFields(in, m.agents[k]);
+    if (m.agents[k].filter >= kQueryFilterTypes)
+      in.fail("an agent's query filter type is not in 0..15");
     const dtPolyRef goal = m.agents[k].target_ref;
     m.rows.set_goal(static_cast<int>(k), goal ? m.polygons().index_of(goal) : -1);
     m.rows.wrote(static_cast<int>(k)); // the executor's copy is stale
@@ -1029,6 +1137,18 @@ void CorridorNavigator::restore(ArchiveReader& in) {
   in.expect(m.on_link.size(), count, "the on-link flags' count");
   in.get(m.link_ahead);
   in.expect(m.link_ahead.size(), count, "the link-ahead flags' count");
+  for (int type = 0; type < kQueryFilterTypes; ++type) {
+    dtQueryFilter filter;
+    filter.setIncludeFlags(in.get<unsigned short>());
+    filter.setExcludeFlags(in.get<unsigned short>());
+    for (int area = 0; area < DT_MAX_AREAS; ++area) {
+      const float cost = in.get<float>();
+      if (!(cost >= 0.0f) || !std::isfinite(cost))
+        in.fail("a query filter's area cost is not a finite number >= 0");
+      filter.setAreaCost(area, cost);
+    }
+    set_query_filter(type, filter);
+  }
   const auto queue = in.get<std::vector<int>>();
   for (const int i : queue)
     if (i < 0 || static_cast<std::size_t>(i) >= m.agents.size())

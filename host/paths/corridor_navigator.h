@@ -26,6 +26,8 @@
 #include <span>
 #include <vector>
 
+class dtQueryFilter;
+
 namespace crowd {
 
 class ArchiveWriter;
@@ -52,6 +54,9 @@ struct PathCorner {
 /// on the executor that runs the corridor phases.
 using CorridorRowFetch = std::function<void(std::span<const std::int32_t>)>;
 
+/// DetourCrowd's number of query filter types (DT_CROWD_MAX_QUERY_FILTER_TYPE).
+inline constexpr int kQueryFilterTypes = 16;
+
 class CorridorNavigator {
 public:
   /// Works on `arrays` (which must outlive it): their corridor rows, positions, modes and the
@@ -64,9 +69,9 @@ public:
   CorridorNavigator& operator=(const CorridorNavigator&) = delete;
 
   /// Registers agent `index` (already appended to the arrays) and appends its corridor row:
-  /// snaps its position onto the navmesh (written back to arrays.position). Returns false when
-  /// no navmesh is near.
-  bool add_agent(int index, float max_speed);
+  /// snaps its position onto the navmesh (written back to arrays.position) with query filter
+  /// `filter_type`. Returns false when no navmesh is near.
+  bool add_agent(int index, float max_speed, int filter_type = 0);
   /// A new goal: queues a path search.
   void set_target(int index, const glm::vec3& goal);
   /// No goal any more: the agent stands.
@@ -78,6 +83,17 @@ public:
   void set_velocity(int index, const glm::vec3& velocity);
   /// The speed agent `index` walks its corridor at from the next step, m/s.
   void set_max_speed(int index, float max_speed);
+  /// Which of the query filters agent `index`'s searches and corridor moves use from now on
+  /// (DetourCrowd's dtCrowdAgentParams::queryFilterType), 0 to kQueryFilterTypes - 1.
+  void set_filter_type(int index, int filter_type);
+  /// Query filter `type` (DetourCrowd's getEditableFilter): the polygons its agents may enter
+  /// (include and exclude flags) and what each area costs their searches. All of them start as
+  /// the navmesh's filter (NavMesh::filter), which the navmesh tables are built with. Agents of
+  /// a filter that lets through other polygons are followed by Detour on the host (their
+  /// corners, shortcuts, moves and validity checks, kCorridorOwnFilter); a filter with other
+  /// area costs searches by Detour's A* instead of the shared path trees and tile routes.
+  void set_query_filter(int type, const dtQueryFilter& filter);
+  const dtQueryFilter& query_filter(int type) const;
   /// Moves the goal of agent `index`, which follows a corridor (TargetState::Valid), to
   /// `target` without a search: the corridor's end moves along the navmesh surface
   /// (dtPathCorridor::moveTargetPosition), as for a target that moves a little each step.

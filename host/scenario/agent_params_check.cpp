@@ -48,6 +48,8 @@ std::optional<std::string> agent_params_problem(const AgentParams& p) {
   }
   if (std::string problem = avoidance_problem(p.avoidance); !problem.empty())
     return problem;
+  if (std::string problem = kQueryFilterTypeParam.problem(p.query_filter_type); !problem.empty())
+    return "query_filter_type " + problem;
   for (std::string problem :
        {choice_problem(p.on_arrival, OnArrival::Remove, "on_arrival", "OnArrival::Stop or Remove"),
         choice_problem(p.arrival, ArrivalRule::Radius, "arrival", "ArrivalRule::Contact or Radius"),

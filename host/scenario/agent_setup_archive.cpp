@@ -12,7 +12,8 @@ constexpr auto kSetupFields = [](auto& archive, auto& setup) {
   auto& p = setup.params;
   archive.fields(setup.position, setup.goal, p.radius, p.max_speed, p.max_accel, p.avoidance,
                  p.avoidance_name, p.separation_weight, p.collision_query_range, p.arrival_radius,
-                 p.on_arrival, p.arrival, p.standoff, p.type, setup.json_path, setup.start_time);
+                 p.on_arrival, p.arrival, p.standoff, p.type, p.query_filter_type, setup.json_path,
+                 setup.start_time);
 };
 
 } // namespace

@@ -6,6 +6,7 @@
 #include "cuda/common/avoidance_params.h"
 #include "host/scenario/character_clips.h"
 
+#include <array>
 #include <cstdint>
 #include <filesystem>
 #include <glm/glm.hpp>
@@ -138,6 +139,9 @@ struct AgentParams {
   /// Agent type label (scenario extension `type`), carried to every output as a per-agent
   /// label and used as the prototype name of film exports. "agent" when none is given.
   std::string type = "agent";
+  /// Which of the crowd's 16 query filters its path searches and corridor moves use
+  /// (DetourCrowd's queryFilterType; Crowd::set_query_filter): 0 to 15, default 0.
+  std::int32_t query_filter_type = 0;
 
   float query_range() const { return collision_query_range.value_or(12.0f * radius); }
 };
@@ -206,6 +210,22 @@ struct GroupSpec : ParamDistributions {
   std::optional<EmissionSpec> emission; ///< Set for the entries of `emitters`.
 };
 
+/// Scenario extension `query_filters` (docs/scenario-extensions.md): one of DetourCrowd's
+/// per-type query filters, which the agents whose query_filter_type is its index search and
+/// move with.
+struct QueryFilterSpec {
+  static constexpr int kAreas = 64; ///< Detour's DT_MAX_AREAS.
+  std::uint16_t include_flags = 0xffff;
+  std::uint16_t exclude_flags = 0;
+  std::array<float, kAreas> area_costs = filled_costs();
+
+  static constexpr std::array<float, kAreas> filled_costs() {
+    std::array<float, kAreas> costs{};
+    costs.fill(1.0f);
+    return costs;
+  }
+};
+
 struct Scenario {
   std::filesystem::path file; ///< As given on the command line (used in messages).
   std::string name;
@@ -221,6 +241,9 @@ struct Scenario {
   /// Scenario extension `characters`: how film exports show each agent type label's agents
   /// ("agent" for agents without a type). A label not here gets the defaults.
   std::map<std::string, CharacterSpec> characters;
+  /// Scenario extension `query_filters`, by filter type (at most 16); empty: every agent uses
+  /// the navmesh's filter.
+  std::vector<QueryFilterSpec> query_filters;
 
   /// Steps to run: `steps` if given, otherwise ceil(duration / dt).
   int step_count() const;

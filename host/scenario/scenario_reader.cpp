@@ -93,9 +93,9 @@ using KeyList = std::span<const std::string_view>;
 /// More agents than this in one scenario is almost certainly a typo, and ids are `int`.
 constexpr std::int64_t kMaxAgents = 10'000'000;
 
-constexpr std::string_view kTopKeys[] = {"name",     "seed",     "dt",    "duration", "steps",
-                                         "world",    "defaults", "types", "agents",   "groups",
-                                         "emitters", "source",   "notes", "expect",   "characters"};
+constexpr std::string_view kTopKeys[] = {
+    "name",   "seed",   "dt",       "duration", "steps", "world",  "defaults",   "types",
+    "agents", "groups", "emitters", "source",   "notes", "expect", "characters", "query_filters"};
 constexpr std::string_view kAnnotationKeys[] = {"source", "notes", "expect"};
 constexpr std::string_view kWorldKeys[] = {"bounds",  "obstacles", "mesh",
                                            "navmesh", "periodic",  "links"};
@@ -120,7 +120,8 @@ constexpr std::string_view kParamKeys[] = {
     "radius",         "max_speed",         "max_accel",
     "avoidance",      "separation_weight", "collision_query_range",
     "arrival_radius", "on_arrival",        "arrival",
-    "standoff"};
+    "standoff",       "query_filter_type"};
+constexpr std::string_view kQueryFilterKeys[] = {"include_flags", "exclude_flags", "area_costs"};
 constexpr std::string_view kUniformKeys[] = {"uniform"};
 constexpr std::string_view kCharacterKeys[] = {
     "walk_speed", "walk_cycle", "run_speed",  "run_cycle",        "run_from", "idle_below",
@@ -366,6 +367,10 @@ public:
     }
 
     scenario.world = read_world(required(root, "", "world", "the walkable space"), "world");
+    if (root.contains("query_filters")) {
+      scenario.query_filters = read_query_filters(root["query_filters"], "query_filters");
+    }
+    query_filter_count_ = std::max<std::size_t>(1, scenario.query_filters.size());
 
     if (root.contains("defaults")) {
       const json& defaults = root["defaults"];
@@ -853,6 +858,61 @@ private:
                  {"keep_left", StandoffRule::KeepLeft},
                  {"off", StandoffRule::Off}},
                 params.standoff);
+    if (const auto it = object.find("query_filter_type"); it != object.end()) {
+      const std::string key_path = json_path::member(path, "query_filter_type");
+      const auto type =
+          integer(*it, key_path, 0, static_cast<std::int64_t>(kQueryFilterTypeParam.range.hi));
+      if (static_cast<std::size_t>(type) >= query_filter_count_) {
+        fail(key_path, "names query filter " + std::to_string(type) + ", but query_filters " +
+                           (query_filter_count_ == 1
+                                ? std::string("is not given (only filter 0, the navmesh's)")
+                                : "has " + std::to_string(query_filter_count_) + " (0 to " +
+                                      std::to_string(query_filter_count_ - 1) + ")"));
+      }
+      params.query_filter_type = static_cast<std::int32_t>(type);
+    }
+  }
+
+  /// Scenario extension `query_filters` (docs/scenario-extensions.md): DetourCrowd's per-type
+  /// filters, at most 16, each {"include_flags", "exclude_flags", "area_costs": {"5": 10}}.
+  std::vector<QueryFilterSpec> read_query_filters(const json& value,
+                                                  const std::string& path) const {
+    expect_array(value, path, "query filters {\"include_flags\", \"exclude_flags\", ...}");
+    const auto most = static_cast<std::size_t>(kQueryFilterTypeParam.range.hi) + 1; // 16
+    if (value.size() > most) {
+      fail(path, "has " + std::to_string(value.size()) + " filters, more than DetourCrowd's " +
+                     std::to_string(most));
+    }
+    std::vector<QueryFilterSpec> filters;
+    for (std::size_t i = 0; i < value.size(); ++i) {
+      const std::string at = json_path::element(path, i);
+      const json& object = value[i];
+      expect_object(object, at, "a query filter");
+      check_keys(object, at, kQueryFilterKeys);
+      QueryFilterSpec& filter = filters.emplace_back();
+      if (const auto it = object.find("include_flags"); it != object.end())
+        filter.include_flags = static_cast<std::uint16_t>(
+            integer(*it, json_path::member(at, "include_flags"), 0, 65535));
+      if (const auto it = object.find("exclude_flags"); it != object.end())
+        filter.exclude_flags = static_cast<std::uint16_t>(
+            integer(*it, json_path::member(at, "exclude_flags"), 0, 65535));
+      if (const auto it = object.find("area_costs"); it != object.end()) {
+        const std::string costs_path = json_path::member(at, "area_costs");
+        expect_object(*it, costs_path, "area costs by area id {\"5\": 10}");
+        for (const auto& [key, cost] : it->items()) {
+          const std::string cost_path = json_path::member(costs_path, key);
+          int area = -1;
+          const auto [end, error] = std::from_chars(key.data(), key.data() + key.size(), area);
+          if (error != std::errc{} || end != key.data() + key.size() || area < 0 ||
+              area >= QueryFilterSpec::kAreas) {
+            fail(cost_path, "is not an area id: area ids are 0 to " +
+                                std::to_string(QueryFilterSpec::kAreas - 1));
+          }
+          filter.area_costs[static_cast<std::size_t>(area)] = number(cost, cost_path, kNonNegative);
+        }
+      }
+    }
+    return filters;
   }
 
   /// A key whose value is one of a few names, each meaning one value of T.
@@ -1359,6 +1419,9 @@ private:
 
   std::filesystem::path file_;
   std::string name_;
+  /// Filter types the agent parameters may name: query_filters' count, at least 1 (the
+  /// navmesh's filter); set by read() before it reads any agent parameters.
+  mutable std::size_t query_filter_count_ = 1;
 };
 
 } // namespace

@@ -138,6 +138,30 @@ void write_params(ordered_json& object, const AgentParams& params,
       group ? &group->arrival_radius : nullptr);
   if (!reference || params.on_arrival != reference->on_arrival)
     object["on_arrival"] = on_arrival_name(params.on_arrival);
+  if (params.query_filter_type != base.query_filter_type ||
+      (!reference && params.query_filter_type != AgentParams{}.query_filter_type))
+    object["query_filter_type"] = params.query_filter_type;
+}
+
+/// Scenario extension `query_filters`: each filter's keys that differ from the navmesh's filter.
+ordered_json query_filters_json(const std::vector<QueryFilterSpec>& filters) {
+  ordered_json out = ordered_json::array();
+  const QueryFilterSpec navmesh_filter;
+  for (const QueryFilterSpec& filter : filters) {
+    ordered_json entry = ordered_json::object();
+    if (filter.include_flags != navmesh_filter.include_flags)
+      entry["include_flags"] = filter.include_flags;
+    if (filter.exclude_flags != navmesh_filter.exclude_flags)
+      entry["exclude_flags"] = filter.exclude_flags;
+    ordered_json costs = ordered_json::object();
+    for (std::size_t area = 0; area < filter.area_costs.size(); ++area)
+      if (filter.area_costs[area] != navmesh_filter.area_costs[area])
+        costs[std::to_string(area)] = number(filter.area_costs[area]);
+    if (!costs.empty())
+      entry["area_costs"] = std::move(costs);
+    out.push_back(std::move(entry));
+  }
+  return out;
 }
 
 ordered_json world(const WorldSpec& spec) {
@@ -358,6 +382,8 @@ std::string write_scenario_json(const Scenario& scenario,
     root["duration"] = number(scenario.duration);
   }
   root["world"] = world(scenario.world);
+  if (!scenario.query_filters.empty())
+    root["query_filters"] = query_filters_json(scenario.query_filters);
   ordered_json defaults = ordered_json::object();
   write_params(defaults, scenario.defaults, std::nullopt, nullptr);
   root["defaults"] = std::move(defaults);

@@ -144,7 +144,8 @@ int Crowd::add_agent(const glm::vec3& position, const AgentParams& params) {
     throw ApiError("add_agent: position must be finite");
   if (const auto problem = agent_params_problem(params))
     throw ApiError("add_agent: " + *problem);
-  const auto placed = impl_->navmesh.nearest_point(position, query_extents(params));
+  const auto placed =
+      impl_->navmesh.nearest_point(position, query_extents(params), &filter_of(params));
   if (!placed)
     throw ApiError("add_agent: no navmesh near " + text(position));
   AgentSetup setup;
@@ -173,8 +174,9 @@ void Crowd::request_move_target(int id, const glm::vec3& target) {
   impl_->check_active("request_move_target", id);
   if (!is_finite(target))
     throw ApiError("request_move_target: target must be finite");
-  const auto placed = impl_->navmesh.nearest_point(
-      target, query_extents(impl_->params[static_cast<std::size_t>(id)]));
+  const AgentParams& params = impl_->params[static_cast<std::size_t>(id)];
+  const auto placed =
+      impl_->navmesh.nearest_point(target, query_extents(params), &filter_of(params));
   if (!placed)
     throw ApiError("request_move_target: no navmesh near " + text(target));
   impl_->targets[static_cast<std::size_t>(id)].leader = -1;
@@ -222,6 +224,30 @@ void Crowd::reset_move_target(int id) {
   impl_->solver.stop_agent(id);
 }
 
+void Crowd::set_query_filter(int type, const dtQueryFilter& filter) {
+  if (type < 0 || type >= kQueryFilterTypes)
+    throw ApiError("set_query_filter: type must be in 0.." + std::to_string(kQueryFilterTypes - 1) +
+                   ", got " + std::to_string(type));
+  for (int area = 0; area < DT_MAX_AREAS; ++area) {
+    const float cost = filter.getAreaCost(area);
+    if (!(cost >= 0.0f) || !std::isfinite(cost))
+      throw ApiError("set_query_filter: the cost of area " + std::to_string(area) +
+                     " must be a finite number >= 0, got " + std::to_string(cost));
+  }
+  impl_->solver.set_query_filter(type, filter);
+}
+
+const dtQueryFilter& Crowd::query_filter(int type) const {
+  if (type < 0 || type >= kQueryFilterTypes)
+    throw ApiError("query_filter: type must be in 0.." + std::to_string(kQueryFilterTypes - 1) +
+                   ", got " + std::to_string(type));
+  return impl_->solver.navigator().query_filter(type);
+}
+
+const dtQueryFilter& Crowd::filter_of(const AgentParams& params) const {
+  return impl_->solver.navigator().query_filter(params.query_filter_type);
+}
+
 void Crowd::update(float dt) {
   if (!(dt > 0.0f && dt <= 1.0f))
     throw ApiError("update: dt must be in (0, 1] seconds, got " + std::to_string(dt));
@@ -249,7 +275,7 @@ void Crowd::update(float dt) {
     const glm::vec3 wanted = m.solver.positions()[l] + t.offset +
                              glm::vec3(leader_velocity.x, 0.0f, leader_velocity.y) * lead;
     // Where the leader's offset point is off the navmesh (beyond a wall), the nearest point.
-    if (const auto placed = m.navmesh.nearest_point(wanted, query_extents(own)))
+    if (const auto placed = m.navmesh.nearest_point(wanted, query_extents(own), &filter_of(own)))
       m.aim(id, *placed);
   }
   m.solver.step(dt);

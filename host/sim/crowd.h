@@ -102,6 +102,18 @@ public:
   /// Drops the agent's target: it slows to a stop where it is and stays an obstacle.
   void reset_move_target(int id);
 
+  /// Query filter `type` (0 to 15), for the agents whose AgentParams::query_filter_type is
+  /// `type`, from the next update on (DetourCrowd's getEditableFilter): which polygons their
+  /// path searches, corridor moves and placements may enter (the include and exclude flags
+  /// against each polygon's flags) and what crossing each area costs their searches. Every
+  /// type starts as the navmesh's filter (every flag, unit costs). Agents whose filter lets
+  /// through other polygons than that one are followed by Detour on the host, and agents
+  /// whose filter has other costs search alone (no shared path trees or tile routes): both
+  /// cost more per agent. A corridor already planned is kept while its polygons still pass.
+  /// Throws ApiError for a type out of range or an area cost that is negative or not finite.
+  void set_query_filter(int type, const dtQueryFilter& filter);
+  const dtQueryFilter& query_filter(int type) const;
+
   /// Advances every agent by dt seconds (0 < dt <= 1), followers' targets first. Throws
   /// ApiError otherwise.
   void update(float dt);
@@ -150,6 +162,9 @@ public:
   glm::vec3 query_extents(const AgentParams& params) const;
 
 private:
+  /// The query filter of an agent with `params` (checked parameters).
+  const dtQueryFilter& filter_of(const AgentParams& params) const;
+
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

@@ -84,7 +84,7 @@ int CrowdSolver::add_agent(const AgentSetup& setup) {
   const int id = arrays_.append(setup.position, p.radius, navmesh_.settings().agent_height,
                                 p.max_accel, p.query_range(), p.separation_weight,
                                 arrays_.avoidance_set_of(p.avoidance), standoff_side(p.standoff));
-  if (!navigator_->add_agent(id, p.max_speed)) {
+  if (!navigator_->add_agent(id, p.max_speed, p.query_filter_type)) {
     // Keep ids dense: the agent exists but takes no part.
     arrays_.mode[static_cast<std::size_t>(id)] = kAgentInactive;
     throw std::runtime_error("agent " + std::to_string(id) + " (" + setup.json_path +
@@ -121,6 +121,7 @@ void CrowdSolver::set_agent_params(int id, const AgentParams& p) {
   arrays_.avoidance_set[k] = arrays_.avoidance_set_of(p.avoidance);
   arrays_.standoff_side[k] = standoff_side(p.standoff);
   navigator_->set_max_speed(id, p.max_speed);
+  navigator_->set_filter_type(id, p.query_filter_type);
   cover_query_range(p.query_range());
   ++arrays_.layout_version; // the executor uploads the parameters again
 }

@@ -31,6 +31,10 @@ public:
   /// acceleration, query range, separation, avoidance and standoff side. A removed agent is
   /// left alone.
   void set_agent_params(int id, const AgentParams& params);
+  /// Query filter `type` (0..15) from now on (CorridorNavigator::set_query_filter).
+  void set_query_filter(int type, const dtQueryFilter& filter) override {
+    navigator_->set_query_filter(type, filter);
+  }
   /// CorridorNavigator::move_target for agent `id`: its goal moves without a search; false
   /// where it could not (no corridor yet, a wall in the way), for the caller to set_goal.
   bool move_goal(int id, const glm::vec3& goal);

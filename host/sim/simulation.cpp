@@ -17,6 +17,7 @@
 #include "host/sim/setup_routes.h"
 #include "host/sim/stuck_detector.h"
 
+#include <DetourNavMeshQuery.h>
 #include <charconv>
 #include <chrono>
 #include <cmath>
@@ -93,6 +94,16 @@ std::unique_ptr<CrowdBackend> make_backend(BackendKind kind, const NavMesh& navm
     break;
   }
   throw std::logic_error("unreachable backend kind");
+}
+
+/// Scenario extension `query_filters`: one filter as Detour's.
+dtQueryFilter detour_filter(const QueryFilterSpec& spec) {
+  dtQueryFilter filter;
+  filter.setIncludeFlags(spec.include_flags);
+  filter.setExcludeFlags(spec.exclude_flags);
+  for (int area = 0; area < QueryFilterSpec::kAreas; ++area)
+    filter.setAreaCost(area, spec.area_costs[static_cast<std::size_t>(area)]);
+  return filter;
 }
 
 /// The agents with the rules the options impose on all of them.
@@ -172,6 +183,9 @@ struct Simulation::Impl {
             : std::min(DetourCrowdBackend::kMaxCapacity, scene + std::max(64, scene / 8));
     backend = make_backend(options.backend, navmesh, options.solver, capacity,
                            std::max(scenario.max_agent_radius(), navmesh.settings().agent_radius));
+    for (std::size_t type = 0; type < scenario.query_filters.size(); ++type)
+      backend->set_query_filter(static_cast<int>(type),
+                                detour_filter(scenario.query_filters[type]));
     schedule.add_agents(setups, 0, *backend, 0.0);
     frozen.assign(setups.size(), 0);
     for (const AgentSetup& setup : setups)

@@ -247,6 +247,32 @@ TEST(ScenarioFlow, ArrivalAndStandoffDefaultToContactAndKeepRightAndLayerLikeOth
 
 // ---- characters -------------------------------------------------------------------------
 
+TEST(ScenarioQueryFilters, FiltersAreReadByTypeAndAgentsNameThemThroughEveryLayer) {
+  const std::string kAgent = R"("position": [1, 1], "goal": [9, 9])";
+  const Scenario s = parse_scenario(
+      scene(R"("query_filters": [{}, {"exclude_flags": 2, "area_costs": {"5": 10, "0": 1.5}},
+                                 {"include_flags": 3}],
+              "defaults": {"query_filter_type": 2},
+              "types": {"walker": {"query_filter_type": 1}},
+              "agents": [{)" +
+            kAgent + R"(}, {)" + kAgent + R"(, "type": "walker"},
+                         {)" +
+            kAgent + R"(, "type": "walker", "query_filter_type": 0}])"),
+      "film.json");
+  ASSERT_EQ(s.query_filters.size(), 3u);
+  EXPECT_EQ(s.query_filters[0].include_flags, 0xffff);
+  EXPECT_EQ(s.query_filters[0].exclude_flags, 0);
+  EXPECT_EQ(s.query_filters[1].exclude_flags, 2);
+  EXPECT_EQ(s.query_filters[1].area_costs[5], 10.0f);
+  EXPECT_EQ(s.query_filters[1].area_costs[0], 1.5f);
+  EXPECT_EQ(s.query_filters[1].area_costs[6], 1.0f);
+  EXPECT_EQ(s.query_filters[2].include_flags, 3);
+  ASSERT_EQ(s.agents.size(), 3u);
+  EXPECT_EQ(s.agents[0].params.query_filter_type, 2); // defaults
+  EXPECT_EQ(s.agents[1].params.query_filter_type, 1); // its type
+  EXPECT_EQ(s.agents[2].params.query_filter_type, 0); // its own key
+}
+
 TEST(ScenarioCharacters, ClipsAreReadPerTypeAndUnsetOnesKeepTheirDefaults) {
   const Scenario s = parse_scenario(scene(std::string(kTypes) + R"(,
     "characters": {"elderly": {"walk_speed": 0.8, "walk_cycle": 1.0, "run_from": 5},
@@ -324,6 +350,34 @@ INSTANTIATE_TEST_SUITE_P(
                        "groups[0].arrival", "must be \"contact\" or \"radius\", got 0.5"},
         ExtensionError{"characters_not_object", scene(R"("characters": [1])"), "characters",
                        "must be an object"},
+        ExtensionError{"query_filter_type_without_filters",
+                       scene(R"("agents": [{)" + kAgent + R"(, "query_filter_type": 1}])"),
+                       "agents[0].query_filter_type",
+                       "names query filter 1, but query_filters is not given"},
+        ExtensionError{"query_filter_type_beyond_filters",
+                       scene(R"("query_filters": [{}, {"exclude_flags": 2}],
+                                "types": {"walker": {"query_filter_type": 2}})"),
+                       "types.walker.query_filter_type",
+                       "names query filter 2, but query_filters has 2 (0 to 1)"},
+        ExtensionError{"query_filter_type_out_of_range",
+                       scene(R"("defaults": {"query_filter_type": 16})"),
+                       "defaults.query_filter_type", "must be an integer in [0, 15], got 16"},
+        ExtensionError{"query_filters_too_many",
+                       scene(R"("query_filters": [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {},
+                                                  {}, {}, {}, {}, {}, {}])"),
+                       "query_filters", "has 17 filters, more than DetourCrowd's 16"},
+        ExtensionError{"query_filter_unknown_key", scene(R"("query_filters": [{"exclude": 2}])"),
+                       "query_filters[0].exclude", "unknown key \"exclude\""},
+        ExtensionError{"query_filter_flags_out_of_range",
+                       scene(R"("query_filters": [{"include_flags": 70000}])"),
+                       "query_filters[0].include_flags",
+                       "must be an integer in [0, 65535], got 70000"},
+        ExtensionError{
+            "query_filter_area_not_an_id", scene(R"("query_filters": [{"area_costs": {"64": 2}}])"),
+            R"(query_filters[0].area_costs["64"])", "is not an area id: area ids are 0 to 63"},
+        ExtensionError{"query_filter_cost_negative",
+                       scene(R"("query_filters": [{"area_costs": {"5": -1}}])"),
+                       R"(query_filters[0].area_costs["5"])", "must be a number >= 0, got -1"},
         ExtensionError{"character_of_no_type",
                        scene(std::string(kTypes) + R"(, "characters": {"runner": {}})"),
                        "characters.runner",

@@ -42,6 +42,7 @@ void expect_same_params(const AgentParams& a, const AgentParams& b, const std::s
   EXPECT_EQ(a.collision_query_range, b.collision_query_range);
   EXPECT_EQ(a.arrival_radius, b.arrival_radius);
   EXPECT_EQ(a.on_arrival, b.on_arrival);
+  EXPECT_EQ(a.query_filter_type, b.query_filter_type);
 }
 
 void expect_same_distribution(const std::optional<Distribution>& a,
@@ -69,6 +70,12 @@ void expect_same_scenario(const Scenario& a, const Scenario& b) {
   }
   EXPECT_EQ(a.world.obstacles, b.world.obstacles);
   EXPECT_EQ(a.world.mesh, b.world.mesh);
+  ASSERT_EQ(a.query_filters.size(), b.query_filters.size());
+  for (std::size_t k = 0; k < a.query_filters.size(); ++k) {
+    EXPECT_EQ(a.query_filters[k].include_flags, b.query_filters[k].include_flags);
+    EXPECT_EQ(a.query_filters[k].exclude_flags, b.query_filters[k].exclude_flags);
+    EXPECT_EQ(a.query_filters[k].area_costs, b.query_filters[k].area_costs);
+  }
   ASSERT_EQ(a.world.links.size(), b.world.links.size());
   for (std::size_t k = 0; k < a.world.links.size(); ++k) {
     const LinkSpec &la = a.world.links[k], &lb = b.world.links[k];

@@ -7,6 +7,7 @@
 
 #include <DetourAlloc.h>
 #include <DetourNavMesh.h>
+#include <DetourNavMeshQuery.h>
 #include <DetourStatus.h>
 #include <algorithm>
 #include <cmath>
@@ -469,6 +470,25 @@ TEST_F(CrowdApiErrors, ParametersOutOfRange) {
   EXPECT_THROW(crowd.update_agent_parameters(walker, params), ApiError);
   EXPECT_THROW(crowd.update_agent_parameters(gone, AgentParams{}), ApiError);
   EXPECT_EQ(crowd.agent_parameters(walker).radius, AgentParams{}.radius);
+  expect_unchanged();
+}
+
+TEST_F(CrowdApiErrors, AQueryFilterOutOfRange) {
+  dtQueryFilter filter;
+  filter.setExcludeFlags(2);
+  EXPECT_THROW(crowd.set_query_filter(16, filter), ApiError);
+  EXPECT_THROW(crowd.set_query_filter(-1, filter), ApiError);
+  EXPECT_THROW((void)crowd.query_filter(16), ApiError);
+  filter.setAreaCost(5, -1.0f);
+  EXPECT_THROW(crowd.set_query_filter(1, filter), ApiError);
+  filter.setAreaCost(5, kNan);
+  EXPECT_THROW(crowd.set_query_filter(1, filter), ApiError);
+  EXPECT_EQ(crowd.query_filter(1).getExcludeFlags(), 0); // unchanged
+  AgentParams params;
+  params.query_filter_type = 16;
+  EXPECT_THROW(crowd.add_agent({5.0f, 0.0f, 5.0f}, params), ApiError);
+  EXPECT_THROW(crowd.update_agent_parameters(walker, params), ApiError);
+  EXPECT_EQ(crowd.agent_parameters(walker).query_filter_type, 0);
   expect_unchanged();
 }
 

@@ -2,13 +2,15 @@
 // round is longer and not when it is shorter, is counted once per crossing, and is not measured
 // against the wall it crosses; our solver crosses them as DetourCrowd does (within 2.25 radii of
 // the link's start, to its start in the first 15% of half its length over its speed, then to its
-// end), at rest to the others meanwhile; a checkpoint taken mid-crossing resumes bit for bit.
+// end), at rest to the others meanwhile; a checkpoint taken mid-crossing resumes bit for bit. An
+// agent type whose query filter excludes the link's flag walks round (scenario query_filters).
 #include "host/checkpoint/archive.h"
 #include "host/sim/crowd_solver.h"
 #include "host/sim/simulation.h"
 #include "tests/support/link_worlds.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 #include <string>
 
 namespace crowd {
@@ -49,6 +51,30 @@ TEST_P(OffMeshLinks, NotWhenTheWalkIsShorter) {
   const MetricsSummary m = run(test::split_room(kOverTheWall, 10.0f, true));
   EXPECT_EQ(m.arrived, 1);
   EXPECT_EQ(m.link_traversals, 0);
+}
+
+TEST_P(OffMeshLinks, AnAgentTypeWhoseQueryFilterExcludesTheLinkWalksRound) {
+  // Scenario extension query_filters: type "wheels" (filter 1) excludes the link's flag 2.
+  nlohmann::json scenario = nlohmann::json::parse(
+      test::split_room(R"([{"start": [12, 3], "end": [18, 3], "flags": 2}])"));
+  scenario["query_filters"] = nlohmann::json::parse(R"([{}, {"exclude_flags": 2}])");
+  scenario["types"] = nlohmann::json::parse(R"({"wheels": {"query_filter_type": 1}})");
+  scenario["agents"].push_back(
+      nlohmann::json::parse(R"({"position": [5, 7], "goal": [25, 8], "type": "wheels"})"));
+  SimulationOptions options;
+  options.backend = GetParam();
+  Simulation sim(parse_scenario(scenario.dump(), "links.json"), options);
+  int arrived_at[2] = {-1, -1};
+  while (sim.step_index() < 600 && (arrived_at[0] < 0 || arrived_at[1] < 0)) {
+    sim.step();
+    for (int id = 0; id < 2; ++id)
+      if (arrived_at[id] < 0 && sim.phase(id) == AgentPhase::Arrived)
+        arrived_at[id] = sim.step_index();
+  }
+  EXPECT_EQ(sim.metrics().link_traversals, 1); // the walker's, not the wheels'
+  EXPECT_GT(arrived_at[0], 0);
+  EXPECT_LT(arrived_at[0], 200);
+  EXPECT_GT(arrived_at[1], 180); // round the wall: about 28 m, 20 s at 1.4 m/s
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, OffMeshLinks,
