@@ -240,6 +240,7 @@ set(CROWD_TEST_SOURCES
   host/sim/test_crowd_solver.cpp
   host/sim/test_off_mesh_links.cpp
   host/sim/test_periodic_wrap.cpp
+  host/sim/test_scenario_following.cpp
   host/sim/test_simulation.cpp
   host/sim/test_simulation_api_errors.cpp
   host/sim/test_simulation_checkpoint.cpp

@@ -51,6 +51,10 @@ public:
   virtual void remove_agent(int id) = 0;
   /// Sends the agent (again) toward `goal`; a path is planned on a later step.
   virtual void set_goal(int id, const glm::vec3& goal) = 0;
+  /// Moves the goal of an agent that follows a path to `goal` without a new search, where the
+  /// backend can (dtPathCorridor::moveTargetPosition); returns whether the path's end reached
+  /// it. False by default: the caller then sets the goal, a new search.
+  virtual bool move_goal(int /*id*/, const glm::vec3& /*goal*/) { return false; }
   /// Query filter `type` (0 to 15) for the agents whose AgentParams::query_filter_type is it,
   /// as dtCrowd::getEditableFilter: their searches and corridor moves from now on.
   virtual void set_query_filter(int type, const dtQueryFilter& filter) = 0;

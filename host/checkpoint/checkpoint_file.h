@@ -34,8 +34,9 @@ namespace crowd {
 /// collider lists and clocks) and each agent's corridor direction.
 /// 7: the simulation counts the off-mesh links crossed, and the corridor navigator holds each
 /// agent's crossing of a link (where it is on it) and whether its corners end at one.
-/// 8: the corridor navigator holds its 16 query filters and each agent's filter type, and the
-/// agent parameters their query filter type.
+/// 8: the corridor navigator holds its 16 query filters and each agent's filter type, the
+/// agent parameters their query filter type, each agent's setup its leader and offset (scenario
+/// extension `follow`), and the simulation each follower's last planned goal and replan clock.
 inline constexpr std::uint32_t kCheckpointFormat = 8;
 
 /// "crowd <project version>": a checkpoint is resumed only by the build version that wrote

@@ -13,7 +13,7 @@ constexpr auto kSetupFields = [](auto& archive, auto& setup) {
   archive.fields(setup.position, setup.goal, p.radius, p.max_speed, p.max_accel, p.avoidance,
                  p.avoidance_name, p.separation_weight, p.collision_query_range, p.arrival_radius,
                  p.on_arrival, p.arrival, p.standoff, p.type, p.query_filter_type, setup.json_path,
-                 setup.start_time);
+                 setup.start_time, setup.leader, setup.follow_offset);
 };
 
 } // namespace

@@ -221,6 +221,7 @@ public:
     for (std::size_t e = 0; e < scenario_.emitters.size(); ++e) {
       place_emitter(scenario_.emitters[e], json_path::element("emitters", e), e);
     }
+    place_followers();
     return std::move(agents_);
   }
 
@@ -382,6 +383,26 @@ private:
     add(*position, goal_at(spec.goal.position, spec.goal.has_height), params, path);
     const double delay = sample(rng, spec.start_delay);
     schedule_last(delay, spec.waypoints, rng);
+    if (spec.follow)
+      agents_.back().leader = spec.follow->agent; // offset and goal once the leader is placed
+  }
+
+  /// Scenario extension `follow`, once every agent is placed: each follower's offset (given,
+  /// or where it spawned from where its leader spawned) and its first goal, the leader's spawn
+  /// point plus the offset on the walkable surface.
+  void place_followers() {
+    for (AgentSetup& agent : agents_) {
+      if (agent.leader < 0)
+        continue;
+      const AgentSetup& leader = agents_.at(static_cast<std::size_t>(agent.leader));
+      const std::size_t index = static_cast<std::size_t>(&agent - agents_.data());
+      const std::optional<glm::vec2> offset = scenario_.agents.at(index).follow->offset;
+      agent.follow_offset = offset ? glm::vec3(offset->x, 0.0f, offset->y)
+                                   : glm::vec3(agent.position.x - leader.position.x, 0.0f,
+                                               agent.position.z - leader.position.z);
+      const glm::vec3 wanted = leader.position + agent.follow_offset;
+      agent.goal = navmesh_.nearest_point(wanted).value_or(wanted);
+    }
   }
 
   /// The placed position for a rect-spawn candidate, or nothing when it is rejected. With

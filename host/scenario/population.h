@@ -31,6 +31,10 @@ struct AgentSetup {
   /// schedule); 0 for agents present from the first frame.
   double start_time = 0.0;
   std::vector<RouteWaypoint> waypoints; ///< Visited in order before `goal`.
+  /// Scenario extension `follow`: the id of the agent it follows, -1 for none. A follower's
+  /// goal is its leader's position plus `follow_offset`, moved with the leader every step.
+  int leader = -1;
+  glm::vec3 follow_offset{0.0f};
 };
 
 /// Expands groups and emitters (seeded with scenario.seed) and places every agent. Rect

@@ -168,9 +168,17 @@ struct WaypointSpec {
   Distribution wait;
 };
 
+/// Scenario extension `follow` (docs/scenario-extensions.md): an explicit agent that follows
+/// another agent of the scenario at an offset instead of walking to a goal of its own.
+struct FollowSpec {
+  int agent = -1;                  ///< The leader's id (scenario order).
+  std::optional<glm::vec2> offset; ///< x/z metres from the leader; unset: as the two spawned.
+};
+
 struct ExplicitAgentSpec {
   PointSpec position;
-  PointSpec goal;
+  PointSpec goal; ///< Unused by a follower.
+  std::optional<FollowSpec> follow;
   AgentParams params;       ///< defaults, then the agent's type, then this agent's keys.
   ParamDistributions drawn; ///< From the agent's type; drawn once for this agent.
   std::vector<WaypointSpec> waypoints;

@@ -127,7 +127,9 @@ constexpr std::string_view kCharacterKeys[] = {
     "walk_speed", "walk_cycle", "run_speed",  "run_cycle",        "run_from", "idle_below",
     "turn_from",  "prototypes", "variations", "variation_colors", "color",    "model_radius"};
 constexpr std::string_view kPrototypeKeys[] = {"name", "weight"};
-constexpr std::string_view kAgentKeys[] = {"position", "goal", "type", "waypoints", "start_delay"};
+constexpr std::string_view kAgentKeys[] = {"position",  "goal",        "type",
+                                           "waypoints", "start_delay", "follow"};
+constexpr std::string_view kFollowKeys[] = {"agent", "offset"};
 constexpr std::string_view kGroupKeys[] = {"count", "spawn",     "goal",
                                            "type",  "waypoints", "start_delay"};
 constexpr std::string_view kEmitterKeys[] = {"spawn", "goal", "rate",     "start",
@@ -422,6 +424,7 @@ public:
     if (root.contains("characters")) {
       scenario.characters = read_characters(root["characters"], types);
     }
+    check_leaders(scenario);
     return scenario;
   }
 
@@ -1066,14 +1069,72 @@ private:
     ExplicitAgentSpec agent;
     agent.position = point(required(value, path, "position", "[x, z] or [x, y, z]"),
                            json_path::member(path, "position"));
-    agent.goal = point(required(value, path, "goal", "[x, z] or [x, y, z]"),
-                       json_path::member(path, "goal"));
+    if (const auto it = value.find("follow"); it != value.end()) {
+      agent.follow = read_follow(*it, json_path::member(path, "follow"));
+      if (value.contains("goal"))
+        fail(json_path::member(path, "goal"),
+             "is not allowed with \"follow\": a follower's goal is its leader's position plus "
+             "its offset");
+      if (value.contains("waypoints"))
+        fail(json_path::member(path, "waypoints"), "are not allowed with \"follow\"");
+      agent.goal = agent.position;
+    } else {
+      agent.goal = point(required(value, path, "goal", "[x, z] or [x, y, z]"),
+                         json_path::member(path, "goal"));
+    }
     agent.params = defaults;
     apply_type(value, path, types, agent.params, agent.drawn);
     read_params(value, path, ParamsContext::Agent, agent.params, &agent.drawn);
     agent.waypoints = read_waypoints(value, path);
     agent.start_delay = read_start_delay(value, path);
     return agent;
+  }
+
+  /// Scenario extension `follow` (docs/scenario-extensions.md): {"agent": id, "offset": [x, z]}.
+  /// The leader's id is checked against the scenario's agents once they are all read.
+  FollowSpec read_follow(const json& value, const std::string& path) const {
+    expect_object(value, path, "{\"agent\": id, \"offset\": [x, z]}");
+    check_keys(value, path, kFollowKeys);
+    FollowSpec follow;
+    follow.agent = static_cast<int>(integer(required(value, path, "agent", "the leader's id"),
+                                            json_path::member(path, "agent"), 0, kMaxAgents - 1));
+    if (const auto it = value.find("offset"); it != value.end())
+      follow.offset = point2(*it, json_path::member(path, "offset"));
+    return follow;
+  }
+
+  /// Every follower's leader is an agent of the scenario other than itself, and no agent
+  /// follows itself through a chain of leaders.
+  void check_leaders(const Scenario& scenario) const {
+    const auto agents = static_cast<int>(scenario.agent_count());
+    const auto leader_of = [&](int id) {
+      return id < static_cast<int>(scenario.agents.size()) &&
+                     scenario.agents[static_cast<std::size_t>(id)].follow
+                 ? scenario.agents[static_cast<std::size_t>(id)].follow->agent
+                 : -1;
+    };
+    for (std::size_t i = 0; i < scenario.agents.size(); ++i) {
+      const auto& follow = scenario.agents[i].follow;
+      if (!follow)
+        continue;
+      const std::string path =
+          json_path::member(json_path::member(json_path::element("agents", i), "follow"), "agent");
+      if (follow->agent >= agents)
+        fail(path, "names agent " + std::to_string(follow->agent) + ", but the scenario has " +
+                       std::to_string(agents) + " (ids 0 to " + std::to_string(agents - 1) +
+                       ": explicit agents, then groups, then emitters)");
+      // Walk the chain of leaders: back to i is a cycle; it ends within `agents` steps.
+      int at = follow->agent;
+      for (int hops = 0; at >= 0 && hops <= agents; ++hops) {
+        if (at == static_cast<int>(i))
+          fail(path, follow->agent == at
+                         ? "names the agent itself"
+                         : "leads back to this agent through its leaders (agent " +
+                               std::to_string(follow->agent) + " follows, in the end, agent " +
+                               std::to_string(i) + ")");
+        at = leader_of(at);
+      }
+    }
   }
 
   GroupSpec read_group(const json& value, const std::string& path, const AgentParams& defaults,

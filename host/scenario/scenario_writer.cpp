@@ -394,7 +394,15 @@ std::string write_scenario_json(const Scenario& scenario,
     for (const ExplicitAgentSpec& agent : scenario.agents) {
       ordered_json entry;
       entry["position"] = point(agent.position);
-      entry["goal"] = point(agent.goal);
+      if (agent.follow) {
+        ordered_json follow;
+        follow["agent"] = agent.follow->agent;
+        if (agent.follow->offset)
+          follow["offset"] = xz(*agent.follow->offset);
+        entry["follow"] = std::move(follow);
+      } else {
+        entry["goal"] = point(agent.goal);
+      }
       if (agent.params.type != AgentParams{}.type)
         entry["type"] = agent.params.type;
       write_params(entry, agent.params, scenario.defaults, nullptr);

@@ -99,7 +99,7 @@ void AgentSchedule::find_contact_arrivals(std::span<const AgentSetup> setups,
     const AgentSetup& s = setups[i];
     const bool candidate = phases_[i] == AgentPhase::Walking &&
                            routes_[i].next_waypoint >= s.waypoints.size() &&
-                           s.params.arrival == ArrivalRule::Contact;
+                           s.params.arrival == ArrivalRule::Contact && !following(s);
     contact_candidates_[i] = candidate ? 1 : 0;
     any = any || candidate;
   }
@@ -127,7 +127,7 @@ void AgentSchedule::after_step(std::span<const AgentSetup> setups, CrowdBackend&
       }
       continue;
     }
-    if (phases_[i] != AgentPhase::Walking) {
+    if (phases_[i] != AgentPhase::Walking || following(s)) {
       continue;
     }
     const glm::vec3 goal = target(s, route);

@@ -39,7 +39,8 @@ public:
 
   /// Everything that happens at the end of a step that ended at `now`, in agent id order:
   /// arrivals (at a waypoint: stand for its wait, or walk on; at the goal: on_arrival, and
-  /// the arrival recorded in `metrics`), waits that are over, then entries of agents whose
+  /// the arrival recorded in `metrics`; a follower only once its leader is done, following()),
+  /// waits that are over, then entries of agents whose
   /// start time has come and whose disc is clear of every agent present (one that is not
   /// clear tries again after the next step). An agent arrives at a waypoint or goal within
   /// its arrival_radius; at its goal, under the arrival rule Contact, also by touching an
@@ -68,6 +69,14 @@ public:
   }
 
   std::span<const AgentPhase> phases() const { return phases_; }
+  /// Whether the agent follows a leader that is still on its way (scenario extension `follow`):
+  /// it cannot arrive until its leader has arrived or left.
+  bool following(const AgentSetup& setup) const {
+    if (setup.leader < 0)
+      return false;
+    const AgentPhase leader = phases_.at(static_cast<std::size_t>(setup.leader));
+    return leader != AgentPhase::Arrived && leader != AgentPhase::Removed;
+  }
   /// Each agent's current target by id: its next waypoint, or its goal.
   void targets(std::span<const AgentSetup> setups, std::vector<glm::vec3>& out) const;
   /// By agent id. An agent that has not entered shows its spawn position and no velocity.

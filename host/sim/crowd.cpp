@@ -9,6 +9,7 @@
 #include "host/scenario/agent_params_check.h"
 #include "host/scenario/agent_setup_archive.h"
 #include "host/sim/crowd_solver.h"
+#include "host/sim/moving_target.h"
 
 #include <DetourNavMeshQuery.h>
 #include <algorithm>
@@ -82,17 +83,14 @@ struct Crowd::Impl {
     TargetRecord& t = targets[static_cast<std::size_t>(id)];
     t.requested = target;
     const TargetState state = solver.navigator().target_state(id);
-    const bool delay_over = t.since_plan >= options.target_replan_delay;
-    if (state == TargetState::Valid) {
-      const glm::vec3 moved = target - t.planned;
-      const bool moved_far =
-          glm::dot(moved, moved) > options.target_replan_distance * options.target_replan_distance;
-      if (!(moved_far && delay_over) && (solver.move_goal(id, target) || !delay_over))
-        return;
-    } else if ((state == TargetState::WaitingForPath || state == TargetState::Failed) &&
-               !delay_over) {
-      return; // a search is queued, or failed: the next one waits for the replan delay
-    }
+    // A search queued or failed waits for the replan delay too.
+    const bool has_request = state == TargetState::Valid || state == TargetState::WaitingForPath ||
+                             state == TargetState::Failed;
+    if (!target_search_due(target, t.planned, t.since_plan, options.target_replan_distance,
+                           options.target_replan_delay, has_request, [&] {
+                             return state == TargetState::Valid && solver.move_goal(id, target);
+                           }))
+      return;
     solver.set_goal(id, target);
     t.planned = target;
     t.since_plan = 0.0f;

@@ -94,8 +94,9 @@ public:
   /// non-finite offset.
   void request_follow(int id, int leader, const glm::vec3& offset);
   /// The agent's parameters from the next update on (dtCrowd::updateAgentParameters): radius,
-  /// speed, acceleration, query range, separation, avoidance and standoff rule; its target
-  /// stays. Throws ApiError for an unknown or removed agent or parameters out of range.
+  /// speed, acceleration, query range, separation, avoidance, standoff rule and query filter
+  /// type; its target stays. Throws ApiError for an unknown or removed agent or parameters out of
+  /// range.
   void update_agent_parameters(int id, const AgentParams& params);
   /// The parameters the agent was added or last updated with.
   const AgentParams& agent_parameters(int id) const;

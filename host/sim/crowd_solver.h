@@ -28,8 +28,8 @@ public:
   void set_goal(int id, const glm::vec3& goal) override;
   void stop_agent(int id) override;
   /// Agent `id`'s parameters from now on (dtCrowd::updateAgentParameters): radius, speed,
-  /// acceleration, query range, separation, avoidance and standoff side. A removed agent is
-  /// left alone.
+  /// acceleration, query range, separation, avoidance, standoff side and query filter type. A
+  /// removed agent is left alone.
   void set_agent_params(int id, const AgentParams& params);
   /// Query filter `type` (0..15) from now on (CorridorNavigator::set_query_filter).
   void set_query_filter(int type, const dtQueryFilter& filter) override {
@@ -37,7 +37,7 @@ public:
   }
   /// CorridorNavigator::move_target for agent `id`: its goal moves without a search; false
   /// where it could not (no corridor yet, a wall in the way), for the caller to set_goal.
-  bool move_goal(int id, const glm::vec3& goal);
+  bool move_goal(int id, const glm::vec3& goal) override;
   /// CorridorNavigator::set_velocity for agent `id`: it moves at `velocity` (m/s), no path. A
   /// removed agent is left alone.
   void set_velocity(int id, const glm::vec3& velocity);

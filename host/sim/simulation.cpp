@@ -13,6 +13,7 @@
 #include "host/scenario/agent_setup_archive.h"
 #include "host/sim/agent_schedule.h"
 #include "host/sim/crowd_solver.h"
+#include "host/sim/moving_target.h"
 #include "host/sim/periodic_wrap.h"
 #include "host/sim/setup_routes.h"
 #include "host/sim/stuck_detector.h"
@@ -96,6 +97,11 @@ std::unique_ptr<CrowdBackend> make_backend(BackendKind kind, const NavMesh& navm
   throw std::logic_error("unreachable backend kind");
 }
 
+/// Scenario extension `follow`: when a follower's goal costs a new search (the Crowd's
+/// CrowdOptions::target_replan_distance and target_replan_delay defaults).
+constexpr float kFollowReplanDistance = 1.0f; // m
+constexpr float kFollowReplanDelay = 1.0f;    // s
+
 /// Scenario extension `query_filters`: one filter as Detour's.
 dtQueryFilter detour_filter(const QueryFilterSpec& spec) {
   dtQueryFilter filter;
@@ -160,6 +166,10 @@ struct Simulation::Impl {
   long long link_traversals = 0;      ///< Off-mesh links crossed (StepHealth::link_traversals).
   std::vector<std::uint8_t> on_links; ///< on_links_by_id()'s.
   double max_navmesh_correction = 0.0;
+  /// Scenario extension `follow`, per agent (used for followers only): the goal its last path
+  /// search was for, and the seconds since (host/sim/moving_target.h).
+  std::vector<glm::vec3> follow_planned;
+  std::vector<float> follow_since_plan;
   int step_index = 0;
   double last_step_ms = 0.0;
   StageTimes step_stages; ///< The last step's stages, "host" and "observe" included.
@@ -193,10 +203,59 @@ struct Simulation::Impl {
     // A batch of its own: its worker threads' queries (each with Detour's largest node pool and
     // a path buffer as long as the navmesh has polygons) go with it; `routes` keeps only the
     // calling thread's, for the agents added and the goals set later.
-    const std::vector<ShortestRoute> measured = measure_routes(ShortestRoutes(navmesh), setups);
-    for (const ShortestRoute& route : measured)
-      goal_reachable.push_back(route.reachable ? 1 : 0);
+    std::vector<ShortestRoute> measured = measure_routes(ShortestRoutes(navmesh), setups);
+    for (std::size_t i = 0; i < setups.size(); ++i) {
+      // A follower's way is its leader's, not known before the run: no path or time ratio, and
+      // no reachability to judge (a route of no length is left out of them).
+      if (setups[i].leader >= 0)
+        measured[i] = ShortestRoute{};
+      goal_reachable.push_back(measured[i].reachable ? 1 : 0);
+      follow_planned.push_back(setups[i].goal);
+      follow_since_plan.push_back(0.0f);
+    }
     metrics.emplace(scenario, navmesh, setups, measured);
+  }
+
+  // Scenario extension `follow`, before each step (as Crowd::update does for request_follow):
+  // each follower's goal is its leader's position plus its offset, aimed ahead by the leader's
+  // velocity over the time the follower takes to slow down (twice its radius over its top
+  // speed; DetourCrowd's arrival slow-down would leave it that far behind a walking leader).
+  // The corridor's end follows the goal; a new search comes when it moved far, at most once a
+  // second (host/sim/moving_target.h, the Crowd's defaults). A leader that left (removed)
+  // leaves its followers their last goal.
+  void follow_leaders(float dt) {
+    const std::span<const AgentPhase> phases = schedule.phases();
+    const std::span<const glm::vec3> at = positions();
+    const std::span<const glm::vec2> velocities = schedule.velocities(*backend);
+    for (std::size_t i = 0; i < setups.size(); ++i) {
+      AgentSetup& s = setups[i];
+      if (s.leader < 0)
+        continue;
+      follow_since_plan[i] += dt;
+      const auto l = static_cast<std::size_t>(s.leader);
+      if ((phases[i] != AgentPhase::Walking && phases[i] != AgentPhase::Pending) || frozen[i] ||
+          phases[l] == AgentPhase::Removed)
+        continue;
+      glm::vec3 wanted = at[l] + s.follow_offset;
+      if (phases[l] == AgentPhase::Walking) {
+        const float lead = 2.0f * s.params.radius / s.params.max_speed;
+        wanted += glm::vec3(velocities[l].x, 0.0f, velocities[l].y) * lead;
+      }
+      const std::optional<glm::vec3> placed = navmesh.nearest_point(wanted);
+      if (!placed)
+        continue;
+      s.goal = *placed;
+      const int b = schedule.backend_of(static_cast<int>(i));
+      if (b < 0)
+        continue; // it heads for s.goal when it enters
+      if (!target_search_due(*placed, follow_planned[i], follow_since_plan[i],
+                             kFollowReplanDistance, kFollowReplanDelay, true,
+                             [&] { return backend->move_goal(b, *placed); }))
+        continue;
+      backend->set_goal(b, *placed);
+      follow_planned[i] = *placed;
+      follow_since_plan[i] = 0.0f;
+    }
   }
 
   // Agents the backend froze this step, and how far it had to put agents back on the navmesh.
@@ -252,7 +311,8 @@ struct Simulation::Impl {
     const auto phases = schedule.phases();
     walking.resize(setups.size());
     for (std::size_t i = 0; i < setups.size(); ++i)
-      walking[i] = phases[i] == AgentPhase::Walking && !frozen[i] && goal_reachable[i];
+      walking[i] = phases[i] == AgentPhase::Walking && !frozen[i] && goal_reachable[i] &&
+                   !schedule.following(setups[i]); // keeping its place, not stuck
     for (const int id : stuck.observe(now, positions(), walking))
       schedule.replan(id, setups[static_cast<std::size_t>(id)], *backend);
   }
@@ -305,6 +365,8 @@ int Simulation::add_agent(const glm::vec3& position, const glm::vec3& goal,
   const ShortestRoute route =
       impl_->routes.measure(route_stops(setup), setup.params.arrival_radius);
   impl_->goal_reachable.push_back(route.reachable ? 1 : 0);
+  impl_->follow_planned.push_back(setup.goal);
+  impl_->follow_since_plan.push_back(0.0f);
   impl_->metrics->add_agent(setup, route);
   impl_->metrics->record_start(id, time());
   return id;
@@ -327,6 +389,7 @@ void Simulation::set_goal(int id, const glm::vec3& goal) {
                    " was frozen after a non-finite state (see faults())");
   AgentSetup& setup = impl_->setups[static_cast<std::size_t>(id)];
   setup.goal = impl_->navmesh.nearest_point(goal).value_or(goal);
+  setup.leader = -1; // a follower follows no more
   impl_->schedule.set_goal(id, setup, *impl_->backend);
   // The agent now walks straight to the new goal (past its waypoints): judge that route.
   const glm::vec3 from = impl_->positions()[static_cast<std::size_t>(id)];
@@ -339,6 +402,7 @@ void Simulation::set_goal(int id, const glm::vec3& goal) {
 void Simulation::step() {
   Impl& m = *impl_;
   const auto start = std::chrono::steady_clock::now();
+  m.follow_leaders(m.scenario.dt);
   m.backend->step(m.scenario.dt);
   ++m.step_index;
   const double now = time();
@@ -488,6 +552,8 @@ void Simulation::save_checkpoint(ArchiveWriter& out) const {
   out.put(m.goal_reachable);
   out.put_records(m.faults, kFaultFields);
   out.fields(m.navmesh_corrections, m.max_navmesh_correction, m.link_traversals);
+  out.put(m.follow_planned);
+  out.put(m.follow_since_plan);
 }
 
 void Simulation::restore_checkpoint(ArchiveReader& in) {
@@ -503,8 +569,11 @@ void Simulation::restore_checkpoint(ArchiveReader& in) {
   std::vector<AgentSetup> setups(in.count());
   if (setups.size() < m.scenario_agents)
     in.fail("fewer agents than the scenario has");
-  for (AgentSetup& setup : setups)
+  for (AgentSetup& setup : setups) {
     setup = restore_agent_setup(in);
+    if (setup.leader < -1 || setup.leader >= static_cast<int>(setups.size()))
+      in.fail("an agent follows an agent the checkpoint does not have");
+  }
   m.setups = std::move(setups);
   m.backend->restore(in);
   m.schedule.restore(in, m.setups, m.backend->positions().size());
@@ -518,6 +587,10 @@ void Simulation::restore_checkpoint(ArchiveReader& in) {
   in.expect(m.goal_reachable.size(), m.setups.size(), "the number of reachability flags");
   in.get_records(m.faults, kFaultFields);
   in.fields(m.navmesh_corrections, m.max_navmesh_correction, m.link_traversals);
+  in.get(m.follow_planned);
+  in.expect(m.follow_planned.size(), m.setups.size(), "the followers' planned goals");
+  in.get(m.follow_since_plan);
+  in.expect(m.follow_since_plan.size(), m.setups.size(), "the followers' replan clocks");
 }
 
 const CrowdSolver* Simulation::crowd_solver() const {

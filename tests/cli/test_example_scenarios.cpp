@@ -35,8 +35,9 @@ TEST_P(ExampleScenario, CpuBackendMovesTheCrowdAtLeastAsWellAsDetourCrowd) {
   // Narrow passages, a shared goal and standoffs in open space: everyone gets home (DetourCrowd
   // leaves some of them jammed or face to face), and no one ends deadlocked.
   const std::set<std::string> everyone_arrives{
-      "corridor_2m.json",    "l_corner.json",    "two_door_room.json",       "shared_goal.json",
-      "head_on_groups.json", "circle_swap.json", "counterflow_hallway.json", "links.json"};
+      "corridor_2m.json",         "l_corner.json",       "two_door_room.json",
+      "shared_goal.json",         "head_on_groups.json", "circle_swap.json",
+      "counterflow_hallway.json", "links.json",          "escort.json"};
   if (everyone_arrives.contains(GetParam())) {
     EXPECT_EQ(ours["arrived"], ours["agents"]);
     EXPECT_EQ(ours["deadlocked_at_end"], 0);
@@ -49,7 +50,7 @@ INSTANTIATE_TEST_SUITE_P(
                       "pillars.json", "plaza_mesh.json", "film_shot.json", "corridor_2m.json",
                       "l_corner.json", "two_door_room.json", "shared_goal.json",
                       "head_on_groups.json", "cross_flows.json", "circle_swap.json",
-                      "counterflow_hallway.json", "links.json"),
+                      "counterflow_hallway.json", "links.json", "escort.json"),
     [](const auto& test_param) {
       std::string name = test_param.param.substr(0, test_param.param.find('.'));
       return name;

@@ -273,6 +273,31 @@ TEST(ScenarioQueryFilters, FiltersAreReadByTypeAndAgentsNameThemThroughEveryLaye
   EXPECT_EQ(s.agents[2].params.query_filter_type, 0); // its own key
 }
 
+TEST(ScenarioFollow, FollowersGetTheirLeaderAndAnOffsetGivenOrAsTheySpawned) {
+  const std::string json = scene(R"("agents": [
+      {"position": [5, 5], "goal": [25, 5]},
+      {"position": [3, 6], "follow": {"agent": 0}},
+      {"position": [3, 4], "follow": {"agent": 1, "offset": [-1, -2]}}],
+    "groups": [{"count": 2, "spawn": {"rect": [[10, 20], [20, 25]]}, "goal": {"point": [2, 2]}}])");
+  const Scenario s = parse_scenario(json, "film.json");
+  ASSERT_TRUE(s.agents[1].follow.has_value());
+  EXPECT_EQ(s.agents[1].follow->agent, 0);
+  EXPECT_FALSE(s.agents[1].follow->offset.has_value());
+  EXPECT_EQ(s.agents[2].follow->offset, glm::vec2(-1.0f, -2.0f));
+  const std::vector<AgentSetup> agents = place(json);
+  EXPECT_EQ(agents[0].leader, -1);
+  EXPECT_EQ(agents[1].leader, 0);
+  // As they spawned: (3, 6) from (5, 5); its first goal is its own spawn point.
+  EXPECT_EQ(agents[1].follow_offset, glm::vec3(-2.0f, 0.0f, 1.0f));
+  EXPECT_NEAR(agents[1].goal.x, 3.0f, 1e-4f);
+  EXPECT_NEAR(agents[1].goal.z, 6.0f, 1e-4f);
+  EXPECT_EQ(agents[2].leader, 1);
+  EXPECT_EQ(agents[2].follow_offset, glm::vec3(-1.0f, 0.0f, -2.0f));
+  EXPECT_NEAR(agents[2].goal.x, 2.0f, 1e-4f); // agent 1's spawn plus the offset
+  EXPECT_NEAR(agents[2].goal.z, 4.0f, 1e-4f);
+  EXPECT_EQ(agents[3].leader, -1);
+}
+
 TEST(ScenarioCharacters, ClipsAreReadPerTypeAndUnsetOnesKeepTheirDefaults) {
   const Scenario s = parse_scenario(scene(std::string(kTypes) + R"(,
     "characters": {"elderly": {"walk_speed": 0.8, "walk_cycle": 1.0, "run_from": 5},
@@ -350,6 +375,29 @@ INSTANTIATE_TEST_SUITE_P(
                        "groups[0].arrival", "must be \"contact\" or \"radius\", got 0.5"},
         ExtensionError{"characters_not_object", scene(R"("characters": [1])"), "characters",
                        "must be an object"},
+        ExtensionError{"follow_with_goal",
+                       scene(R"("agents": [{)" + kAgent + R"(}, {"position": [2, 2],
+                                "goal": [5, 5], "follow": {"agent": 0}}])"),
+                       "agents[1].goal", "is not allowed with \"follow\""},
+        ExtensionError{"follow_with_waypoints",
+                       scene(R"("agents": [{)" + kAgent + R"(}, {"position": [2, 2],
+                                "follow": {"agent": 0}, "waypoints": [{"point": [3, 3]}]}])"),
+                       "agents[1].waypoints", "are not allowed with \"follow\""},
+        ExtensionError{
+            "follow_of_no_agent", scene(R"("agents": [{)" + kAgent + R"(}, {"position": [2, 2],
+                                "follow": {"agent": 2}}])"),
+            "agents[1].follow.agent", "names agent 2, but the scenario has 2 (ids 0 to 1"},
+        ExtensionError{"follow_of_itself",
+                       scene(R"("agents": [{"position": [2, 2], "follow": {"agent": 0}}])"),
+                       "agents[0].follow.agent", "names the agent itself"},
+        ExtensionError{"follow_cycle",
+                       scene(R"("agents": [{"position": [2, 2], "follow": {"agent": 1}},
+                                           {"position": [4, 4], "follow": {"agent": 0}}])"),
+                       "agents[0].follow.agent", "leads back to this agent through its leaders"},
+        ExtensionError{"follow_unknown_key",
+                       scene(R"("agents": [{)" + kAgent + R"(}, {"position": [2, 2],
+                                "follow": {"agent": 0, "distance": 2}}])"),
+                       "agents[1].follow.distance", "unknown key"},
         ExtensionError{"query_filter_type_without_filters",
                        scene(R"("agents": [{)" + kAgent + R"(, "query_filter_type": 1}])"),
                        "agents[0].query_filter_type",

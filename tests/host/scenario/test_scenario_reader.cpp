@@ -610,7 +610,7 @@ INSTANTIATE_TEST_SUITE_P(
                   "max_speed, max_accel, avoidance, separation_weight, collision_query_range, "
                   "arrival_radius, on_arrival"},
         ErrorCase{"agent", with_agent(R"("colour": "red")"), "agents[0].colour",
-                  "allowed keys: position, goal, type, waypoints, start_delay, radius, max_speed"},
+                  "allowed keys: position, goal, type, waypoints, start_delay, follow, radius"},
         ErrorCase{"group", with_group(R"("spread": 2)"), "groups[0].spread",
                   "allowed keys: count, spawn, goal, type, waypoints, start_delay, radius"},
         ErrorCase{

@@ -112,6 +112,11 @@ void expect_same_scenario(const Scenario& a, const Scenario& b) {
     EXPECT_EQ(a.agents[i].position.has_height, b.agents[i].position.has_height) << where;
     EXPECT_EQ(a.agents[i].goal.position, b.agents[i].goal.position) << where;
     EXPECT_EQ(a.agents[i].goal.has_height, b.agents[i].goal.has_height) << where;
+    ASSERT_EQ(a.agents[i].follow.has_value(), b.agents[i].follow.has_value()) << where;
+    if (a.agents[i].follow) {
+      EXPECT_EQ(a.agents[i].follow->agent, b.agents[i].follow->agent) << where;
+      EXPECT_EQ(a.agents[i].follow->offset, b.agents[i].follow->offset) << where;
+    }
     expect_same_params(a.agents[i].params, b.agents[i].params, where);
   }
   ASSERT_EQ(a.groups.size(), b.groups.size());
