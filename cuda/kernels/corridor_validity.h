@@ -12,15 +12,24 @@
 
 namespace crowd {
 
-/// dtPathCorridor::isValid(max_look_ahead, ...) for the filter the tables were built with.
-CROWD_HD bool corridor_is_valid(const NavmeshTablesView& nav, const std::int32_t* path, int npath,
-                                int max_look_ahead) {
+/// dtPathCorridor::isValid(max_look_ahead, ...), with `valid(polygon)` telling whether a
+/// polygon (a dense index) still exists and passes the filter.
+template <class Valid>
+CROWD_HD bool corridor_is_valid_by(const Valid& valid, const std::int32_t* path, int npath,
+                                   int max_look_ahead) {
   const int n = npath < max_look_ahead ? npath : max_look_ahead;
   for (int i = 0; i < n; ++i) {
-    if (!nav.is_valid_polygon(path[i]))
+    if (!valid(path[i]))
       return false;
   }
   return true;
+}
+
+/// dtPathCorridor::isValid(max_look_ahead, ...) for the filter the tables were built with.
+CROWD_HD bool corridor_is_valid(const NavmeshTablesView& nav, const std::int32_t* path, int npath,
+                                int max_look_ahead) {
+  return corridor_is_valid_by([&](std::int32_t p) { return nav.is_valid_polygon(p); }, path, npath,
+                              max_look_ahead);
 }
 
 /// dtCrowd's CHECK_LOOKAHEAD: how many polygons ahead a corridor is checked.
@@ -41,17 +50,27 @@ CROWD_HD bool corridor_near_end(const std::int32_t* path, int npath, std::int32_
   return npath < kCorridorCheckLookahead && (goal < 0 || npath == 0 || path[npath - 1] != goal);
 }
 
-/// The kCorridor* findings above for a corridor of `npath` polygons heading for `goal`.
-CROWD_HD std::uint8_t check_corridor(const NavmeshTablesView& nav, const std::int32_t* path,
-                                     int npath, std::int32_t goal) {
+/// The kCorridor* findings above for a corridor of `npath` polygons heading for `goal`, with
+/// `valid(polygon)` as for corridor_is_valid_by (the host passes Detour's isValidPolyRef for an
+/// agent of another filter than the tables').
+template <class Valid>
+CROWD_HD std::uint8_t check_corridor_by(const Valid& valid, const std::int32_t* path, int npath,
+                                        std::int32_t goal) {
   std::uint8_t found = 0;
-  if (npath == 0 || !nav.is_valid_polygon(path[0]))
+  if (npath == 0 || !valid(path[0]))
     found |= kCorridorStartInvalid;
-  if (!corridor_is_valid(nav, path, npath, kCorridorCheckLookahead))
+  if (!corridor_is_valid_by(valid, path, npath, kCorridorCheckLookahead))
     found |= kCorridorAheadInvalid;
   if (corridor_near_end(path, npath, goal))
     found |= kCorridorNearEnd;
   return found;
+}
+
+/// check_corridor_by for the filter the tables were built with.
+CROWD_HD std::uint8_t check_corridor(const NavmeshTablesView& nav, const std::int32_t* path,
+                                     int npath, std::int32_t goal) {
+  return check_corridor_by([&](std::int32_t p) { return nav.is_valid_polygon(p); }, path, npath,
+                           goal);
 }
 
 } // namespace crowd

@@ -176,18 +176,9 @@ struct CorridorNavigator::Impl {
       return check_corridor(tables, row, n, rows.goal[k]);
     const dtQueryFilter& filter = filter_of(i);
     const dtNavMeshQuery& q = query();
-    const auto valid = [&](int p) { return q.isValidPolyRef(polygons().ref_of(row[p]), &filter); };
-    std::uint8_t found = 0;
-    if (n == 0 || !valid(0))
-      found |= kCorridorStartInvalid;
-    for (int p = 0; p < std::min(n, kCorridorCheckLookahead); ++p)
-      if (!valid(p)) {
-        found |= kCorridorAheadInvalid;
-        break;
-      }
-    if (corridor_near_end(row, n, rows.goal[k]))
-      found |= kCorridorNearEnd;
-    return found;
+    return check_corridor_by(
+        [&](std::int32_t p) { return p >= 0 && q.isValidPolyRef(polygons().ref_of(p), &filter); },
+        row, n, rows.goal[k]);
   }
 
   // The tiles a shared tree toward `goal` covers: all of a single-tile navmesh (an empty
