@@ -262,16 +262,10 @@ void Crowd::update(float dt) {
       m.solver.stop_agent(id);
       continue;
     }
-    // Ahead of the leader's offset point by the leader's velocity over the time the follower
-    // takes to cross its slow-down distance (twice its radius, DetourCrowd's slowDownRadius):
-    // an agent closing on its target slows in proportion, so aiming at the point itself would
-    // leave it that far behind a walking leader. A standing leader's point is the target.
     const std::size_t l = static_cast<std::size_t>(t.leader);
     const AgentParams& own = m.params[static_cast<std::size_t>(id)];
-    const glm::vec2 leader_velocity = m.solver.velocities()[l];
-    const float lead = 2.0f * own.radius / own.max_speed;
-    const glm::vec3 wanted = m.solver.positions()[l] + t.offset +
-                             glm::vec3(leader_velocity.x, 0.0f, leader_velocity.y) * lead;
+    const glm::vec3 wanted = follow_point(m.solver.positions()[l], m.solver.velocities()[l],
+                                          t.offset, own.radius, own.max_speed);
     // Where the leader's offset point is off the navmesh (beyond a wall), the nearest point.
     if (const auto placed = m.navmesh.nearest_point(wanted, query_extents(own), &filter_of(own)))
       m.aim(id, *placed);

@@ -3,7 +3,8 @@
 // search); a target that moved far since the last search, or that the corridor's end cannot
 // reach, is searched for again, at most once per replan delay (dtCrowd's 1 s between replans of
 // a path). Shared by the library's Crowd (request_move_target again and again, request_follow)
-// and the scenarios' followers (Simulation, scenario extension `follow`).
+// and the scenarios' followers (Simulation, scenario extension `follow`), as is where a
+// follower aims.
 #pragma once
 
 #include <glm/glm.hpp>
@@ -27,6 +28,17 @@ bool target_search_due(const glm::vec3& target, const glm::vec3& planned, float 
   if (glm::dot(moved, moved) > replan_distance * replan_distance && delay_over)
     return true;
   return !move_end() && delay_over;
+}
+
+/// Where a follower aims: its leader's position plus `offset`, ahead by the leader's velocity
+/// over the time the follower (of `radius` and `max_speed`) takes to cross its slow-down
+/// distance (twice its radius, DetourCrowd's slowDownRadius). An agent closing on its target
+/// slows in proportion, so aiming at the offset point itself would leave it that far behind a
+/// walking leader; a standing leader's offset point is the target.
+inline glm::vec3 follow_point(const glm::vec3& leader_position, const glm::vec2& leader_velocity,
+                              const glm::vec3& offset, float radius, float max_speed) {
+  const float lead = 2.0f * radius / max_speed;
+  return leader_position + offset + glm::vec3(leader_velocity.x, 0.0f, leader_velocity.y) * lead;
 }
 
 } // namespace crowd

@@ -217,12 +217,10 @@ struct Simulation::Impl {
   }
 
   // Scenario extension `follow`, before each step (as Crowd::update does for request_follow):
-  // each follower's goal is its leader's position plus its offset, aimed ahead by the leader's
-  // velocity over the time the follower takes to slow down (twice its radius over its top
-  // speed; DetourCrowd's arrival slow-down would leave it that far behind a walking leader).
-  // The corridor's end follows the goal; a new search comes when it moved far, at most once a
-  // second (host/sim/moving_target.h, the Crowd's defaults). A leader that left (removed)
-  // leaves its followers their last goal.
+  // each follower's goal is its leader's position plus its offset, aimed ahead of a walking
+  // leader (follow_point, host/sim/moving_target.h). The corridor's end follows the goal; a new
+  // search comes when it moved far, at most once a second (host/sim/moving_target.h, the Crowd's
+  // defaults). A leader that left (removed) leaves its followers their last goal.
   void follow_leaders(float dt) {
     const std::span<const AgentPhase> phases = schedule.phases();
     const std::span<const glm::vec3> at = positions();
@@ -236,12 +234,10 @@ struct Simulation::Impl {
       if ((phases[i] != AgentPhase::Walking && phases[i] != AgentPhase::Pending) || frozen[i] ||
           phases[l] == AgentPhase::Removed)
         continue;
-      glm::vec3 wanted = at[l] + s.follow_offset;
-      if (phases[l] == AgentPhase::Walking) {
-        const float lead = 2.0f * s.params.radius / s.params.max_speed;
-        wanted += glm::vec3(velocities[l].x, 0.0f, velocities[l].y) * lead;
-      }
-      const std::optional<glm::vec3> placed = navmesh.nearest_point(wanted);
+      const glm::vec2 leader_velocity =
+          phases[l] == AgentPhase::Walking ? velocities[l] : glm::vec2(0.0f);
+      const std::optional<glm::vec3> placed = navmesh.nearest_point(follow_point(
+          at[l], leader_velocity, s.follow_offset, s.params.radius, s.params.max_speed));
       if (!placed)
         continue;
       s.goal = *placed;
