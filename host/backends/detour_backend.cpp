@@ -3,6 +3,7 @@
 #include "cuda/kernels/fault_guard.h"
 #include "host/navmesh/navmesh.h"
 #include "host/navmesh/nearest_polygon.h"
+#include "host/navmesh/query_filter_check.h"
 
 #include <DetourCommon.h>
 #include <DetourCrowd.h>
@@ -206,9 +207,9 @@ void DetourCrowdBackend::request_goal(int index, const glm::vec3& goal) {
 }
 
 void DetourCrowdBackend::set_query_filter(int type, const dtQueryFilter& filter) {
-  if (type < 0 || type >= DT_CROWD_MAX_QUERY_FILTER_TYPE)
-    throw std::invalid_argument("query filter type " + std::to_string(type) + " is not in 0.." +
-                                std::to_string(DT_CROWD_MAX_QUERY_FILTER_TYPE - 1));
+  static_assert(kQueryFilterTypes == DT_CROWD_MAX_QUERY_FILTER_TYPE);
+  if (const std::string problem = query_filter_problem(type, filter); !problem.empty())
+    throw std::invalid_argument("query filter: " + problem);
   *crowd_->getEditableFilter(type) = filter;
 }
 

@@ -9,6 +9,7 @@
 #include "cuda/kernels/corridor_visibility.h"
 #include "host/checkpoint/archive.h"
 #include "host/navmesh/nearest_polygon.h"
+#include "host/navmesh/query_filter_check.h"
 #include "host/paths/corridor_move.h"
 #include "host/paths/corridor_visibility.h"
 #include "host/paths/hierarchical_search.h"
@@ -853,16 +854,14 @@ void CorridorNavigator::set_max_speed(int index, float max_speed) {
 }
 
 void CorridorNavigator::set_filter_type(int index, int filter_type) {
-  if (filter_type < 0 || filter_type >= kQueryFilterTypes)
-    throw std::invalid_argument("query filter type " + std::to_string(filter_type) +
-                                " is not in 0.." + std::to_string(kQueryFilterTypes - 1));
+  if (const std::string problem = query_filter_type_problem(filter_type); !problem.empty())
+    throw std::invalid_argument("query filter " + problem);
   impl_->agents.at(static_cast<std::size_t>(index)).filter = static_cast<std::uint8_t>(filter_type);
 }
 
 void CorridorNavigator::set_query_filter(int type, const dtQueryFilter& filter) {
-  if (type < 0 || type >= kQueryFilterTypes)
-    throw std::invalid_argument("query filter type " + std::to_string(type) + " is not in 0.." +
-                                std::to_string(kQueryFilterTypes - 1));
+  if (const std::string problem = query_filter_problem(type, filter); !problem.empty())
+    throw std::invalid_argument("query filter: " + problem);
   Impl& m = *impl_;
   const auto t = static_cast<std::size_t>(type);
   m.filters[t] = filter;
@@ -1118,8 +1117,8 @@ void CorridorNavigator::restore(ArchiveReader& in) {
     }
     m.rows.size[k] = static_cast<std::int32_t>(path.size());
     kNavAgentFields(in, m.agents[k]);
-    if (m.agents[k].filter >= kQueryFilterTypes)
-      in.fail("an agent's query filter type is not in 0..15");
+    if (const std::string problem = query_filter_type_problem(m.agents[k].filter); !problem.empty())
+      in.fail("an agent's query filter " + problem);
     const dtPolyRef goal = m.agents[k].target_ref;
     m.rows.set_goal(static_cast<int>(k), goal ? m.polygons().index_of(goal) : -1);
     m.rows.wrote(static_cast<int>(k)); // the executor's copy is stale
@@ -1132,12 +1131,10 @@ void CorridorNavigator::restore(ArchiveReader& in) {
     dtQueryFilter filter;
     filter.setIncludeFlags(in.get<unsigned short>());
     filter.setExcludeFlags(in.get<unsigned short>());
-    for (int area = 0; area < DT_MAX_AREAS; ++area) {
-      const float cost = in.get<float>();
-      if (!(cost >= 0.0f) || !std::isfinite(cost))
-        in.fail("a query filter's area cost is not a finite number >= 0");
-      filter.setAreaCost(area, cost);
-    }
+    for (int area = 0; area < DT_MAX_AREAS; ++area)
+      filter.setAreaCost(area, in.get<float>());
+    if (const std::string problem = query_filter_problem(type, filter); !problem.empty())
+      in.fail("query filter " + std::to_string(type) + ": " + problem);
     set_query_filter(type, filter);
   }
   const auto queue = in.get<std::vector<int>>();

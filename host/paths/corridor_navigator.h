@@ -54,9 +54,6 @@ struct PathCorner {
 /// on the executor that runs the corridor phases.
 using CorridorRowFetch = std::function<void(std::span<const std::int32_t>)>;
 
-/// DetourCrowd's number of query filter types (DT_CROWD_MAX_QUERY_FILTER_TYPE).
-inline constexpr int kQueryFilterTypes = 16;
-
 class CorridorNavigator {
 public:
   /// Works on `arrays` (which must outlive it): their corridor rows, positions, modes and the

@@ -109,8 +109,8 @@ inline constexpr ParamSpec<AgentParams> kAgentNumberParams[] = {
 };
 
 /// DetourCrowd's queryFilterType: one of its DT_CROWD_MAX_QUERY_FILTER_TYPE (16) filters.
-inline constexpr ParamSpec<AgentParams> kQueryFilterTypeParam =
-    whole_param<AgentParams>("query_filter_type", 0, 15, &AgentParams::query_filter_type);
+inline constexpr ParamSpec<AgentParams> kQueryFilterTypeParam = whole_param<AgentParams>(
+    "query_filter_type", 0, kQueryFilterTypes - 1, &AgentParams::query_filter_type);
 
 // ---- Avoidance models (docs/scenario-extensions.md), in the order their objects list them.
 

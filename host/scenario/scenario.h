@@ -123,6 +123,10 @@ enum class StandoffRule : std::uint8_t {
   Off,       ///< No breaker: DetourCrowd's behaviour, standoffs included.
 };
 
+/// DetourCrowd's number of query filter types (DT_CROWD_MAX_QUERY_FILTER_TYPE): the filters an
+/// agent's query_filter_type may name.
+inline constexpr int kQueryFilterTypes = 16;
+
 /// Per-agent parameters, resolved to plain values.
 struct AgentParams {
   float radius = 0.4f;

@@ -863,8 +863,7 @@ private:
                 params.standoff);
     if (const auto it = object.find("query_filter_type"); it != object.end()) {
       const std::string key_path = json_path::member(path, "query_filter_type");
-      const auto type =
-          integer(*it, key_path, 0, static_cast<std::int64_t>(kQueryFilterTypeParam.range.hi));
+      const auto type = integer(*it, key_path, 0, kQueryFilterTypes - 1);
       if (static_cast<std::size_t>(type) >= query_filter_count_) {
         fail(key_path, "names query filter " + std::to_string(type) + ", but query_filters " +
                            (query_filter_count_ == 1
@@ -881,7 +880,7 @@ private:
   std::vector<QueryFilterSpec> read_query_filters(const json& value,
                                                   const std::string& path) const {
     expect_array(value, path, "query filters {\"include_flags\", \"exclude_flags\", ...}");
-    const auto most = static_cast<std::size_t>(kQueryFilterTypeParam.range.hi) + 1; // 16
+    const auto most = static_cast<std::size_t>(kQueryFilterTypes);
     if (value.size() > most) {
       fail(path, "has " + std::to_string(value.size()) + " filters, more than DetourCrowd's " +
                      std::to_string(most));

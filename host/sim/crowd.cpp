@@ -6,6 +6,7 @@
 #include "host/checkpoint/checkpoint_file.h"
 #include "host/checkpoint/solver_options_archive.h"
 #include "host/navmesh/navmesh_fingerprint.h"
+#include "host/navmesh/query_filter_check.h"
 #include "host/scenario/agent_params_check.h"
 #include "host/scenario/agent_setup_archive.h"
 #include "host/sim/crowd_solver.h"
@@ -223,22 +224,14 @@ void Crowd::reset_move_target(int id) {
 }
 
 void Crowd::set_query_filter(int type, const dtQueryFilter& filter) {
-  if (type < 0 || type >= kQueryFilterTypes)
-    throw ApiError("set_query_filter: type must be in 0.." + std::to_string(kQueryFilterTypes - 1) +
-                   ", got " + std::to_string(type));
-  for (int area = 0; area < DT_MAX_AREAS; ++area) {
-    const float cost = filter.getAreaCost(area);
-    if (!(cost >= 0.0f) || !std::isfinite(cost))
-      throw ApiError("set_query_filter: the cost of area " + std::to_string(area) +
-                     " must be a finite number >= 0, got " + std::to_string(cost));
-  }
+  if (const std::string problem = query_filter_problem(type, filter); !problem.empty())
+    throw ApiError("set_query_filter: " + problem);
   impl_->solver.set_query_filter(type, filter);
 }
 
 const dtQueryFilter& Crowd::query_filter(int type) const {
-  if (type < 0 || type >= kQueryFilterTypes)
-    throw ApiError("query_filter: type must be in 0.." + std::to_string(kQueryFilterTypes - 1) +
-                   ", got " + std::to_string(type));
+  if (const std::string problem = query_filter_type_problem(type); !problem.empty())
+    throw ApiError("query_filter: " + problem);
   return impl_->solver.navigator().query_filter(type);
 }
 

@@ -104,6 +104,7 @@ constexpr float kFollowReplanDelay = 1.0f;    // s
 
 /// Scenario extension `query_filters`: one filter as Detour's.
 dtQueryFilter detour_filter(const QueryFilterSpec& spec) {
+  static_assert(QueryFilterSpec::kAreas == DT_MAX_AREAS);
   dtQueryFilter filter;
   filter.setIncludeFlags(spec.include_flags);
   filter.setExcludeFlags(spec.exclude_flags);
