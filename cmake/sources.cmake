@@ -33,6 +33,7 @@ set(CROWD_CORE_SOURCES
   host/navmesh/navmesh_fingerprint.cpp
   host/navmesh/nearest_polygon.cpp
   host/navmesh/obj_loader.cpp
+  host/navmesh/obstacle_tile_cache.cpp
   host/navmesh/scenario_geometry.cpp
   host/navmesh/tile_build.cpp
   host/output/character_cast.cpp
@@ -80,6 +81,7 @@ set(CROWD_CORE_SOURCES
   host/sim/crowd.cpp
   host/sim/crowd_solver.cpp
   host/sim/film_of_run.cpp
+  host/sim/obstacle_events.cpp
   host/sim/periodic_wrap.cpp
   host/sim/setup_routes.cpp
   host/sim/simulation.cpp
@@ -199,6 +201,7 @@ set(CROWD_TEST_SOURCES
   host/navmesh/test_link_connections.cpp
   host/navmesh/test_navmesh.cpp
   host/navmesh/test_obj_loader.cpp
+  host/navmesh/test_obstacle_tile_cache.cpp
   host/navmesh/test_tiled_navmesh.cpp
   host/output/test_character_cast.cpp
   host/output/test_character_motion.cpp
@@ -236,8 +239,10 @@ set(CROWD_TEST_SOURCES
   host/sim/test_contact_arrival.cpp
   host/sim/test_cpu_executor.cpp
   host/sim/test_crowd.cpp
+  host/sim/test_crowd_obstacles.cpp
   host/sim/test_crowd_query_filters.cpp
   host/sim/test_crowd_solver.cpp
+  host/sim/test_obstacle_events.cpp
   host/sim/test_off_mesh_links.cpp
   host/sim/test_periodic_wrap.cpp
   host/sim/test_scenario_following.cpp
@@ -263,4 +268,5 @@ set(CROWD_BENCH_SOURCES
   bench_cuda_stages.cpp
   bench_host_stages.cpp
   bench_kernel_stages.cpp
+  bench_obstacle_events.cpp
   bench_path_search.cpp)

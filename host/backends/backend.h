@@ -66,6 +66,11 @@ public:
   /// agent is left alone.
   virtual void move_agent(int id, const glm::vec3& position) = 0;
 
+  /// The navmesh's tiles changed between two steps (NavMesh::update_obstacles): what the
+  /// backend derived from them must follow. Nothing by default: DetourCrowd checks its agents'
+  /// corridors and targets against the navmesh every update (dtCrowd's checkPathValidity).
+  virtual void navmesh_changed() {}
+
   /// Advances every agent by dt seconds.
   virtual void step(float dt) = 0;
 

@@ -7,6 +7,7 @@
 #include "host/navmesh/default_cell_size.h"
 #include "host/navmesh/floor_plan_clearance.h"
 #include "host/navmesh/link_connections.h"
+#include "host/navmesh/obstacle_tile_cache.h"
 #include "host/navmesh/scenario_geometry.h"
 #include "host/navmesh/tile_build.h"
 
@@ -94,6 +95,7 @@ void check_settings(const NavmeshBuildSettings& s) {
   require(finite(s.detail_sample_max_error) && s.detail_sample_max_error >= 0.0f,
           "detail_sample_max_error must be >= 0");
   require(s.tile_size == 0 || s.tile_size >= 16, "tile_size must be at least 16 cells");
+  require(s.max_obstacles >= 1 && s.max_obstacles <= 65535, "max_obstacles must be in [1, 65535]");
 }
 
 // The triangles as Recast takes them, with the slope test done once for every tile.
@@ -322,7 +324,9 @@ void DetourQueryDeleter::operator()(dtNavMeshQuery* query) const {
 }
 
 struct NavMesh::Impl {
-  DetourMeshPtr owned;            // The navmesh built here; empty for an adopted one.
+  DetourMeshPtr owned;                          // The navmesh built here; empty for an adopted one.
+  std::unique_ptr<ObstacleTileCache> obstacles; // A dynamic navmesh's tile cache.
+  dtNavMesh* editable = nullptr;                // The navmesh its tile cache rebuilds tiles of.
   const dtNavMesh* nav = nullptr; // The navmesh queried: owned's, or the caller's (adopt).
   NavmeshBuildSettings settings;
   glm::vec3 bounds_min{0.0f}, bounds_max{0.0f};
@@ -419,6 +423,95 @@ DetourMeshPtr tiled_navmesh(const WorldGrid& grid, const NavmeshBuildSettings& s
   return nav;
 }
 
+// A dynamic navmesh (NavmeshBuildSettings::dynamic), as Sample_TempObstacles::handleBuild
+// makes it: every tile's layers, built in parallel, into a tile cache, then the navmesh's tiles
+// built from them by DetourTileCache.
+DetourMeshPtr cached_navmesh(const WorldGrid& grid, const RecastInput& input,
+                             const NavmeshBuildSettings& s, int tile_size,
+                             const std::vector<TileRegion>& regions, Clearance* shared,
+                             std::unique_ptr<ObstacleTileCache>& cache) {
+  std::vector<std::vector<DetourTileData>> layers(regions.size());
+  std::vector<std::exception_ptr> errors(regions.size());
+  tbb::parallel_for(std::size_t{0}, regions.size(), [&](std::size_t k) {
+    try {
+      layers[k] = build_tile_layers(input, regions[k], s, shared, tile_cache_compressor());
+    } catch (...) {
+      errors[k] = std::current_exception();
+    }
+  });
+  for (const std::exception_ptr& error : errors) {
+    if (error) {
+      std::rethrow_exception(error);
+    }
+  }
+  unsigned int layer_count = 0;
+  for (const std::vector<DetourTileData>& tile : layers) {
+    layer_count += static_cast<unsigned int>(tile.size());
+  }
+  if (layer_count == 0) {
+    throw NavmeshError(nothing_walkable_message(s));
+  }
+  // Every layer is a navmesh tile; a rebuilt tile may hold more polygons than it did, so the
+  // polygons get every bit the tiles leave (at least 10: 1,024 polygons a tile).
+  constexpr int kLeastPolygonBits = 10;
+  const int tile_bits = bits_for(layer_count);
+  if (tile_bits > kTileAndPolygonBits - kLeastPolygonBits) {
+    throw NavmeshError("the dynamic navmesh has " + std::to_string(layer_count) +
+                           " tile layers, more than Detour's 32-bit polygon references address "
+                           "with room for the polygons of rebuilt tiles; raise "
+                           "world.navmesh.tile_size (at most " +
+                           std::to_string(kMaxDynamicTileSize) + ") or cell_size",
+                       NavmeshError::Setting::TileSize);
+  }
+  dtTileCacheParams cache_params{};
+  rcVcopy(cache_params.orig, grid.bmin);
+  cache_params.cs = s.cell_size;
+  cache_params.ch = s.cell_height;
+  cache_params.width = cache_params.height = tile_size;
+  cache_params.walkableHeight = s.agent_height;
+  cache_params.walkableRadius = s.agent_radius;
+  cache_params.walkableClimb = s.max_climb;
+  cache_params.maxSimplificationError = s.max_edge_error;
+  cache_params.maxTiles = static_cast<int>(layer_count);
+  cache_params.maxObstacles = s.max_obstacles;
+  cache = std::make_unique<ObstacleTileCache>(cache_params, input.links);
+  for (std::vector<DetourTileData>& tile : layers) {
+    cache->add_layers(tile);
+  }
+
+  dtNavMeshParams params{};
+  rcVcopy(params.orig, grid.bmin);
+  params.tileWidth = params.tileHeight = static_cast<float>(tile_size) * s.cell_size;
+  params.maxTiles = 1 << tile_bits;
+  params.maxPolys = 1 << (kTileAndPolygonBits - tile_bits);
+  DetourMeshPtr nav(dtAllocNavMesh());
+  if (!nav) {
+    throw NavmeshError("navmesh build failed: out of memory allocating the Detour navmesh");
+  }
+  if (dtStatusFailed(nav->init(&params))) {
+    throw NavmeshError("navmesh build failed in dtNavMesh::init for " +
+                       std::to_string(layer_count) + " tile layers");
+  }
+  for (const TileRegion& region : regions) {
+    cache->build_tiles_at(region.tile_x, region.tile_z, *nav);
+  }
+  return nav;
+}
+
+// What a navmesh holds, counted from its tiles: polygons, tiles with polygons, bytes.
+void count_tiles(const dtNavMesh& nav, int& polygons, int& tiles, std::size_t& bytes) {
+  polygons = tiles = 0;
+  bytes = 0;
+  for (int t = 0; t < nav.getMaxTiles(); ++t) {
+    const dtMeshTile* tile = nav.getTile(t);
+    if (tile == nullptr || tile->header == nullptr || tile->header->polyCount == 0)
+      continue;
+    polygons += tile->header->polyCount;
+    bytes += static_cast<std::size_t>(tile->dataSize);
+    ++tiles;
+  }
+}
+
 } // namespace
 
 NavMesh NavMesh::build(const InputGeometry& geometry, const NavmeshBuildSettings& settings) {
@@ -435,10 +528,25 @@ NavMesh NavMesh::build(const InputGeometry& geometry, const NavmeshBuildSettings
   }
 
   // One tile when the scenario names no tile size and the world fits one (the single-tile
-  // build of every earlier version), else tiles.
+  // build of every earlier version), else tiles. A dynamic navmesh is always tiled.
   int tile_size = s.tile_size;
   std::vector<DetourTileData> tiles;
-  if (tile_size == 0 && fits_one_tile(grid)) {
+  auto impl = std::make_unique<Impl>();
+  if (s.dynamic) {
+    tile_size = tile_size > 0 ? tile_size : kDefaultDynamicTileSize;
+    if (tile_size > kMaxDynamicTileSize) {
+      throw NavmeshError("a navmesh with dynamic obstacles is built in tiles of at most " +
+                             std::to_string(kMaxDynamicTileSize) +
+                             " cells a side (DetourTileCache), "
+                             "got tile_size " +
+                             std::to_string(tile_size),
+                         NavmeshError::Setting::TileSize);
+    }
+    const std::vector<TileRegion> regions = tile_regions(grid, input, s, tile_size);
+    impl->owned = cached_navmesh(grid, input, s, tile_size, regions, floor_plan_clearance.get(),
+                                 impl->obstacles);
+    count_tiles(*impl->owned, impl->polygon_count, impl->tile_count, impl->detour_bytes);
+  } else if (tile_size == 0 && fits_one_tile(grid)) {
     try {
       tiles.push_back(build_tile(input, whole_world(grid, input), s, floor_plan_clearance.get()));
     } catch (const NavmeshError& e) {
@@ -448,12 +556,13 @@ NavMesh NavMesh::build(const InputGeometry& geometry, const NavmeshBuildSettings
       tiles.clear(); // More vertices than one tile holds: build it in tiles instead.
     }
   }
-  if (tiles.empty()) {
+  if (tiles.empty() && !s.dynamic) {
     tile_size = tile_size > 0 ? tile_size : kDefaultTileSize;
   }
 
-  auto impl = std::make_unique<Impl>();
-  if (tile_size == 0) {
+  if (s.dynamic) {
+    // Built above.
+  } else if (tile_size == 0) {
     if (tiles.front().size == 0) {
       throw NavmeshError(nothing_walkable_message(s));
     }
@@ -491,6 +600,8 @@ NavMesh NavMesh::build(const InputGeometry& geometry, const NavmeshBuildSettings
   }
 
   impl->nav = impl->owned.get();
+  if (impl->obstacles)
+    impl->editable = impl->owned.get();
   impl->settings = s;
   impl->settings.tile_size = tile_size;
   impl->bounds_min = geometry.bounds_min;
@@ -562,6 +673,15 @@ NavMesh NavMesh::adopt(const dtNavMesh& navmesh) {
   return mesh;
 }
 
+NavMesh NavMesh::adopt(dtNavMesh& navmesh, dtTileCache& tile_cache) {
+  NavMesh mesh = adopt(static_cast<const dtNavMesh&>(navmesh));
+  mesh.impl_->obstacles = std::make_unique<ObstacleTileCache>(tile_cache);
+  mesh.impl_->editable = &navmesh;
+  mesh.impl_->settings.dynamic = true;
+  mesh.impl_->settings.max_obstacles = tile_cache.getObstacleCount();
+  return mesh;
+}
+
 NavMesh NavMesh::build(const Scenario& scenario) {
   const WorldSpec& world = scenario.world;
   const InputGeometry geometry = scenario_geometry(scenario);
@@ -583,6 +703,9 @@ NavMesh NavMesh::build(const Scenario& scenario) {
   settings.detail_sample_distance = world.navmesh.detail_sample_distance;
   settings.detail_sample_max_error = world.navmesh.detail_sample_max_error;
   settings.tile_size = world.navmesh.tile_size.value_or(0);
+  // Scenario extension `events`: obstacles come and go, through DetourTileCache.
+  settings.dynamic = !scenario.events.empty();
+  settings.max_obstacles = std::max(1, scenario.peak_obstacles());
   try {
     NavMesh mesh = build(geometry, settings);
     if (const auto loose =
@@ -671,6 +794,65 @@ std::size_t NavMesh::detour_bytes() const {
 }
 double NavMesh::build_seconds() const {
   return impl_->build_seconds;
+}
+
+bool NavMesh::dynamic() const {
+  return impl_->obstacles != nullptr;
+}
+
+std::string NavMesh::obstacle_problem(const NavObstacle& obstacle) const {
+  if (!impl_->obstacles)
+    return "the navmesh was not built for dynamic obstacles";
+  const bool box = obstacle.shape == NavObstacle::Shape::Box;
+  auto positive = [](float v) { return std::isfinite(v) && v > 0.0f; };
+  if (!std::isfinite(obstacle.position.x) || !std::isfinite(obstacle.position.y) ||
+      !std::isfinite(obstacle.position.z) || !positive(obstacle.height) ||
+      (box ? !(positive(obstacle.half_size.x) && positive(obstacle.half_size.y) &&
+               std::isfinite(obstacle.yaw))
+           : !positive(obstacle.radius)))
+    return "an obstacle needs a finite position and a positive size and height";
+  const int touched = impl_->obstacles->tiles_touched(obstacle, impl_->settings.agent_radius,
+                                                      impl_->settings.max_climb);
+  if (touched > ObstacleTileCache::kMostTilesTouched)
+    return "the obstacle covers " + std::to_string(touched) + " navmesh tiles, more than the " +
+           std::to_string(ObstacleTileCache::kMostTilesTouched) +
+           " DetourTileCache rebuilds for one obstacle: make it smaller, or the tiles larger "
+           "(world.navmesh.tile_size, now " +
+           std::to_string(impl_->settings.tile_size) + " cells)";
+  return "";
+}
+
+unsigned int NavMesh::add_obstacle(const NavObstacle& obstacle) {
+  if (const std::string problem = obstacle_problem(obstacle); !problem.empty())
+    throw NavmeshError(problem);
+  // Grown by the agent radius, as the erosion keeps the navmesh that far from walls; its foot
+  // lowered by the climb, so that it marks the floor it stands on however the floor's height
+  // was quantised.
+  return impl_->obstacles->add(obstacle, impl_->settings.agent_radius, impl_->settings.max_climb,
+                               *impl_->editable);
+}
+
+bool NavMesh::remove_obstacle(unsigned int id) {
+  return impl_->obstacles && impl_->obstacles->remove(id, *impl_->editable);
+}
+
+int NavMesh::update_obstacles() {
+  if (!impl_->obstacles)
+    return 0;
+  const int changed = impl_->obstacles->update(*impl_->editable);
+  if (changed > 0)
+    tiles_changed();
+  return changed;
+}
+
+void NavMesh::tiles_changed() {
+  count_tiles(*impl_->nav, impl_->polygon_count, impl_->tile_count, impl_->detour_bytes);
+  std::lock_guard lock(impl_->query_mutex);
+  impl_->boundary = collect_boundary(*impl_->nav, *impl_->query, impl_->filter);
+}
+
+int NavMesh::obstacle_count() const {
+  return impl_->obstacles ? impl_->obstacles->obstacle_count() : 0;
 }
 
 const std::vector<WallSegment>& NavMesh::boundary_segments() const {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "host/navmesh/input_geometry.h"
+#include "host/navmesh/nav_obstacle.h"
 #include "host/scenario/scenario.h"
 
 #include <glm/glm.hpp>
@@ -15,6 +16,7 @@
 
 class dtNavMesh;
 class dtNavMeshQuery;
+class dtTileCache;
 class dtQueryFilter;
 
 namespace crowd {
@@ -46,6 +48,12 @@ struct WallSegment {
 /// `crowd bench` worlds (README, "The navmesh"): 256 cells built the 1,000,000-agent world
 /// fastest of 64, 128, 256 and 512.
 inline constexpr int kDefaultTileSize = 256;
+/// Tile side in cells of a navmesh with dynamic obstacles that gives none: a rebuild costs a
+/// tile's cells, and one obstacle may touch at most 8 tiles (DetourTileCache). RecastDemo's
+/// Sample_TempObstacles uses 48.
+inline constexpr int kDefaultDynamicTileSize = 64;
+/// DetourTileCache keeps a tile's sizes in bytes: a dynamic navmesh's tiles are at most this.
+inline constexpr int kMaxDynamicTileSize = 255;
 
 /// Settings actually used for a build, after defaults were resolved. The defaults are
 /// RecastDemo's, except where a comment says otherwise (docs/scenario-extensions.md).
@@ -75,6 +83,12 @@ struct NavmeshBuildSettings {
   /// kSingleTileCells and the polygon mesh within Detour's 65,535 vertices), else
   /// kDefaultTileSize.
   int tile_size = 0;
+  /// Built for dynamic obstacles (add_obstacle): tiled, each tile kept as DetourTileCache
+  /// layers of its eroded heightfield and rebuilt from them by DetourTileCache's own pipeline
+  /// (layer regions, no detail mesh: partitioning, region sizes and the detail settings do not
+  /// apply; polygons have at most 6 vertices).
+  bool dynamic = false;
+  int max_obstacles = 256; ///< Obstacles standing at once, with dynamic.
 };
 
 struct DetourQueryDeleter {
@@ -99,6 +113,10 @@ public:
   /// bounding-volume quantisation, the tile side); the rest, like the boundary, is derived as
   /// for a navmesh built here. Throws NavmeshError when no tile has a polygon.
   static NavMesh adopt(const dtNavMesh& navmesh);
+  /// The same, with the caller's DetourTileCache of that navmesh (built as RecastDemo's
+  /// Sample_TempObstacles builds one), through which add_obstacle and update_obstacles change
+  /// it: a dynamic navmesh. Both must outlive this object.
+  static NavMesh adopt(dtNavMesh& navmesh, dtTileCache& tile_cache);
 
   NavMesh(NavMesh&&) noexcept;
   NavMesh& operator=(NavMesh&&) noexcept;
@@ -127,7 +145,30 @@ public:
   /// Wall time the build took, seconds.
   double build_seconds() const;
 
-  /// Every boundary edge of the navmesh (computed once at build).
+  /// Whether it was built for dynamic obstacles (NavmeshBuildSettings::dynamic).
+  bool dynamic() const;
+  /// Queues an obstacle (a dynamic navmesh only), grown by the agent radius so that the
+  /// navmesh's edge keeps agents clear of it, as Recast's erosion keeps them clear of walls
+  /// (a box's corners stay square). Takes effect at update_obstacles(). Returns its id. Throws
+  /// NavmeshError on a static navmesh, when too many obstacles stand, or when it covers more
+  /// than 8 tiles.
+  unsigned int add_obstacle(const NavObstacle& obstacle);
+  /// Why add_obstacle would refuse `obstacle` (a static navmesh, a size that is not positive,
+  /// more tiles than it may touch), or "" when it would take it (room among the obstacles
+  /// standing aside).
+  std::string obstacle_problem(const NavObstacle& obstacle) const;
+  /// Queues the removal of obstacle `id`; false when none such stands.
+  bool remove_obstacle(unsigned int id);
+  /// Rebuilds the tiles the queued obstacle changes touch (their polygons get new references;
+  /// other tiles keep theirs), and the boundary and counts. Returns how many tiles changed.
+  int update_obstacles();
+  /// The Detour navmesh's tiles changed (update_obstacles calls it; a caller that rebuilds tiles
+  /// of an adopted navmesh itself calls it after): the counts and the boundary again.
+  void tiles_changed();
+  /// Obstacles standing (or queued).
+  int obstacle_count() const;
+
+  /// Every boundary edge of the navmesh (computed at build, and at update_obstacles).
   const std::vector<WallSegment>& boundary_segments() const;
 
   /// The point on the navmesh nearest to `point` within placement_extents(), or nothing.

@@ -9,6 +9,7 @@
 #include <DetourAlloc.h>
 #include <DetourNavMesh.h>
 #include <DetourNavMeshBuilder.h>
+#include <DetourTileCacheBuilder.h>
 #include <Recast.h>
 #include <algorithm>
 #include <cmath>
@@ -18,10 +19,6 @@
 namespace crowd {
 
 namespace {
-
-// The polygon flag every polygon gets: Detour's default dtQueryFilter includes all flags but
-// passFilter requires (flags & include) != 0, so flags 0 would make every polygon impassable.
-constexpr unsigned short kWalkableFlag = 1;
 
 // rcContext that keeps Recast's log, so that a failed step can say what Recast reported.
 class BuildContext final : public rcContext {
@@ -54,6 +51,9 @@ using CompactPtr = std::unique_ptr<rcCompactHeightfield,
                                    RecastDeleter<rcCompactHeightfield, rcFreeCompactHeightfield>>;
 using ContourSetPtr = std::unique_ptr<rcContourSet, RecastDeleter<rcContourSet, rcFreeContourSet>>;
 using PolyMeshPtr = std::unique_ptr<rcPolyMesh, RecastDeleter<rcPolyMesh, rcFreePolyMesh>>;
+using LayerSetPtr =
+    std::unique_ptr<rcHeightfieldLayerSet,
+                    RecastDeleter<rcHeightfieldLayerSet, rcFreeHeightfieldLayerSet>>;
 using DetailMeshPtr =
     std::unique_ptr<rcPolyMeshDetail, RecastDeleter<rcPolyMeshDetail, rcFreePolyMeshDetail>>;
 
@@ -147,17 +147,26 @@ unsigned char* DetourTileData::release() {
   return std::exchange(data, nullptr);
 }
 
-DetourTileData build_tile(const RecastInput& input, const TileRegion& region,
-                          const NavmeshBuildSettings& s, Clearance* shared_clearance) {
+namespace {
+
+// A tile's compact heightfield, filtered and eroded by the agent radius: what both a Detour tile
+// (build_tile) and DetourTileCache's layers (build_tile_layers) are made from.
+struct ErodedTile {
+  BuildContext context;
+  CompactPtr chf;
+  std::unique_ptr<Clearance> own_clearance;
+  Clearance* clearance = nullptr;
+};
+
+// Steps 1 to 3 of build_tile: false when the tile has nothing to walk on.
+bool erode_tile(const RecastInput& input, const TileRegion& region, const NavmeshBuildSettings& s,
+                Clearance* shared_clearance, ErodedTile& out) {
   const float cs = s.cell_size, ch = s.cell_height;
   const int walkable_height = static_cast<int>(std::ceil(s.agent_height / ch));
   const int walkable_climb = static_cast<int>(std::floor(s.max_climb / ch));
-  const int max_edge_len = static_cast<int>(s.max_edge_length / cs);
   const int nverts = static_cast<int>(input.vertices.size() / 3);
-
-  BuildContext context;
+  BuildContext& context = out.context;
   BuildContext* ctx = &context;
-
   // The region's triangles, and those of them marked walkable (for FloorCoverage).
   std::vector<int> tris, floor_tris;
   std::vector<unsigned char> areas;
@@ -178,7 +187,7 @@ DetourTileData build_tile(const RecastInput& input, const TileRegion& region,
     areas.assign(tris.size() / 3, RC_WALKABLE_AREA);
   }
   if (floor_tris.empty()) {
-    return {}; // Nothing to walk on here.
+    return false; // Nothing to walk on here.
   }
 
   // 1. Rasterise. Only triangles that may be walked on get the slope test; solid geometry
@@ -215,12 +224,30 @@ DetourTileData build_tile(const RecastInput& input, const TileRegion& region,
   // Erosion by the agent radius, measured exactly (clearance.h) instead of by Recast's
   // rcErodeWalkableArea, whose whole cells and chamfer distances cost up to a cell or two more
   // than the radius along walls and keep less than the radius at corners.
-  std::unique_ptr<Clearance> own_clearance;
   if (shared_clearance == nullptr) {
-    own_clearance = std::make_unique<GridClearance>(*chf, s.agent_radius);
+    out.own_clearance = std::make_unique<GridClearance>(*chf, s.agent_radius);
   }
-  Clearance& clearance = shared_clearance != nullptr ? *shared_clearance : *own_clearance;
-  clearance.erode(*chf);
+  out.clearance = shared_clearance != nullptr ? shared_clearance : out.own_clearance.get();
+  out.clearance->erode(*chf);
+  out.chf = std::move(chf);
+  return true;
+}
+
+} // namespace
+
+DetourTileData build_tile(const RecastInput& input, const TileRegion& region,
+                          const NavmeshBuildSettings& s, Clearance* shared_clearance) {
+  const float cs = s.cell_size, ch = s.cell_height;
+  const int max_edge_len = static_cast<int>(s.max_edge_length / cs);
+  ErodedTile eroded;
+  if (!erode_tile(input, region, s, shared_clearance, eroded)) {
+    return {};
+  }
+  BuildContext& context = eroded.context;
+  BuildContext* ctx = &context;
+  CompactPtr& chf = eroded.chf;
+  std::unique_ptr<Clearance>& own_clearance = eroded.own_clearance;
+  Clearance& clearance = *eroded.clearance;
   if (!build_regions(ctx, *chf, s, region.border)) {
     recast_failure(context, region, "building the regions");
   }
@@ -282,32 +309,8 @@ DetourTileData build_tile(const RecastInput& input, const TileRegion& region,
   params.cs = cs;
   params.ch = ch;
   params.buildBvTree = true;
-  // The off-mesh links, their user id their index (dtCreateNavMeshData stores those that start
-  // in this tile).
-  std::vector<float> link_verts;
-  std::vector<float> link_radii;
-  std::vector<unsigned char> link_dirs, link_areas;
-  std::vector<unsigned short> link_flags;
-  std::vector<unsigned int> link_ids;
-  for (std::size_t k = 0; k < input.links.size(); ++k) {
-    const OffMeshLink& link = input.links[k];
-    link_verts.insert(link_verts.end(), {link.start.x, link.start.y, link.start.z, link.end.x,
-                                         link.end.y, link.end.z});
-    link_radii.push_back(link.radius);
-    link_dirs.push_back(link.bidirectional ? DT_OFFMESH_CON_BIDIR : 0);
-    link_areas.push_back(link.area);
-    link_flags.push_back(link.flags);
-    link_ids.push_back(static_cast<unsigned int>(k));
-  }
-  if (!input.links.empty()) {
-    params.offMeshConVerts = link_verts.data();
-    params.offMeshConRad = link_radii.data();
-    params.offMeshConDir = link_dirs.data();
-    params.offMeshConAreas = link_areas.data();
-    params.offMeshConFlags = link_flags.data();
-    params.offMeshConUserID = link_ids.data();
-    params.offMeshConCount = static_cast<int>(input.links.size());
-  }
+  const OffMeshLinkParams links(input.links);
+  links.fill(params);
   DetourTileData tile;
   if (!dtCreateNavMeshData(&params, &tile.data, &tile.size)) {
     // Its only failures are more than 65,534 vertices and an empty mesh (checked above).
@@ -320,6 +323,81 @@ DetourTileData build_tile(const RecastInput& input, const TileRegion& region,
   tile.vertex_count = pmesh->nverts;
   tile.polygon_count = pmesh->npolys;
   return tile;
+}
+
+std::vector<DetourTileData> build_tile_layers(const RecastInput& input, const TileRegion& region,
+                                              const NavmeshBuildSettings& s,
+                                              Clearance* shared_clearance,
+                                              dtTileCacheCompressor& compressor) {
+  std::vector<DetourTileData> layers;
+  ErodedTile eroded;
+  if (!erode_tile(input, region, s, shared_clearance, eroded)) {
+    return layers;
+  }
+  // Sample_TempObstacles::rasterizeTileLayers: the eroded heightfield cut into layers of
+  // non-overlapping floors, each kept as a DetourTileCache layer (heights, areas, connections).
+  const int walkable_height = static_cast<int>(std::ceil(s.agent_height / s.cell_height));
+  auto lset = allocate<LayerSetPtr>(rcAllocHeightfieldLayerSet(), "the heightfield layers");
+  if (!rcBuildHeightfieldLayers(&eroded.context, *eroded.chf, region.border, walkable_height,
+                                *lset)) {
+    recast_failure(eroded.context, region, "rcBuildHeightfieldLayers");
+  }
+  for (int i = 0; i < lset->nlayers; ++i) {
+    const rcHeightfieldLayer& layer = lset->layers[i];
+    dtTileCacheLayerHeader header{};
+    header.magic = DT_TILECACHE_MAGIC;
+    header.version = DT_TILECACHE_VERSION;
+    header.tx = region.tile_x;
+    header.ty = region.tile_z;
+    header.tlayer = i;
+    rcVcopy(header.bmin, layer.bmin);
+    rcVcopy(header.bmax, layer.bmax);
+    // The header keeps sizes in bytes: the caller keeps tiles under 256 cells a side.
+    header.width = static_cast<unsigned char>(layer.width);
+    header.height = static_cast<unsigned char>(layer.height);
+    header.minx = static_cast<unsigned char>(layer.minx);
+    header.maxx = static_cast<unsigned char>(layer.maxx);
+    header.miny = static_cast<unsigned char>(layer.miny);
+    header.maxy = static_cast<unsigned char>(layer.maxy);
+    header.hmin = static_cast<unsigned short>(layer.hmin);
+    header.hmax = static_cast<unsigned short>(layer.hmax);
+    DetourTileData stored;
+    if (dtStatusFailed(dtBuildTileCacheLayer(&compressor, &header, layer.heights, layer.areas,
+                                             layer.cons, &stored.data, &stored.size))) {
+      throw NavmeshError("navmesh build failed" + tile_name(region) +
+                         " in dtBuildTileCacheLayer (out of memory)");
+    }
+    layers.push_back(std::move(stored));
+  }
+  return layers;
+}
+
+OffMeshLinkParams::OffMeshLinkParams(const std::vector<OffMeshLink>& links) {
+  // Each link's user id is its index in the list.
+  for (std::size_t k = 0; k < links.size(); ++k) {
+    const OffMeshLink& link = links[k];
+    verts_.insert(verts_.end(),
+                  {link.start.x, link.start.y, link.start.z, link.end.x, link.end.y, link.end.z});
+    radii_.push_back(link.radius);
+    directions_.push_back(link.bidirectional ? DT_OFFMESH_CON_BIDIR : 0);
+    areas_.push_back(link.area);
+    flags_.push_back(link.flags);
+    ids_.push_back(static_cast<unsigned int>(k));
+  }
+}
+
+void OffMeshLinkParams::fill(dtNavMeshCreateParams& params) const {
+  if (ids_.empty()) {
+    return;
+  }
+  // dtCreateNavMeshData copies them, and keeps in the tile only those that start in it.
+  params.offMeshConVerts = verts_.data();
+  params.offMeshConRad = radii_.data();
+  params.offMeshConDir = directions_.data();
+  params.offMeshConAreas = areas_.data();
+  params.offMeshConFlags = flags_.data();
+  params.offMeshConUserID = ids_.data();
+  params.offMeshConCount = static_cast<int>(ids_.size());
 }
 
 } // namespace crowd

@@ -13,7 +13,15 @@
 #include <memory>
 #include <vector>
 
+struct dtTileCacheCompressor;
+struct dtNavMeshCreateParams;
+
 namespace crowd {
+
+/// The polygon flag every ground polygon gets: Detour's default dtQueryFilter includes all flags
+/// but passFilter requires (flags & include) != 0, so flags 0 would make every polygon
+/// impassable. Its area is 0 (cost 1).
+inline constexpr unsigned short kWalkableFlag = 1;
 
 /// The world's triangles as Recast takes them, shared read-only by every tile's build.
 struct RecastInput {
@@ -62,6 +70,21 @@ struct DetourTileData {
   unsigned char* release();
 };
 
+/// Off-mesh links as dtNavMeshCreateParams takes them, each with its index as user id: for
+/// build_tile, and for the tiles DetourTileCache rebuilds (obstacle_tile_cache.h).
+class OffMeshLinkParams {
+public:
+  explicit OffMeshLinkParams(const std::vector<OffMeshLink>& links);
+  /// Points `params`' off-mesh connection arrays at these (which must outlive its use).
+  void fill(dtNavMeshCreateParams& params) const;
+
+private:
+  std::vector<float> verts_, radii_;
+  std::vector<unsigned char> directions_, areas_;
+  std::vector<unsigned short> flags_;
+  std::vector<unsigned int> ids_;
+};
+
 /// Builds one tile. `shared_clearance` is the world's FloorPlanClearance (it only reads its
 /// floor plan, so every tile's build may use it at once), or null: each tile then measures
 /// its own GridClearance from its heightfield. Returns data with size 0 when the tile has no
@@ -69,5 +92,14 @@ struct DetourTileData {
 /// fails, with Setting::TileSize when the tile has more vertices than one Detour tile holds.
 DetourTileData build_tile(const RecastInput& input, const TileRegion& region,
                           const NavmeshBuildSettings& settings, Clearance* shared_clearance);
+
+/// The same tile, eroded as build_tile erodes it, as DetourTileCache layers
+/// (dtBuildTileCacheLayer's data, one per floor above another, freed with dtFree unless handed
+/// to a dtTileCache with DT_COMPRESSEDTILE_FREE_DATA), stored through `compressor`. Empty when
+/// the tile has no walkable area. The tile must be under 256 cells a side without its border.
+std::vector<DetourTileData> build_tile_layers(const RecastInput& input, const TileRegion& region,
+                                              const NavmeshBuildSettings& s,
+                                              Clearance* shared_clearance,
+                                              dtTileCacheCompressor& compressor);
 
 } // namespace crowd

@@ -332,6 +332,73 @@ struct CorridorNavigator::Impl {
     return replan;
   }
 
+  // Agent i's corridor `path` (references of the navmesh before it changed) in the new
+  // numbering. Where it runs into a rebuilt tile, DetourCrowd's answer to an invalid path
+  // (dtCrowd's checkPathValidity): the corridor is cut before the first polygon that is gone
+  // and ends at the point of the last one nearest its target (dtPathCorridor::trimInvalidPath),
+  // and the agent plans again. An agent whose own polygon is gone (an obstacle dropped on it)
+  // moves to the nearest point of the navmesh, out of the obstacle. A goal whose polygon is gone
+  // moves to the nearest polygon too.
+  void renumber(int i, const std::vector<dtPolyRef>& path) {
+    const std::size_t k = static_cast<std::size_t>(i);
+    NavAgent& a = agents[k];
+    std::int32_t* row = rows.row(i);
+    int valid = 0;
+    for (; valid < static_cast<int>(path.size()); ++valid) {
+      const int p = polygons().index_of(path[static_cast<std::size_t>(valid)]);
+      if (p < 0)
+        break;
+      row[valid] = p;
+    }
+    rows.size[k] = valid;
+    rows.corner_count[k] = 0; // its corners' polygons were numbered the old way
+    link_ahead[k] = 0;
+    rows.wrote(i);
+    if (arrays.mode[k] == kAgentInactive)
+      return; // removed: nothing to place or plan
+    bool replan = valid < static_cast<int>(path.size());
+    if (a.target_ref != 0 && polygons().index_of(a.target_ref) < 0) {
+      glm::vec3 nearest{0.0f};
+      a.target_ref = nearest_polygon_anywhere(navmesh, query(), a.target_pos,
+                                              navmesh.placement_extents(), nearest, &filter_of(i));
+      a.target_pos = nearest;
+      replan = true;
+    }
+    if (a.state == TargetState::Velocity)
+      rows.set_goal(i, -1);
+    else
+      rows.set_goal(i, a.target_ref != 0 ? polygons().index_of(a.target_ref) : -1);
+    if (valid == 0) {
+      // Where it stands (or, crossing a link, where the link lands) is gone.
+      const glm::vec3 from = on_link[k] ? a.link.end : arrays.position[k];
+      dtPolyRef ref = 0;
+      float nearest[3];
+      glm::vec3 ext = navmesh.placement_extents();
+      // An obstacle wider than the placement box: look further, up to 4 times.
+      for (int widen = 0; widen < 3 && ref == 0; ++widen, ext *= glm::vec3(2.0f, 1.0f, 2.0f))
+        query().findNearestPoly(&from.x, &ext.x, &filter_of(i), &ref, nearest);
+      if (ref != 0) {
+        const glm::vec3 placed{nearest[0], nearest[1], nearest[2]};
+        reset_row(i, ref, placed);
+        if (!on_link[k])
+          arrays.position[k] = placed;
+      }
+    } else if (replan) {
+      const dtPolyRef last = polygons().ref_of(row[valid - 1]);
+      if (const auto end = nearest_in(last, rows.target[k]))
+        rows.target[k] = *end;
+    }
+    if (a.state == TargetState::Failed && a.target_ref != 0)
+      replan = true; // the way may be open now
+    a.goal_unreachable = false;
+    if (replan && a.target_ref != 0 && a.state != TargetState::None &&
+        a.state != TargetState::Velocity) {
+      a.replan_time = 0.0f;
+      a.topology_time = 0.0f;
+      enqueue(i);
+    }
+  }
+
   // The hierarchical search: the tile route, then an A* over the polygons of the tiles on it
   // and around it, from the goal toward the agent. Returns false (leaving `result` alone)
   // when the ends are not far apart, or no path lies within those tiles: Detour's A* then
@@ -766,6 +833,30 @@ struct CorridorNavigator::Impl {
     corrections.add(finish_corridor_move(i, rows.view(), arrays.position[k]), arrays.radius[k]);
   }
 };
+
+void CorridorNavigator::navmesh_changed() {
+  Impl& m = *impl_;
+  std::vector<std::int32_t> every(m.agents.size());
+  std::iota(every.begin(), every.end(), 0);
+  m.fetch(every);
+  // Every corridor by reference before the tables number the polygons anew: a rebuilt tile's
+  // polygons have new references, the others keep theirs.
+  std::vector<std::vector<dtPolyRef>> paths(m.agents.size());
+  for (std::size_t k = 0; k < m.agents.size(); ++k)
+    paths[k] = m.path_of(static_cast<int>(k));
+  m.graph = PolygonGraph(m.navmesh.detour(), m.navmesh.filter());
+  m.portals = PortalTable(m.navmesh.detour());
+  m.shapes = PolygonShapes(m.navmesh.detour(), m.navmesh.filter());
+  m.tables = navmesh_tables_view(m.portals, m.shapes);
+  m.tiles.reset();
+  if (m.navmesh.tile_size() > 0)
+    m.tiles.emplace(m.navmesh.detour());
+  m.trees.clear();
+  m.arena.execute([&] {
+    for (std::size_t k = 0; k < m.agents.size(); ++k)
+      m.renumber(static_cast<int>(k), paths[k]);
+  });
+}
 
 CorridorNavigator::CorridorNavigator(const NavMesh& navmesh, const SolverOptions& options,
                                      tbb::task_arena& arena, AgentArrays& arrays,

@@ -102,6 +102,11 @@ public:
   /// Returns false, leaving the agent where it was, when no navmesh is near.
   bool move_agent(int index, const glm::vec3& position);
 
+  /// The navmesh's tiles changed (NavMesh::update_obstacles): the tables are built again (the
+  /// caller hands the executor tables() again), the cached path trees dropped, and every
+  /// corridor kept up to the first polygon that is gone; those agents plan again, and an agent
+  /// standing where the navmesh is gone moves to its nearest point.
+  void navmesh_changed();
   /// Before the kernels: validity checks, budgeted path searches, topology optimisation, and
   /// each agent's mode, desired speed and corridor state bits for the executor's corridor phases
   /// (cuda/kernels/corridor_following.h), which find the corners and the preferred velocity.

@@ -238,6 +238,24 @@ struct QueryFilterSpec {
   }
 };
 
+/// Scenario extension `events` (docs/scenario-extensions.md): a dynamic obstacle added, moved or
+/// removed at a time of the run. The navmesh of a scenario with events is built for them
+/// (NavmeshBuildSettings::dynamic).
+struct ObstacleEvent {
+  enum class Action : std::uint8_t { Add, Move, Remove };
+  enum class Shape : std::uint8_t { Cylinder, Box };
+  float time = 0.0f; ///< Seconds from the start; applied before the first step at or after it.
+  Action action = Action::Add;
+  std::string name;              ///< Which obstacle: unique among those standing.
+  Shape shape = Shape::Cylinder; ///< Add: a `radius` makes a cylinder, a `size` a box.
+  PointSpec position;            ///< Add, Move: its centre at its foot.
+  float radius = 0.5f;           ///< Add, cylinder, m.
+  glm::vec2 size{1.0f};          ///< Add, box: its extents along x and z before the turn, m.
+  std::optional<float> yaw;      ///< Add, Move: a box's turn about the vertical, degrees (x
+                                 ///< toward z); unset: 0 when added, unchanged when moved.
+  float height = 2.0f;           ///< Add, m.
+};
+
 struct Scenario {
   std::filesystem::path file; ///< As given on the command line (used in messages).
   std::string name;
@@ -256,6 +274,10 @@ struct Scenario {
   /// Scenario extension `query_filters`, by filter type (at most 16); empty: every agent uses
   /// the navmesh's filter.
   std::vector<QueryFilterSpec> query_filters;
+  /// Scenario extension `events`, in file order.
+  std::vector<ObstacleEvent> events;
+  /// The most obstacles the events have standing at once.
+  int peak_obstacles() const;
 
   /// Steps to run: `steps` if given, otherwise ceil(duration / dt).
   int step_count() const;
@@ -266,6 +288,9 @@ struct Scenario {
   /// bases and distributions).
   float max_agent_radius() const;
 };
+
+/// The events' indices in the order they apply: by time, ties in file order.
+std::vector<std::size_t> event_order(const std::vector<ObstacleEvent>& events);
 
 /// Reads and validates a scenario file. Throws ScenarioError on any problem listed in the
 /// spec (malformed JSON, wrong type, unknown key, value out of range, NaN or infinity,

@@ -57,6 +57,27 @@ int Scenario::step_count() const {
   return steps_needed >= static_cast<double>(INT_MAX) ? INT_MAX : static_cast<int>(steps_needed);
 }
 
+std::vector<std::size_t> event_order(const std::vector<ObstacleEvent>& events) {
+  std::vector<std::size_t> order(events.size());
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    order[i] = i;
+  }
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return events[a].time < events[b].time; });
+  return order;
+}
+
+int Scenario::peak_obstacles() const {
+  int standing = 0, peak = 0;
+  for (const std::size_t i : event_order(events)) {
+    standing += events[i].action == ObstacleEvent::Action::Add      ? 1
+                : events[i].action == ObstacleEvent::Action::Remove ? -1
+                                                                    : 0;
+    peak = std::max(peak, standing);
+  }
+  return peak;
+}
+
 std::size_t Scenario::agent_count() const {
   std::size_t total = agents.size();
   for (const std::vector<GroupSpec>* list : {&groups, &emitters}) {
@@ -94,8 +115,9 @@ using KeyList = std::span<const std::string_view>;
 constexpr std::int64_t kMaxAgents = 10'000'000;
 
 constexpr std::string_view kTopKeys[] = {
-    "name",   "seed",   "dt",       "duration", "steps", "world",  "defaults",   "types",
-    "agents", "groups", "emitters", "source",   "notes", "expect", "characters", "query_filters"};
+    "name",     "seed",   "dt",         "duration",      "steps",    "world",
+    "defaults", "types",  "agents",     "groups",        "emitters", "source",
+    "notes",    "expect", "characters", "query_filters", "events"};
 constexpr std::string_view kAnnotationKeys[] = {"source", "notes", "expect"};
 constexpr std::string_view kWorldKeys[] = {"bounds",  "obstacles", "mesh",
                                            "navmesh", "periodic",  "links"};
@@ -130,6 +152,13 @@ constexpr std::string_view kPrototypeKeys[] = {"name", "weight"};
 constexpr std::string_view kAgentKeys[] = {"position",  "goal",        "type",
                                            "waypoints", "start_delay", "follow"};
 constexpr std::string_view kFollowKeys[] = {"agent", "offset"};
+constexpr std::string_view kEventKeys[] = {"time", "add_obstacle", "move_obstacle",
+                                           "remove_obstacle"};
+constexpr std::string_view kEventActions[] = {"add_obstacle", "move_obstacle", "remove_obstacle"};
+constexpr std::string_view kAddObstacleKeys[] = {"name", "position", "radius",
+                                                 "size", "yaw",      "height"};
+constexpr std::string_view kMoveObstacleKeys[] = {"name", "position", "yaw"};
+constexpr std::string_view kRemoveObstacleKeys[] = {"name"};
 constexpr std::string_view kGroupKeys[] = {"count", "spawn",     "goal",
                                            "type",  "waypoints", "start_delay"};
 constexpr std::string_view kEmitterKeys[] = {"spawn", "goal", "rate",     "start",
@@ -373,6 +402,9 @@ public:
       scenario.query_filters = read_query_filters(root["query_filters"], "query_filters");
     }
     query_filter_count_ = std::max<std::size_t>(1, scenario.query_filters.size());
+    if (root.contains("events")) {
+      scenario.events = read_events(root["events"], "events");
+    }
 
     if (root.contains("defaults")) {
       const json& defaults = root["defaults"];
@@ -1100,6 +1132,97 @@ private:
     if (const auto it = value.find("offset"); it != value.end())
       follow.offset = point2(*it, json_path::member(path, "offset"));
     return follow;
+  }
+
+  /// Scenario extension `events` (docs/scenario-extensions.md): obstacles added, moved and
+  /// removed by name. Replayed in time order here, so that a move or removal names an obstacle
+  /// standing then and an addition a name free then.
+  std::vector<ObstacleEvent> read_events(const json& value, const std::string& path) const {
+    expect_array(value, path, "events {\"time\": t, \"add_obstacle\": {...}}");
+    std::vector<ObstacleEvent> events;
+    for (std::size_t i = 0; i < value.size(); ++i)
+      events.push_back(read_event(value[i], json_path::element(path, i)));
+    std::map<std::string, std::size_t> standing; // name -> the event that added it
+    for (const std::size_t i : event_order(events)) {
+      const ObstacleEvent& e = events[i];
+      const std::string at =
+          json_path::member(json_path::member(json_path::element(path, i),
+                                              kEventActions[static_cast<std::size_t>(e.action)]),
+                            "name");
+      const auto it = standing.find(e.name);
+      if (e.action == ObstacleEvent::Action::Add) {
+        if (it != standing.end())
+          fail(at, "\"" + e.name + "\" stands already at time " + format_number(e.time) +
+                       " (added by " + json_path::element(path, it->second) + ")");
+        standing[e.name] = i;
+      } else if (it == standing.end()) {
+        fail(at, "names no obstacle standing at time " + format_number(e.time) +
+                     ": add it first (add_obstacle with \"name\": \"" + e.name + "\")");
+      } else if (e.action == ObstacleEvent::Action::Remove) {
+        standing.erase(it);
+      } else if (e.yaw && events[it->second].shape == ObstacleEvent::Shape::Cylinder) {
+        fail(json_path::member(json_path::member(json_path::element(path, i), "move_obstacle"),
+                               "yaw"),
+             "turns a box; \"" + e.name + "\" is a cylinder");
+      }
+    }
+    return events;
+  }
+
+  ObstacleEvent read_event(const json& value, const std::string& path) const {
+    expect_object(value, path, "an event {\"time\": t, \"add_obstacle\": {...}}");
+    check_keys(value, path, kEventKeys);
+    ObstacleEvent e;
+    e.time = number(required(value, path, "time", "seconds from the start"),
+                    json_path::member(path, "time"), kNonNegative);
+    int actions = 0;
+    for (std::size_t a = 0; a < std::size(kEventActions); ++a) {
+      if (value.contains(kEventActions[a])) {
+        e.action = static_cast<ObstacleEvent::Action>(a);
+        ++actions;
+      }
+    }
+    if (actions != 1)
+      fail(path, "must have exactly one of \"add_obstacle\", \"move_obstacle\" and "
+                 "\"remove_obstacle\"");
+    const std::string key(kEventActions[static_cast<std::size_t>(e.action)]);
+    const std::string at = json_path::member(path, key);
+    const json& body = value[key];
+    const KeyList keys = e.action == ObstacleEvent::Action::Add    ? KeyList(kAddObstacleKeys)
+                         : e.action == ObstacleEvent::Action::Move ? KeyList(kMoveObstacleKeys)
+                                                                   : KeyList(kRemoveObstacleKeys);
+    expect_object(body, at, "an obstacle {\"name\": ...}");
+    check_keys(body, at, keys);
+    e.name = string_value(required(body, at, "name", "the obstacle's name"),
+                          json_path::member(at, "name"), "a non-empty string");
+    if (e.name.empty())
+      fail(json_path::member(at, "name"), "must be a non-empty string");
+    if (e.action == ObstacleEvent::Action::Remove)
+      return e;
+    e.position = point(required(body, at, "position", "[x, z] or [x, y, z]: its foot's centre"),
+                       json_path::member(at, "position"));
+    if (const auto it = body.find("yaw"); it != body.end())
+      e.yaw = number(*it, json_path::member(at, "yaw"), kFinite);
+    if (e.action == ObstacleEvent::Action::Move)
+      return e;
+    const bool cylinder = body.contains("radius"), box = body.contains("size");
+    if (cylinder == box)
+      fail(at, "must have exactly one of \"radius\" (a cylinder) and \"size\" (a box [x, z])");
+    if (cylinder) {
+      e.radius = number(body["radius"], json_path::member(at, "radius"), kPositive);
+      if (e.yaw)
+        fail(json_path::member(at, "yaw"), "turns a box; a cylinder has no yaw");
+    } else {
+      e.shape = ObstacleEvent::Shape::Box;
+      const std::string size_at = json_path::member(at, "size");
+      const glm::vec2 size = point2(body["size"], size_at);
+      if (!(size.x > 0.0f) || !(size.y > 0.0f))
+        fail(size_at, "must be the box's extents [x, z], both > 0, got " + show(body["size"]));
+      e.size = size;
+    }
+    if (const auto it = body.find("height"); it != body.end())
+      e.height = number(*it, json_path::member(at, "height"), kPositive);
+    return e;
   }
 
   /// Every follower's leader is an agent of the scenario other than itself, and no agent

@@ -368,6 +368,35 @@ std::string write_scenario_json(const Scenario& scenario) {
   return write_scenario_json(scenario, {});
 }
 
+/// Scenario extension `events`, in file order.
+ordered_json events_json(const std::vector<ObstacleEvent>& events) {
+  static constexpr const char* kActions[] = {"add_obstacle", "move_obstacle", "remove_obstacle"};
+  const ObstacleEvent defaults;
+  ordered_json list = ordered_json::array();
+  for (const ObstacleEvent& e : events) {
+    ordered_json body;
+    body["name"] = e.name;
+    if (e.action != ObstacleEvent::Action::Remove) {
+      body["position"] = point(e.position);
+      if (e.action == ObstacleEvent::Action::Add) {
+        if (e.shape == ObstacleEvent::Shape::Cylinder)
+          body["radius"] = number(e.radius);
+        else
+          body["size"] = ordered_json::array({number(e.size.x), number(e.size.y)});
+        if (e.height != defaults.height)
+          body["height"] = number(e.height);
+      }
+      if (e.yaw)
+        body["yaw"] = number(*e.yaw);
+    }
+    ordered_json entry;
+    entry["time"] = number(e.time);
+    entry[kActions[static_cast<std::size_t>(e.action)]] = std::move(body);
+    list.push_back(std::move(entry));
+  }
+  return list;
+}
+
 std::string write_scenario_json(const Scenario& scenario,
                                 const std::vector<std::pair<std::string, std::string>>& notes) {
   ordered_json root;
@@ -384,6 +413,8 @@ std::string write_scenario_json(const Scenario& scenario,
   root["world"] = world(scenario.world);
   if (!scenario.query_filters.empty())
     root["query_filters"] = query_filters_json(scenario.query_filters);
+  if (!scenario.events.empty())
+    root["events"] = events_json(scenario.events);
   ordered_json defaults = ordered_json::object();
   write_params(defaults, scenario.defaults, std::nullopt, nullptr);
   root["defaults"] = std::move(defaults);

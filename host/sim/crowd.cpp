@@ -33,6 +33,14 @@ NavMesh adopt_or_refuse(const dtNavMesh& navmesh) {
   }
 }
 
+NavMesh adopt_or_refuse(dtNavMesh& navmesh, dtTileCache& tile_cache) {
+  try {
+    return NavMesh::adopt(navmesh, tile_cache);
+  } catch (const NavmeshError& e) {
+    throw ApiError(std::string("Crowd: ") + e.what());
+  }
+}
+
 std::unique_ptr<Executor> make_executor(const CrowdOptions& options) {
   CrowdOptions::Executor kind = options.executor;
 #if defined(CROWD_HAS_CUDA)
@@ -65,8 +73,8 @@ struct TargetRecord {
 };
 
 struct Crowd::Impl {
-  Impl(const dtNavMesh& detour, const CrowdOptions& crowd_options)
-      : options(crowd_options), navmesh(adopt_or_refuse(detour)),
+  Impl(NavMesh adopted, const CrowdOptions& crowd_options)
+      : options(crowd_options), navmesh(std::move(adopted)),
         solver(navmesh, crowd_options.solver, make_executor(crowd_options)) {}
 
   CrowdOptions options;
@@ -75,6 +83,32 @@ struct Crowd::Impl {
   std::vector<AgentParams> params;
   std::vector<TargetRecord> targets;
   std::vector<std::uint8_t> removed;
+  /// Obstacles by id (add_obstacle): the navmesh's id of each, 0 once removed, and its shape.
+  std::vector<unsigned int> obstacle_refs;
+  std::vector<NavObstacle> obstacles;
+  bool obstacles_queued = false; ///< Obstacle changes wait for the next update.
+  /// The caller's navmesh and tile cache, for a crowd built with them (else null).
+  dtNavMesh* editable = nullptr;
+  dtTileCache* tile_cache = nullptr;
+
+  void check_obstacle(const char* call, int obstacle) const {
+    if (obstacle < 0 || obstacle >= static_cast<int>(obstacle_refs.size()) ||
+        obstacle_refs[static_cast<std::size_t>(obstacle)] == 0)
+      throw ApiError(std::string(call) + ": no obstacle " + std::to_string(obstacle) +
+                     " stands (ids come from add_obstacle; a removed one is gone)");
+  }
+  /// Puts `obstacle` down (the navmesh's checks first, so a refusal changes nothing).
+  unsigned int put_down(const char* call, const NavObstacle& obstacle) {
+    if (const std::string problem = navmesh.obstacle_problem(obstacle); !problem.empty())
+      throw ApiError(std::string(call) + ": " + problem);
+    try {
+      const unsigned int ref = navmesh.add_obstacle(obstacle);
+      obstacles_queued = true;
+      return ref;
+    } catch (const NavmeshError& e) {
+      throw ApiError(std::string(call) + ": " + e.what());
+    }
+  }
 
   /// Points agent id at `target` (on the navmesh): a new path search when it has no corridor,
   /// or when the target moved more than the replan distance since the last search and the
@@ -122,12 +156,59 @@ const CrowdOptions& checked(const CrowdOptions& options) {
 } // namespace
 
 Crowd::Crowd(const dtNavMesh& navmesh, const CrowdOptions& options) try
-    : impl_(std::make_unique<Impl>(navmesh, checked(options))) {
+    : impl_(std::make_unique<Impl>(adopt_or_refuse(navmesh), checked(options))) {
 } catch (const ApiError&) {
   throw;
 } catch (const std::invalid_argument& e) {
   // CrowdSolver's check of the solver options.
   throw ApiError(std::string("Crowd: ") + e.what());
+}
+
+Crowd::Crowd(dtNavMesh& navmesh, dtTileCache& tile_cache, const CrowdOptions& options) try
+    : impl_(std::make_unique<Impl>(adopt_or_refuse(navmesh, tile_cache), checked(options))) {
+  impl_->editable = &navmesh;
+  impl_->tile_cache = &tile_cache;
+} catch (const ApiError&) {
+  throw;
+} catch (const std::invalid_argument& e) {
+  throw ApiError(std::string("Crowd: ") + e.what());
+}
+
+int Crowd::add_obstacle(const NavObstacle& obstacle) {
+  Impl& m = *impl_;
+  const unsigned int ref = m.put_down("add_obstacle", obstacle);
+  m.obstacle_refs.push_back(ref);
+  m.obstacles.push_back(obstacle);
+  return static_cast<int>(m.obstacle_refs.size()) - 1;
+}
+
+void Crowd::move_obstacle(int obstacle, const glm::vec3& position, float yaw) {
+  Impl& m = *impl_;
+  m.check_obstacle("move_obstacle", obstacle);
+  const auto k = static_cast<std::size_t>(obstacle);
+  NavObstacle moved = m.obstacles[k];
+  moved.position = position;
+  moved.yaw = yaw;
+  if (const std::string problem = m.navmesh.obstacle_problem(moved); !problem.empty())
+    throw ApiError("move_obstacle: " + problem);
+  // DetourTileCache has no move: a removal and an addition, rebuilt together.
+  m.navmesh.remove_obstacle(m.obstacle_refs[k]);
+  m.obstacle_refs[k] = m.put_down("move_obstacle", moved);
+  m.obstacles[k] = moved;
+}
+
+void Crowd::remove_obstacle(int obstacle) {
+  Impl& m = *impl_;
+  m.check_obstacle("remove_obstacle", obstacle);
+  const auto k = static_cast<std::size_t>(obstacle);
+  m.navmesh.remove_obstacle(m.obstacle_refs[k]);
+  m.obstacle_refs[k] = 0;
+  m.obstacles_queued = true;
+}
+
+void Crowd::navmesh_changed() {
+  impl_->navmesh.tiles_changed();
+  impl_->solver.navmesh_changed();
 }
 Crowd::Crowd(Crowd&&) noexcept = default;
 Crowd& Crowd::operator=(Crowd&&) noexcept = default;
@@ -243,6 +324,17 @@ void Crowd::update(float dt) {
   if (!(dt > 0.0f && dt <= 1.0f))
     throw ApiError("update: dt must be in (0, 1] seconds, got " + std::to_string(dt));
   Impl& m = *impl_;
+  // The obstacles changed since the last update, first: the tiles they touch rebuilt, and the
+  // corridors through them cut and planned again.
+  if (m.obstacles_queued) {
+    m.obstacles_queued = false;
+    try {
+      if (m.navmesh.update_obstacles() > 0)
+        m.solver.navmesh_changed();
+    } catch (const NavmeshError& e) {
+      throw ApiError(std::string("update: ") + e.what());
+    }
+  }
   for (int id = 0; id < agent_count(); ++id) {
     TargetRecord& t = m.targets[static_cast<std::size_t>(id)];
     if (m.removed[static_cast<std::size_t>(id)])
@@ -389,7 +481,10 @@ void Crowd::restore(const std::filesystem::path& file) {
     in.get(options.target_replan_delay);
     std::unique_ptr<Impl> fresh;
     try {
-      fresh = std::make_unique<Impl>(impl_->navmesh.detour(), checked(options));
+      fresh = std::make_unique<Impl>(impl_->tile_cache != nullptr
+                                         ? adopt_or_refuse(*impl_->editable, *impl_->tile_cache)
+                                         : adopt_or_refuse(impl_->navmesh.detour()),
+                                     checked(options));
     } catch (const std::exception& e) { // options out of range (ApiError, CrowdSolver's check)
       in.fail(std::string("its options are refused: ") + e.what());
     }
@@ -411,6 +506,12 @@ void Crowd::restore(const std::filesystem::path& file) {
     in.expect(fresh->solver.positions().size(), count, "the solver's agent count");
     if (!in.at_end())
       in.fail("bytes after the crowd's state");
+    // The obstacles are the navmesh's (the tile cache's), not saved: they stay as they stand.
+    fresh->tile_cache = impl_->tile_cache;
+    fresh->editable = impl_->editable;
+    fresh->obstacle_refs = std::move(impl_->obstacle_refs);
+    fresh->obstacles = std::move(impl_->obstacles);
+    fresh->obstacles_queued = impl_->obstacles_queued;
     impl_ = std::move(fresh);
   } catch (const CheckpointError& e) {
     throw ApiError(std::string("restore: ") + e.what());

@@ -22,6 +22,7 @@
 #include <vector>
 
 class dtNavMesh;
+class dtTileCache;
 
 namespace crowd {
 
@@ -58,11 +59,16 @@ struct CrowdCorner {
 
 class Crowd {
 public:
-  /// A crowd on `navmesh`, which must outlive it and not change while it runs. Throws
+  /// A crowd on `navmesh`, which must outlive it and change only between updates, told with
+  /// navmesh_changed(). Throws
   /// ApiError when the navmesh has no polygon, when options ask for the CUDA executor in a
   /// build without it or on a machine without a device, or for solver options, a replan
   /// distance or a delay out of range.
   explicit Crowd(const dtNavMesh& navmesh, const CrowdOptions& options = {});
+  /// A crowd on `navmesh` and the DetourTileCache that builds its tiles (as RecastDemo's
+  /// Sample_TempObstacles sets them up), for dynamic obstacles: add_obstacle, move_obstacle and
+  /// remove_obstacle. Both must outlive it.
+  Crowd(dtNavMesh& navmesh, dtTileCache& tile_cache, const CrowdOptions& options = {});
   Crowd(Crowd&&) noexcept;
   Crowd& operator=(Crowd&&) noexcept;
   ~Crowd();
@@ -115,6 +121,28 @@ public:
   void set_query_filter(int type, const dtQueryFilter& filter);
   const dtQueryFilter& query_filter(int type) const;
 
+  /// Puts an obstacle down (a crowd built with a tile cache): a cylinder or a box turned about
+  /// the vertical, standing at `obstacle.position` (its foot's centre). The navmesh keeps the
+  /// agent radius of its tiles (dtMeshHeader::walkableRadius) from it, as from walls, from the
+  /// next update: the tiles it touches are rebuilt, the corridors that ran through them are cut
+  /// there and planned again, and agents standing where it now is step out to the nearest
+  /// navmesh point. Returns its id (0, 1, ...). Throws ApiError, the crowd unchanged, without a
+  /// tile cache, for a size that is not positive or a position that is not finite, for an
+  /// obstacle over more tiles than DetourTileCache rebuilds for one (8), or when the tile
+  /// cache's obstacles are all taken.
+  int add_obstacle(const NavObstacle& obstacle);
+  /// Moves obstacle `obstacle` to `position`, turned by `yaw` (radians; a box's), from the
+  /// next update. Throws ApiError, the crowd unchanged, for an id that names no standing
+  /// obstacle or a place add_obstacle would refuse.
+  void move_obstacle(int obstacle, const glm::vec3& position, float yaw = 0.0f);
+  /// Takes obstacle `obstacle` away at the next update. Throws ApiError for an id that names
+  /// no standing obstacle.
+  void remove_obstacle(int obstacle);
+  /// The caller changed the navmesh's tiles itself (its own dtTileCache::update, or
+  /// dtNavMesh::removeTile and addTile) since the last update: what the crowd derived from them
+  /// is built again, and its agents' corridors are kept up to the first polygon that is gone
+  /// and planned again from there.
+  void navmesh_changed();
   /// Advances every agent by dt seconds (0 < dt <= 1), followers' targets first. Throws
   /// ApiError otherwise.
   void update(float dt);

@@ -39,10 +39,7 @@ CrowdSolver::CrowdSolver(const NavMesh& navmesh, const SolverOptions& options,
                                                    [this](std::span<const std::int32_t> which) {
                                                      executor_->fetch_corridor_rows(arrays_, which);
                                                    });
-  // Wall cells of about a typical query range (12 x 0.4 m): a query visits a few cells.
-  walls_ = build_wall_grid(navmesh_.boundary_segments(), ground_min(navmesh_), ground_max(navmesh_),
-                           4.0f);
-  executor_->set_walls(walls_);
+  build_walls();
   executor_->set_navmesh_tables(navigator_->tables());
   kernel_params_.collision_iterations = options_.collision_iterations;
   kernel_params_.collision.relaxation = options_.collision_resolve_factor;
@@ -59,6 +56,19 @@ CrowdSolver::CrowdSolver(const NavMesh& navmesh, const SolverOptions& options,
 }
 
 CrowdSolver::~CrowdSolver() = default;
+
+void CrowdSolver::build_walls() {
+  // Wall cells of about a typical query range (12 x 0.4 m): a query visits a few cells.
+  walls_ = build_wall_grid(navmesh_.boundary_segments(), ground_min(navmesh_), ground_max(navmesh_),
+                           4.0f);
+  executor_->set_walls(walls_);
+}
+
+void CrowdSolver::navmesh_changed() {
+  navigator_->navmesh_changed();
+  build_walls();
+  executor_->set_navmesh_tables(navigator_->tables());
+}
 
 namespace {
 

@@ -45,6 +45,9 @@ public:
   /// velocity after the standoff breaker and separation (DetourCrowd's dvel).
   glm::vec2 desired_velocity(int id) const;
   void move_agent(int id, const glm::vec3& position) override;
+  /// CorridorNavigator::navmesh_changed, and the wall grid and the executor's navmesh tables
+  /// built again.
+  void navmesh_changed() override;
   void step(float dt) override;
   std::span<const glm::vec3> positions() const override { return arrays_.position; }
   std::span<const glm::vec2> velocities() const override { return arrays_.velocity; }
@@ -70,6 +73,8 @@ public:
 private:
   /// Freezes the agents whose fault bits the kernels set this step (fault_guard.h).
   void freeze_faulted_agents();
+  /// The wall grid of the navmesh's boundary, handed to the executor.
+  void build_walls();
   /// Grows the neighbour grid's cells to a query range of `range` where it is the largest.
   void cover_query_range(float range);
 

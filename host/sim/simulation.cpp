@@ -14,6 +14,7 @@
 #include "host/sim/agent_schedule.h"
 #include "host/sim/crowd_solver.h"
 #include "host/sim/moving_target.h"
+#include "host/sim/obstacle_events.h"
 #include "host/sim/periodic_wrap.h"
 #include "host/sim/setup_routes.h"
 #include "host/sim/stuck_detector.h"
@@ -145,7 +146,8 @@ double decimal_seconds(float dt) {
 struct Simulation::Impl {
   Scenario scenario;
   NavMesh navmesh;
-  ShortestRoutes routes; ///< Routes of agents added and goals set after construction.
+  ObstacleEvents obstacle_events; ///< Scenario extension `events`.
+  ShortestRoutes routes;          ///< Routes of agents added and goals set after construction.
   std::vector<AgentSetup> setups;
   std::size_t scenario_agents; ///< Setups made by the scenario (the rest came through the API).
   std::unique_ptr<CrowdBackend> backend;
@@ -180,7 +182,8 @@ struct Simulation::Impl {
   mutable std::unique_ptr<GroundSurface> ground;
 
   Impl(Scenario s, const SimulationOptions& options)
-      : scenario(std::move(s)), navmesh(NavMesh::build(scenario)), routes(navmesh),
+      : scenario(std::move(s)), navmesh(NavMesh::build(scenario)),
+        obstacle_events(scenario, navmesh), routes(navmesh),
         setups(with_overrides(populate(scenario, navmesh), options)),
         scenario_agents(setups.size()), schedule(navmesh.settings().agent_height),
         stuck(options.stuck_seconds), periodic(scenario),
@@ -399,6 +402,8 @@ void Simulation::set_goal(int id, const glm::vec3& goal) {
 void Simulation::step() {
   Impl& m = *impl_;
   const auto start = std::chrono::steady_clock::now();
+  if (m.obstacle_events.apply_due(time()))
+    m.backend->navmesh_changed();
   m.follow_leaders(m.scenario.dt);
   m.backend->step(m.scenario.dt);
   ++m.step_index;
@@ -563,6 +568,11 @@ void Simulation::restore_checkpoint(ArchiveReader& in) {
                           "; this one has " + std::to_string(m.scenario_agents) + ", dt " +
                           std::to_string(m.scenario.dt) + ")");
   in.get(m.step_index);
+  // The obstacles that stood then, put down at the steps they were (the same rebuilds in the
+  // same order give the tiles the same polygon references as the saved corridors name).
+  for (int k = 0; k < m.step_index; ++k)
+    if (m.obstacle_events.apply_due(k * decimal_seconds(m.scenario.dt)))
+      m.backend->navmesh_changed();
   std::vector<AgentSetup> setups(in.count());
   if (setups.size() < m.scenario_agents)
     in.fail("fewer agents than the scenario has");

@@ -73,14 +73,16 @@ TEST_P(CudaCli, TrajectoryEqualsTheCpuBackendByteForByte) {
 // waypoints and waits (agents added while the device mirror is live); corridor under
 // time-to-collision sampling in corridor mode (the avoidance kernel reads the corridor rows the
 // device holds); links: agents crossing off-mesh links, which the host triggers from the corners
-// it answered for and the device's rows must keep.
+// it answered for and the device's rows must keep; dropped_crate: obstacles put down and taken
+// away, after which the device takes the navmesh tables, the walls and every row again.
 INSTANTIATE_TEST_SUITE_P(
     CudaSamples, CudaCli,
     ::testing::Values(CudaRun{"circle.json", 300, 20, "circle"},
                       CudaRun{"film_shot.json", 600, 60, "film_shot"},
                       CudaRun{"corridor.json", 600, 30, "corridor_ttc_corridor_mode",
                               R"({"model": "ttc", "reference": "corridor"})"},
-                      CudaRun{"links.json", 600, 80, "links"}),
+                      CudaRun{"links.json", 600, 80, "links"},
+                      CudaRun{"dropped_crate.json", 700, 70, "dropped_crate"}),
     [](const ::testing::TestParamInfo<CudaRun>& param) { return std::string(param.param.name); });
 
 } // namespace

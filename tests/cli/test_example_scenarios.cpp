@@ -35,26 +35,28 @@ TEST_P(ExampleScenario, CpuBackendMovesTheCrowdAtLeastAsWellAsDetourCrowd) {
   // Narrow passages, a shared goal and standoffs in open space: everyone gets home (DetourCrowd
   // leaves some of them jammed or face to face), and no one ends deadlocked.
   const std::set<std::string> everyone_arrives{
-      "corridor_2m.json",         "l_corner.json",       "two_door_room.json",
-      "shared_goal.json",         "head_on_groups.json", "circle_swap.json",
-      "counterflow_hallway.json", "links.json",          "escort.json"};
+      "corridor_2m.json",    "l_corner.json",     "two_door_room.json",       "shared_goal.json",
+      "head_on_groups.json", "circle_swap.json",  "counterflow_hallway.json", "links.json",
+      "escort.json",         "dropped_crate.json"};
   if (everyone_arrives.contains(GetParam())) {
     EXPECT_EQ(ours["arrived"], ours["agents"]);
     EXPECT_EQ(ours["deadlocked_at_end"], 0);
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Samples, ExampleScenario,
-    ::testing::Values("circle.json", "crossing.json", "corridor.json", "bottleneck.json",
-                      "pillars.json", "plaza_mesh.json", "film_shot.json", "corridor_2m.json",
-                      "l_corner.json", "two_door_room.json", "shared_goal.json",
-                      "head_on_groups.json", "cross_flows.json", "circle_swap.json",
-                      "counterflow_hallway.json", "links.json", "escort.json"),
-    [](const auto& test_param) {
-      std::string name = test_param.param.substr(0, test_param.param.find('.'));
-      return name;
-    });
+INSTANTIATE_TEST_SUITE_P(Samples, ExampleScenario,
+                         ::testing::Values("circle.json", "crossing.json", "corridor.json",
+                                           "bottleneck.json", "pillars.json", "plaza_mesh.json",
+                                           "film_shot.json", "corridor_2m.json", "l_corner.json",
+                                           "two_door_room.json", "shared_goal.json",
+                                           "head_on_groups.json", "cross_flows.json",
+                                           "circle_swap.json", "counterflow_hallway.json",
+                                           "links.json", "escort.json", "dropped_crate.json"),
+                         [](const auto& test_param) {
+                           std::string name =
+                               test_param.param.substr(0, test_param.param.find('.'));
+                           return name;
+                         });
 
 // accessible_route.json (query_filters): the walkers take the steps (links of flag 2) over the
 // wall, the wheelchair users, whose filter excludes flag 2, go round; everyone arrives, on our

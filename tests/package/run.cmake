@@ -1,7 +1,7 @@
 # The installed package works from another project: installs the build tree BUILD_DIR into a
 # prefix under WORK_DIR, configures tests/package (a user's project) against it with
-# find_package(crowd), builds samples/api_example.cpp and samples/game_loop_example.cpp there and
-# runs them (each exits non-zero unless its agents arrive).
+# find_package(crowd), builds samples/api_example.cpp, game_loop_example.cpp and
+# obstacles_example.cpp there and runs them (each exits non-zero unless its agents arrive).
 #   cmake -DSOURCE_DIR=... -DBUILD_DIR=... -DWORK_DIR=... -DCXX=... -P tests/package/run.cmake
 cmake_minimum_required(VERSION 3.24)
 
@@ -30,5 +30,10 @@ endif()
 run_step("run game_loop_example" ${WORK_DIR}/build/game_loop_example)
 if(NOT last_output MATCHES "all arrived: yes")
   message(FATAL_ERROR "game_loop_example built against the package did not report arrivals:\n"
+                      "${last_output}")
+endif()
+run_step("run obstacles_example" ${WORK_DIR}/build/obstacles_example)
+if(NOT last_output MATCHES "all arrived: yes")
+  message(FATAL_ERROR "obstacles_example built against the package did not report arrivals:\n"
                       "${last_output}")
 endif()

@@ -298,6 +298,31 @@ TEST(ScenarioFollow, FollowersGetTheirLeaderAndAnOffsetGivenOrAsTheySpawned) {
   EXPECT_EQ(agents[3].leader, -1);
 }
 
+TEST(ScenarioEvents, ObstacleEventsAreReadWithTheirShapesAndDefaultsAndCountedWhenStanding) {
+  const Scenario s = parse_scenario(scene(R"("events": [
+      {"time": 2, "add_obstacle": {"name": "crate", "position": [5, 5], "size": [2, 1],
+                                   "yaw": 30, "height": 1.5}},
+      {"time": 1, "add_obstacle": {"name": "cart", "position": [8, 1, 8], "radius": 0.6}},
+      {"time": 3, "move_obstacle": {"name": "crate", "position": [6, 6]}},
+      {"time": 4, "remove_obstacle": {"name": "cart"}}])"),
+                                    "film.json");
+  ASSERT_EQ(s.events.size(), 4u);
+  const ObstacleEvent& crate = s.events[0];
+  EXPECT_EQ(crate.action, ObstacleEvent::Action::Add);
+  EXPECT_EQ(crate.shape, ObstacleEvent::Shape::Box);
+  EXPECT_EQ(crate.size, glm::vec2(2.0f, 1.0f));
+  EXPECT_EQ(crate.yaw, 30.0f);
+  EXPECT_EQ(crate.height, 1.5f);
+  const ObstacleEvent& cart = s.events[1];
+  EXPECT_EQ(cart.shape, ObstacleEvent::Shape::Cylinder);
+  EXPECT_TRUE(cart.position.has_height);
+  EXPECT_EQ(cart.height, 2.0f);
+  EXPECT_FALSE(cart.yaw);
+  EXPECT_FALSE(s.events[2].yaw) << "a move without a yaw keeps the turn";
+  EXPECT_EQ(event_order(s.events), (std::vector<std::size_t>{1, 0, 2, 3}));
+  EXPECT_EQ(s.peak_obstacles(), 2);
+}
+
 TEST(ScenarioCharacters, ClipsAreReadPerTypeAndUnsetOnesKeepTheirDefaults) {
   const Scenario s = parse_scenario(scene(std::string(kTypes) + R"(,
     "characters": {"elderly": {"walk_speed": 0.8, "walk_cycle": 1.0, "run_from": 5},
@@ -398,6 +423,50 @@ INSTANTIATE_TEST_SUITE_P(
                        scene(R"("agents": [{)" + kAgent + R"(}, {"position": [2, 2],
                                 "follow": {"agent": 0, "distance": 2}}])"),
                        "agents[1].follow.distance", "unknown key"},
+        ExtensionError{"event_without_action", scene(R"("events": [{"time": 1}])"), "events[0]",
+                       "must have exactly one of \"add_obstacle\""},
+        ExtensionError{"event_negative_time",
+                       scene(R"("events": [{"time": -1, "remove_obstacle": {"name": "a"}}])"),
+                       "events[0].time", "must be a number >= 0"},
+        ExtensionError{
+            "event_shape_missing", scene(R"("events": [{"time": 1, "add_obstacle": {"name": "a",
+                                "position": [5, 5]}}])"),
+            "events[0].add_obstacle", "exactly one of \"radius\" (a cylinder) and \"size\""},
+        ExtensionError{"event_box_size_not_positive",
+                       scene(R"("events": [{"time": 1, "add_obstacle": {"name": "a",
+                                "position": [5, 5], "size": [2, 0]}}])"),
+                       "events[0].add_obstacle.size", "both > 0"},
+        ExtensionError{"event_cylinder_yaw",
+                       scene(R"("events": [{"time": 1, "add_obstacle": {"name": "a",
+                                "position": [5, 5], "radius": 1, "yaw": 30}}])"),
+                       "events[0].add_obstacle.yaw", "a cylinder has no yaw"},
+        ExtensionError{"event_move_before_add", scene(R"("events": [
+                                {"time": 5, "add_obstacle": {"name": "a", "position": [5, 5],
+                                                             "radius": 1}},
+                                {"time": 2, "move_obstacle": {"name": "a", "position": [6, 6]}}])"),
+                       "events[1].move_obstacle.name", "names no obstacle standing at time 2"},
+        ExtensionError{"event_added_twice", scene(R"("events": [
+                                {"time": 1, "add_obstacle": {"name": "a", "position": [5, 5],
+                                                             "radius": 1}},
+                                {"time": 3, "add_obstacle": {"name": "a", "position": [9, 9],
+                                                             "radius": 1}}])"),
+                       "events[1].add_obstacle.name", "\"a\" stands already at time 3"},
+        ExtensionError{"event_removed_twice", scene(R"("events": [
+                                {"time": 1, "add_obstacle": {"name": "a", "position": [5, 5],
+                                                             "radius": 1}},
+                                {"time": 2, "remove_obstacle": {"name": "a"}},
+                                {"time": 3, "remove_obstacle": {"name": "a"}}])"),
+                       "events[2].remove_obstacle.name", "names no obstacle standing at time 3"},
+        ExtensionError{"event_move_turns_cylinder", scene(R"("events": [
+                                {"time": 1, "add_obstacle": {"name": "a", "position": [5, 5],
+                                                             "radius": 1}},
+                                {"time": 2, "move_obstacle": {"name": "a", "position": [6, 6],
+                                                              "yaw": 10}}])"),
+                       "events[1].move_obstacle.yaw", "\"a\" is a cylinder"},
+        ExtensionError{"event_remove_unknown_key",
+                       scene(R"("events": [{"time": 1, "remove_obstacle": {"name": "a",
+                                "position": [1, 1]}}])"),
+                       "events[0].remove_obstacle.position", "unknown key"},
         ExtensionError{"query_filter_type_without_filters",
                        scene(R"("agents": [{)" + kAgent + R"(, "query_filter_type": 1}])"),
                        "agents[0].query_filter_type",

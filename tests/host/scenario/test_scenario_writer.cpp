@@ -70,6 +70,22 @@ void expect_same_scenario(const Scenario& a, const Scenario& b) {
   }
   EXPECT_EQ(a.world.obstacles, b.world.obstacles);
   EXPECT_EQ(a.world.mesh, b.world.mesh);
+  ASSERT_EQ(a.events.size(), b.events.size());
+  for (std::size_t k = 0; k < a.events.size(); ++k) {
+    const ObstacleEvent &x = a.events[k], &y = b.events[k];
+    EXPECT_EQ(x.time, y.time);
+    EXPECT_EQ(x.action, y.action);
+    EXPECT_EQ(x.name, y.name);
+    EXPECT_EQ(x.position.position, y.position.position);
+    EXPECT_EQ(x.position.has_height, y.position.has_height);
+    if (x.action == ObstacleEvent::Action::Add) {
+      EXPECT_EQ(x.shape, y.shape);
+      EXPECT_EQ(x.radius, y.radius);
+      EXPECT_EQ(x.size, y.size);
+      EXPECT_EQ(x.height, y.height);
+    }
+    EXPECT_EQ(x.yaw, y.yaw);
+  }
   ASSERT_EQ(a.query_filters.size(), b.query_filters.size());
   for (std::size_t k = 0; k < a.query_filters.size(); ++k) {
     EXPECT_EQ(a.query_filters[k].include_flags, b.query_filters[k].include_flags);

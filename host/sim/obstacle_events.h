@@ -1,0 +1,48 @@
+// Scenario extension `events` (docs/scenario-extensions.md): dynamic obstacles added, moved and
+// removed on the navmesh at their times. The simulation applies the events due before each
+// step; when the navmesh changed, the backend follows (CrowdBackend::navmesh_changed).
+#pragma once
+
+#include "host/navmesh/navmesh.h"
+#include "host/scenario/scenario.h"
+
+#include <cstddef>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace crowd {
+
+class ObstacleEvents {
+public:
+  /// The events of `scenario` on `navmesh` (built for them: NavmeshBuildSettings::dynamic),
+  /// which must outlive this. Checks every obstacle the events put down against the navmesh
+  /// first, so that a run does not stop halfway: throws ScenarioError naming the event.
+  ObstacleEvents(const Scenario& scenario, NavMesh& navmesh);
+
+  /// Applies the events due at `now` (seconds from the start: those at or before it, not
+  /// applied yet), in time order, ties in file order, then rebuilds the navmesh's tiles they
+  /// touch. Returns whether the navmesh changed.
+  bool apply_due(double now);
+  /// Obstacles standing.
+  int standing() const { return static_cast<int>(standing_.size()); }
+
+private:
+  struct Standing {
+    unsigned int id = 0; ///< NavMesh::add_obstacle's.
+    NavObstacle obstacle;
+  };
+  /// What event `i` puts down: its obstacle, or the one it moves, at its new place.
+  NavObstacle obstacle_of(std::size_t i, const NavObstacle* moved) const;
+  /// Where on the navmesh a point given as [x, z] stands: the surface under it.
+  glm::vec3 foot_of(const PointSpec& point) const;
+  std::string path_of(std::size_t i) const;
+
+  const Scenario& scenario_;
+  NavMesh& navmesh_;
+  std::vector<std::size_t> order_;
+  std::size_t next_ = 0;
+  std::map<std::string, Standing> standing_;
+};
+
+} // namespace crowd
