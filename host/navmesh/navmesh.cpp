@@ -379,6 +379,25 @@ std::vector<DetourTileData> build_tiles(const RecastInput& input,
   return tiles;
 }
 
+// An empty dtNavMesh for tiles of `tile_size` cells from the grid's corner: 2^tile_bits tiles
+// and the rest of Detour's 22 bits for their polygons. `what` names the tiles for messages.
+DetourMeshPtr empty_tiled_navmesh(const WorldGrid& grid, const NavmeshBuildSettings& s,
+                                  int tile_size, int tile_bits, const std::string& what) {
+  dtNavMeshParams params{};
+  rcVcopy(params.orig, grid.bmin);
+  params.tileWidth = params.tileHeight = static_cast<float>(tile_size) * s.cell_size;
+  params.maxTiles = 1 << tile_bits;
+  params.maxPolys = 1 << (kTileAndPolygonBits - tile_bits);
+  DetourMeshPtr nav(dtAllocNavMesh());
+  if (!nav) {
+    throw NavmeshError("navmesh build failed: out of memory allocating the Detour navmesh");
+  }
+  if (dtStatusFailed(nav->init(&params))) {
+    throw NavmeshError("navmesh build failed in dtNavMesh::init for " + what);
+  }
+  return nav;
+}
+
 // A dtNavMesh of a grid of tiles (Sample_TileMesh::handleBuild's dtNavMeshParams).
 DetourMeshPtr tiled_navmesh(const WorldGrid& grid, const NavmeshBuildSettings& s, int tile_size,
                             const std::vector<TileRegion>& regions,
@@ -396,19 +415,8 @@ DetourMeshPtr tiled_navmesh(const WorldGrid& grid, const NavmeshBuildSettings& s
         << kTileAndPolygonBits << " tiles x polygons per tile); raise world.navmesh.cell_size";
     throw NavmeshError(out.str(), NavmeshError::Setting::CellSize);
   }
-  dtNavMeshParams params{};
-  rcVcopy(params.orig, grid.bmin);
-  params.tileWidth = params.tileHeight = static_cast<float>(tile_size) * s.cell_size;
-  params.maxTiles = 1 << tile_bits;
-  params.maxPolys = 1 << (kTileAndPolygonBits - tile_bits);
-  DetourMeshPtr nav(dtAllocNavMesh());
-  if (!nav) {
-    throw NavmeshError("navmesh build failed: out of memory allocating the Detour navmesh");
-  }
-  if (dtStatusFailed(nav->init(&params))) {
-    throw NavmeshError("navmesh build failed in dtNavMesh::init for " +
-                       std::to_string(regions.size()) + " tiles");
-  }
+  DetourMeshPtr nav = empty_tiled_navmesh(grid, s, tile_size, tile_bits,
+                                          std::to_string(regions.size()) + " tiles");
   for (DetourTileData& tile : tiles) {
     if (tile.size == 0) {
       continue;
@@ -479,19 +487,8 @@ DetourMeshPtr cached_navmesh(const WorldGrid& grid, const RecastInput& input,
     cache->add_layers(tile);
   }
 
-  dtNavMeshParams params{};
-  rcVcopy(params.orig, grid.bmin);
-  params.tileWidth = params.tileHeight = static_cast<float>(tile_size) * s.cell_size;
-  params.maxTiles = 1 << tile_bits;
-  params.maxPolys = 1 << (kTileAndPolygonBits - tile_bits);
-  DetourMeshPtr nav(dtAllocNavMesh());
-  if (!nav) {
-    throw NavmeshError("navmesh build failed: out of memory allocating the Detour navmesh");
-  }
-  if (dtStatusFailed(nav->init(&params))) {
-    throw NavmeshError("navmesh build failed in dtNavMesh::init for " +
-                       std::to_string(layer_count) + " tile layers");
-  }
+  DetourMeshPtr nav = empty_tiled_navmesh(grid, s, tile_size, tile_bits,
+                                          std::to_string(layer_count) + " tile layers");
   for (const TileRegion& region : regions) {
     cache->build_tiles_at(region.tile_x, region.tile_z, *nav);
   }
