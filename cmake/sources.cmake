@@ -59,6 +59,7 @@ set(CROWD_CORE_SOURCES
   host/paths/corridor_visibility.cpp
   host/paths/hierarchical_search.cpp
   host/paths/path_tree.cpp
+  host/paths/path_tree_pool.cpp
   host/paths/polygon_index.cpp
   host/paths/polygon_shapes.cpp
   host/paths/portal_table.cpp
@@ -251,6 +252,7 @@ set(CROWD_TEST_SOURCES
   host/sim/test_simulation_checkpoint.cpp
   host/sim/test_stuck_detector.cpp
   host/sim/test_tiled_world.cpp
+  host/sim/test_tree_corridors.cpp
   host/sim/test_wall_grid_builder.cpp
   host/verify/test_area_sampler.cpp
   host/verify/test_floor_plan.cpp

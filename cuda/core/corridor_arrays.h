@@ -40,6 +40,7 @@ struct CorridorArrays {
   /// with the goal, and what the validity look-ahead found (kCorridorStartInvalid, ...: the
   /// executors' check_corridors phase, cuda/kernels/corridor_validity.h).
   std::vector<std::int32_t> goal;
+  std::vector<glm::vec3> goal_point; ///< [rows] where in it the agent heads, with the goal
   std::vector<std::uint8_t> checks;
   /// The agents whose kCorridorAsk* bits the last corridor phase set, ascending: all the host
   /// has to answer for, and all of the rows a device-resident executor downloads for it.
@@ -62,9 +63,10 @@ struct CorridorArrays {
     held[static_cast<std::size_t>(i)] = 1;
     dirty[static_cast<std::size_t>(i)] = 1;
   }
-  /// The host set agent i's goal polygon.
-  void set_goal(int i, std::int32_t polygon) {
+  /// The host set agent i's goal: its polygon and the point in it.
+  void set_goal(int i, std::int32_t polygon, const glm::vec3& point = glm::vec3(0.0f)) {
     goal[static_cast<std::size_t>(i)] = polygon;
+    goal_point[static_cast<std::size_t>(i)] = point;
     ++goal_version;
   }
 
@@ -83,6 +85,7 @@ struct CorridorArrays {
     corner_count.push_back(0);
     state.push_back(0);
     goal.push_back(-1);
+    goal_point.push_back(pos);
     checks.push_back(0);
     held.push_back(1);
     dirty.push_back(1);
@@ -109,13 +112,16 @@ struct CorridorArrays {
     v.corner_count = corner_count.data();
     v.state = state.data();
     v.goal = goal.data();
+    v.goal_point = goal_point.data();
     v.checks = checks.data();
     return v;
   }
 
   std::size_t memory_bytes() const {
     return polys.capacity() * sizeof(std::int32_t) + size.capacity() * sizeof(std::int32_t) +
-           (position.capacity() + target.capacity() + corner_verts.capacity()) * sizeof(glm::vec3) +
+           (position.capacity() + target.capacity() + corner_verts.capacity() +
+            goal_point.capacity()) *
+               sizeof(glm::vec3) +
            corner_flags.capacity() + state.capacity() + checks.capacity() + held.capacity() +
            dirty.capacity() +
            (corner_polys.capacity() + corner_count.capacity() + asked.capacity() +

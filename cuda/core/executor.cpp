@@ -74,7 +74,8 @@ NavmeshCorrections Executor::move_corridors(AgentArrays& agents) {
   parallel_for_each_chunk(agents.corridors.count(), 16, [&](int begin, int end) {
     NavmeshCorrections chunk;
     for (int i = begin; i < end; ++i)
-      chunk.add(move_corridor_of_agent(i, navmesh_tables_, rows, view), view.radius[i]);
+      chunk.add(move_corridor_of_agent(i, navmesh_tables_, rows, path_trees_, view),
+                view.radius[i]);
     corrections.local().add(chunk);
     for (int i = begin; i < end; ++i)
       if (rows.state[i] & kCorridorAskMove)

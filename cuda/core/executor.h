@@ -79,6 +79,12 @@ public:
   virtual void set_walls(const WallGridData& walls) = 0;
   /// The navmesh tables the corridor phases read, kept for the whole run like the wall grid.
   virtual void set_navmesh_tables(const NavmeshTablesView& tables) { navmesh_tables_ = tables; }
+  /// The shared path trees move_corridors tops corridors up from (kCorridorFromTree), as the
+  /// host last rebuilt them (`version` counts the rebuilds: a device executor copies them when
+  /// it changed); they must stay as they are until the next call.
+  virtual void set_path_trees(const PathTreesView& trees, std::uint64_t /*version*/) {
+    path_trees_ = trees;
+  }
 
   /// One step of the kernel stages, the phases below in KernelStage order; adds each stage's
   /// time to `times`.
@@ -160,6 +166,7 @@ public:
 
 protected:
   NavmeshTablesView navmesh_tables_;
+  PathTreesView path_trees_;
 };
 
 /// The CPU executor, spreading agents over `threads` workers (0 = all cores).

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "cuda/kernels/navmesh_tables.h"
+#include "cuda/kernels/path_trees.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -47,6 +48,24 @@ public:
 
   /// Device pointers: for kernels only.
   NavmeshTablesView view() const;
+  std::size_t device_bytes() const;
+
+private:
+  struct Buffers;
+  std::unique_ptr<Buffers> buffers_;
+};
+
+/// The shared path trees in device memory (cuda/kernels/path_trees.h), copied from the host's
+/// pool (host/paths/path_tree_pool.h) whenever it changes.
+class DevicePathTrees {
+public:
+  explicit DevicePathTrees(const PathTreesView& host);
+  ~DevicePathTrees();
+  DevicePathTrees(const DevicePathTrees&) = delete;
+  DevicePathTrees& operator=(const DevicePathTrees&) = delete;
+
+  /// Device pointers: for kernels only.
+  PathTreesView view() const;
   std::size_t device_bytes() const;
 
 private:

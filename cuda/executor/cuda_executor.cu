@@ -318,6 +318,20 @@ public:
       device_tables_ = std::make_unique<DeviceNavmeshTables>(tables);
   }
 
+  void set_path_trees(const PathTreesView& trees, std::uint64_t version) override {
+    Executor::set_path_trees(trees, version);
+    if (version == trees_version_)
+      return;
+    try {
+      device_trees_.reset();
+      device_trees_ = std::make_unique<DevicePathTrees>(trees);
+      trees_version_ = version;
+    } catch (...) {
+      rethrow_explaining_device_memory(layout_.has_value(), layout_ ? layout_->max_neighbors : 0,
+                                       layout_ ? layout_->max_segments : 0);
+    }
+  }
+
   // ---- The corridor phases as kernels on the rows in device memory (resident_corridors.h);
   // without device tables, on the host's rows (Executor's).
 
@@ -354,7 +368,9 @@ public:
       const bool after_step = agents_ == &agents && step_positions_;
       if (!begin_corridor_phase(agents, !after_step))
         return;
-      corrections = corridors_.move(device_tables_->view(), agents.corridors, view_, stream_.get());
+      corrections = corridors_.move(device_tables_->view(),
+                                    device_trees_ ? device_trees_->view() : PathTreesView{},
+                                    agents.corridors, view_, stream_.get());
       downloads_.clear();
       add_copy(downloads_, agents.position, current_positions());
       download_staging_.reserve(downloads_.bytes(),
@@ -787,7 +803,8 @@ private:
   std::size_t fixed_device_bytes() const {
     return wall_cell_start_.bytes() + wall_items_.bytes() + wall_listing_.bytes() +
            wall_p_.bytes() + wall_q_.bytes() + cell_start_.bytes() + avoidance_params_.bytes() +
-           pattern_rotation_.bytes() + (device_tables_ ? device_tables_->device_bytes() : 0);
+           pattern_rotation_.bytes() + (device_tables_ ? device_tables_->device_bytes() : 0) +
+           (device_trees_ ? device_trees_->device_bytes() : 0);
   }
 
   /// Rethrows the exception being handled; when the device ran out of memory, as one line
@@ -1088,6 +1105,8 @@ private:
 
   // The corridor phases: the navmesh tables and the corridor rows in device memory.
   std::unique_ptr<DeviceNavmeshTables> device_tables_;
+  std::unique_ptr<DevicePathTrees> device_trees_; ///< The host's pool of trees, when it changed.
+  std::uint64_t trees_version_ = ~std::uint64_t{0};
   ResidentCorridors corridors_;
   int avoidance_block_size_ = kAvoidanceBlockSizes.front();
   /// Some agent avoids by time to collision: its state comes down every step.

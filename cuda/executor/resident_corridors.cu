@@ -176,13 +176,13 @@ __global__ void __launch_bounds__(kAgentPolicy.threads_per_block)
 /// move_corridor_of_agent per agent; the agents it flags are appended to `asked`, the others'
 /// corrections counted, the largest kept (a non-negative float's bits order as the float).
 __global__ void __launch_bounds__(kAgentPolicy.threads_per_block)
-    move_rows_kernel(NavmeshTablesView nav, CorridorView rows, AgentView agents,
-                     std::int32_t* asked, unsigned int* counters) {
+    move_rows_kernel(NavmeshTablesView nav, PathTreesView trees, CorridorView rows,
+                     AgentView agents, std::int32_t* asked, unsigned int* counters) {
   const int i = thread_index();
   if (i >= agents.count)
     return;
   const std::uint8_t before = rows.state[i];
-  const float put_back = move_corridor_of_agent(i, nav, rows, agents);
+  const float put_back = move_corridor_of_agent(i, nav, rows, trees, agents);
   if ((rows.state[i] & kCorridorAskMove) && !(before & kCorridorAskMove)) {
     asked[atomicAdd(&counters[kAskedCount], 1u)] = i;
   } else if (is_navmesh_correction(put_back, agents.radius[i])) {
@@ -226,6 +226,7 @@ CorridorView ResidentCorridors::view() {
   v.corner_count = corner_count_.data();
   v.state = state_.data();
   v.goal = goal_.data();
+  v.goal_point = goal_point_.data();
   v.checks = checks_.data();
   return v;
 }
@@ -302,8 +303,10 @@ void ResidentCorridors::upload_written(CorridorArrays& rows,
     return;
   const auto k = written.size();
   const RowBatch b = row_batch(k, capacity_, corner_capacity_);
+  // The goals' polygons, then their points.
   const std::size_t goal_bytes = goals ? static_cast<std::size_t>(rows_) * sizeof(std::int32_t) : 0;
-  unsigned char* host = staging(b.scatter_end + goal_bytes, stream);
+  const std::size_t point_bytes = goals ? static_cast<std::size_t>(rows_) * sizeof(glm::vec3) : 0;
+  unsigned char* host = staging(b.scatter_end + goal_bytes + point_bytes, stream);
   if (k > 0) {
     const BatchView packed = batch_view(host, b, static_cast<int>(k));
     const auto cap = static_cast<std::size_t>(capacity_);
@@ -337,6 +340,10 @@ void ResidentCorridors::upload_written(CorridorArrays& rows,
     std::memcpy(host + b.scatter_end, rows.goal.data(), goal_bytes);
     CROWD_CUDA_CHECK(cudaMemcpyAsync(goal_.data(), host + b.scatter_end, goal_bytes,
                                      cudaMemcpyHostToDevice, stream));
+    unsigned char* points = host + b.scatter_end + goal_bytes;
+    std::memcpy(points, rows.goal_point.data(), point_bytes);
+    CROWD_CUDA_CHECK(
+        cudaMemcpyAsync(goal_point_.data(), points, point_bytes, cudaMemcpyHostToDevice, stream));
     goal_version_ = rows.goal_version;
   }
 }
@@ -450,8 +457,9 @@ void ResidentCorridors::follow(const NavmeshTablesView& nav, CorridorArrays& row
   take_asked(rows, static_cast<int>(host[kAskedCount]), stream);
 }
 
-NavmeshCorrections ResidentCorridors::move(const NavmeshTablesView& nav, CorridorArrays& rows,
-                                           const AgentView& agents, cudaStream_t stream) {
+NavmeshCorrections ResidentCorridors::move(const NavmeshTablesView& nav, const PathTreesView& trees,
+                                           CorridorArrays& rows, const AgentView& agents,
+                                           cudaStream_t stream) {
   rows.asked.clear();
   NavmeshCorrections corrections;
   if (rows_ == 0)
@@ -461,7 +469,7 @@ NavmeshCorrections ResidentCorridors::move(const NavmeshTablesView& nav, Corrido
   upload_state(rows, stream);
   CROWD_CUDA_CHECK(cudaMemsetAsync(counters_.data(), 0, kCounters * sizeof(unsigned int), stream));
   move_rows_kernel<<<blocks(rows_), kAgentPolicy.threads_per_block, 0, stream>>>(
-      nav, view(), agents, asked_.data(), counters_.data());
+      nav, trees, view(), agents, asked_.data(), counters_.data());
   CROWD_CUDA_CHECK_LAUNCH("move_rows_kernel");
   std::fill_n(rows.held.begin(), rows_, std::uint8_t{0});
   unsigned int* host =

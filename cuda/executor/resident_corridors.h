@@ -69,8 +69,8 @@ public:
   /// Every corridor moved to agents.position (device memory, where the agents are put back),
   /// with the host's state bytes; the flagged agents listed in rows.asked and their rows
   /// fetched. Returns the corrections of the agents the device moved. Synchronous.
-  NavmeshCorrections move(const NavmeshTablesView& nav, CorridorArrays& rows,
-                          const AgentView& agents, cudaStream_t stream);
+  NavmeshCorrections move(const NavmeshTablesView& nav, const PathTreesView& trees,
+                          CorridorArrays& rows, const AgentView& agents, cudaStream_t stream);
 
   std::size_t device_bytes() const;
 
@@ -92,6 +92,7 @@ private:
     f(self.corner_count_, 1);
     f(self.state_, 1);
     f(self.goal_, 1);
+    f(self.goal_point_, 1);
     f(self.checks_, 1);
     f(self.asked_, 1);
   }
@@ -126,6 +127,7 @@ private:
   DeviceBuffer<std::int32_t> corner_count_; // [rows]
   DeviceBuffer<std::uint8_t> state_;        // [rows]
   DeviceBuffer<std::int32_t> goal_;         // [rows]
+  DeviceBuffer<glm::vec3> goal_point_;      // [rows]
   DeviceBuffer<std::uint8_t> checks_;       // [rows]
   DeviceBuffer<std::int32_t> asked_;        // [rows] flagged agents, in no order
   DeviceBuffer<unsigned int> counters_;     // [3] asked, corrections, largest correction

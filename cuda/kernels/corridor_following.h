@@ -14,6 +14,7 @@
 #include "cuda/kernels/corridor_move.h"
 #include "cuda/kernels/corridor_validity.h"
 #include "cuda/kernels/corridor_visibility.h"
+#include "cuda/kernels/path_trees.h"
 
 #include <cmath>
 #include <cstdint>
@@ -29,6 +30,10 @@ inline constexpr std::uint8_t kCorridorKeepPath = 0x02;
 /// tables' filter (DetourCrowd's per-type filters): the bodies ask Detour for its corners and
 /// its move, which the host answers with the agent's own filter.
 inline constexpr std::uint8_t kCorridorOwnFilter = 0x04;
+/// Set by the host for an agent whose searches are the shared trees' and whose goal polygon has
+/// a cached tree: after its move, a corridor near its end short of the goal is topped up from
+/// the tree (extend_along_tree) instead of the host searching again.
+inline constexpr std::uint8_t kCorridorFromTree = 0x08;
 /// Set by the bodies for the host: Detour must find the corners (and then shortcut and steer),
 /// shortcut the corridor, or move it.
 inline constexpr std::uint8_t kCorridorAskCorners = 0x10;
@@ -50,8 +55,9 @@ struct CorridorView {
   std::int32_t* corner_polys = nullptr;
   std::int32_t* corner_count = nullptr;
   std::uint8_t* state = nullptr;
-  std::int32_t* goal = nullptr;   ///< dense index of the goal's polygon, -1 for none
-  std::uint8_t* checks = nullptr; ///< check_corridor's findings (cuda/kernels/corridor_validity.h)
+  std::int32_t* goal = nullptr;    ///< dense index of the goal's polygon, -1 for none
+  glm::vec3* goal_point = nullptr; ///< where in it the agent heads
+  std::uint8_t* checks = nullptr;  ///< check_corridor's findings (cuda/kernels/corridor_validity.h)
 
   CROWD_HD std::int32_t* row(int i) const { return polys + i * capacity; }
   CROWD_HD CornerBuffer corners(int i) const {
@@ -162,16 +168,31 @@ CROWD_HD bool is_navmesh_correction(float put_back, float radius) {
 }
 
 /// The end of agent i's corridor move, once its corridor start is where the move left it: the
-/// agent is put there (`position`, its entry of the agent arrays), and a corridor it is not to
-/// keep shrinks to the polygon it stands on, as dtCrowd resets it. Returns how far the agent
-/// was put back (x/z).
-CROWD_HD float finish_corridor_move(int i, const CorridorView& c, glm::vec3& position) {
+/// agent is put there (`position`, its entry of the agent arrays), a corridor it is not to keep
+/// shrinks to the polygon it stands on, as dtCrowd resets it, and one that follows a tree is
+/// topped up from it. Returns how far the agent was put back (x/z).
+CROWD_HD float finish_corridor_move(int i, const CorridorView& c, const PathTreesView& trees,
+                                    glm::vec3& position) {
   const glm::vec3 wanted = position;
   const glm::vec3 p = c.start[i];
   position = p;
   if (!(c.state[i] & kCorridorKeepPath)) {
     c.size[i] = 1;
     c.target[i] = p;
+  } else if (c.state[i] & kCorridorFromTree) {
+    // Near the end of a path that stops short of its goal, where the validity look-ahead would
+    // ask the host to search again (kCorridorNearEnd): the tree's way on instead. The corridor
+    // ends at the goal point; short of the goal polygon the corners end where the last
+    // polygon's boundary comes nearest it (findStraightPath's clamp).
+    const int t = trees.tree_of(c.goal[i]);
+    if (t >= 0) {
+      bool reached = false;
+      const int before = c.size[i];
+      c.size[i] = extend_along_tree(trees, t, c.goal[i], c.row(i), before, c.capacity,
+                                    kCorridorCheckLookahead, reached);
+      if (c.size[i] != before)
+        c.target[i] = c.goal_point[i];
+    }
   }
   return hypotf(p.x - wanted.x, p.z - wanted.z);
 }
@@ -181,7 +202,7 @@ CROWD_HD float finish_corridor_move(int i, const CorridorView& c, glm::vec3& pos
 /// back (x/z); 0 for an agent without a corridor, and for one flagged kCorridorAskMove, which
 /// is left untouched for the host.
 CROWD_HD float move_corridor_of_agent(int i, const NavmeshTablesView& nav, const CorridorView& c,
-                                      const AgentView& agents) {
+                                      const PathTreesView& trees, const AgentView& agents) {
   if (!kernels_move(agents.mode[i]) || c.size[i] == 0)
     return 0.0f;
   if (c.state[i] & kCorridorOwnFilter) {
@@ -201,7 +222,7 @@ CROWD_HD float move_corridor_of_agent(int i, const NavmeshTablesView& nav, const
     c.size[i] = moved;
     c.start[i] = glm::vec3(pos[0], pos[1], pos[2]);
   }
-  return finish_corridor_move(i, c, agents.position[i]);
+  return finish_corridor_move(i, c, trees, agents.position[i]);
 }
 
 } // namespace crowd

@@ -15,6 +15,7 @@
 #include "host/paths/hierarchical_search.h"
 #include "host/paths/navmesh_tables.h"
 #include "host/paths/path_tree.h"
+#include "host/paths/path_tree_pool.h"
 #include "host/paths/portal_table.h"
 #include "host/paths/tile_graph.h"
 
@@ -130,8 +131,11 @@ struct CorridorNavigator::Impl {
   NavmeshTablesView tables;       // portals and shapes as the corridor kernels read them
   std::optional<TileGraph> tiles; // a tiled navmesh's tiles, for hierarchical searches
   std::unordered_map<std::int32_t, CachedTree> trees; // by goal polygon
+  PathTreePool tree_pool;                             // the trees as the corridor bodies read them
+  bool trees_changed = false;                         // since tree_pool was built
   std::uint64_t path_step = 0;
   std::size_t searches = 0;               // trees built plus A* searches, for tests and inspection
+  std::size_t requests_served = 0;        // path requests answered, from trees or by A*
   std::vector<std::pair<float, int>> due; // scratch of optimize_topology: (waited, agent)
   /// Per agent: 1 while it crosses an off-mesh link (NavAgent::link), moved by advance_links.
   std::vector<std::uint8_t> on_link;
@@ -205,12 +209,15 @@ struct CorridorNavigator::Impl {
   // operations; store() writes it back to the row. Exact both ways: a dtPathCorridor is its
   // position, target and path.
   dtPathCorridor& load(int i) {
-    // dtPathCorridor::init allocates once per corridor: a new one for another capacity.
+    // dtPathCorridor::init allocates once per corridor: a new one for another capacity. One
+    // polygon more than a row holds: a corridor move's merge fills a row to its capacity
+    // (dtMergeCorridorStartMoved), and setCorridor asserts that a path is shorter than its
+    // corridor's; store() keeps a row's worth, as Detour's merges would have at the capacity.
     thread_local std::unique_ptr<dtPathCorridor> corridor;
     thread_local int capacity = 0;
     if (!corridor || capacity != rows.capacity) {
       corridor = std::make_unique<dtPathCorridor>();
-      corridor->init(rows.capacity);
+      corridor->init(rows.capacity + 1);
       capacity = rows.capacity;
     }
     thread_local std::vector<dtPolyRef> refs;
@@ -228,7 +235,9 @@ struct CorridorNavigator::Impl {
   void store(int i, const dtPathCorridor& corridor) {
     const std::size_t k = static_cast<std::size_t>(i);
     const dtPolyRef* path = corridor.getPath();
-    const int n = corridor.getPathCount() > 0 && path[0] != 0 ? corridor.getPathCount() : 0;
+    const int n = corridor.getPathCount() > 0 && path[0] != 0
+                      ? std::min(corridor.getPathCount(), rows.capacity)
+                      : 0;
     std::int32_t* row = rows.row(i);
     for (int p = 0; p < n; ++p)
       row[p] = polygons().index_of(path[p]);
@@ -367,7 +376,7 @@ struct CorridorNavigator::Impl {
     if (a.state == TargetState::Velocity)
       rows.set_goal(i, -1);
     else
-      rows.set_goal(i, a.target_ref != 0 ? polygons().index_of(a.target_ref) : -1);
+      rows.set_goal(i, a.target_ref != 0 ? polygons().index_of(a.target_ref) : -1, a.target_pos);
     if (valid == 0) {
       // Where it stands (or, crossing a link, where the link lands) is gone.
       const glm::vec3 from = on_link[k] ? a.link.end : arrays.position[k];
@@ -526,6 +535,7 @@ struct CorridorNavigator::Impl {
         if (it == trees.end() && budget > 0) {
           --budget;
           it = trees.emplace(goal, CachedTree{}).first;
+          trees_changed = true;
           new_trees.push_back(goal);
         }
         if (it != trees.end()) {
@@ -552,6 +562,7 @@ struct CorridorNavigator::Impl {
       NavAgent& a = agents[static_cast<std::size_t>(from_tree[k])];
       if (served[k]) {
         a.queued = false;
+        ++requests_served;
       } else if (budget > 0) {
         --budget;
         by_astar.push_back(from_tree[k]);
@@ -566,6 +577,7 @@ struct CorridorNavigator::Impl {
     for (PathResult& r : results) {
       NavAgent& a = agents[static_cast<std::size_t>(r.agent)];
       a.queued = false;
+      ++requests_served;
       a.replan_time = 0.0f;
       if (!r.ok) {
         a.state = TargetState::Failed;
@@ -584,6 +596,20 @@ struct CorridorNavigator::Impl {
   // Keeps the cached trees within options.path_tree_cache_bytes, dropping the least recently
   // used first (never one used this step). A dropped tree is rebuilt identical when needed
   // again, so eviction changes only the time taken, never a path.
+  // The pool of trees the corridor bodies top corridors up from, after the cache changed; in
+  // goal order, so that it is the same whatever order the cache's map holds them in.
+  void refresh_tree_pool() {
+    if (!trees_changed)
+      return;
+    std::vector<std::pair<std::int32_t, const PathTree*>> listed;
+    listed.reserve(trees.size());
+    for (const auto& [goal, cached] : trees)
+      listed.emplace_back(goal, &cached.tree);
+    std::sort(listed.begin(), listed.end());
+    tree_pool.rebuild(graph.size(), listed);
+    trees_changed = false;
+  }
+
   void evict_trees() {
     std::size_t bytes = 0;
     for (const auto& [goal, cached] : trees)
@@ -600,6 +626,7 @@ struct CorridorNavigator::Impl {
       auto it = trees.find(goal);
       bytes -= it->second.tree.memory_bytes();
       trees.erase(it);
+      trees_changed = true;
     }
   }
 
@@ -672,9 +699,11 @@ struct CorridorNavigator::Impl {
     arrays.desired_speed[k] = has_goal ? a.max_speed : 0.0f;
     arrays.preferred_velocity[k] = glm::vec2(0.0f);
     arrays.corridor_direction[k] = glm::vec2(0.0f);
+    const bool from_tree = a.state == TargetState::Valid && shares_paths(i) && !own_filter(i) &&
+                           tree_pool.view().tree_of(rows.goal[k]) >= 0;
     rows.state[k] = static_cast<std::uint8_t>(
         (a.state == TargetState::Valid ? kCorridorFollow : 0) | (has_goal ? kCorridorKeepPath : 0) |
-        (own_filter(i) ? kCorridorOwnFilter : 0));
+        (own_filter(i) ? kCorridorOwnFilter : 0) | (from_tree ? kCorridorFromTree : 0));
   }
 
   // follow_corridor's part for an agent it flagged, with Detour where the tables cannot answer:
@@ -830,7 +859,8 @@ struct CorridorNavigator::Impl {
       move_corridor_position(corridor, &arrays.position[k].x, rows.capacity, shapes, query(),
                              navmesh.filter());
     store(i, corridor);
-    corrections.add(finish_corridor_move(i, rows.view(), arrays.position[k]), arrays.radius[k]);
+    corrections.add(finish_corridor_move(i, rows.view(), tree_pool.view(), arrays.position[k]),
+                    arrays.radius[k]);
   }
 };
 
@@ -852,6 +882,7 @@ void CorridorNavigator::navmesh_changed() {
   if (m.navmesh.tile_size() > 0)
     m.tiles.emplace(m.navmesh.detour());
   m.trees.clear();
+  m.trees_changed = true;
   m.arena.execute([&] {
     for (std::size_t k = 0; k < m.agents.size(); ++k)
       m.renumber(static_cast<int>(k), paths[k]);
@@ -916,8 +947,8 @@ void CorridorNavigator::set_target(int index, const glm::vec3& goal) {
     return;
   }
   a.target_ref = ref;
-  impl_->rows.set_goal(index, impl_->polygons().index_of(ref));
   a.target_pos = nearest;
+  impl_->rows.set_goal(index, impl_->polygons().index_of(ref), nearest);
   a.state = TargetState::WaitingForPath;
   impl_->enqueue(index);
 }
@@ -1007,7 +1038,7 @@ bool CorridorNavigator::move_target(int index, const glm::vec3& target) {
     const float* end = corridor.getTarget();
     a.target_pos = {end[0], end[1], end[2]};
     a.target_ref = corridor.getLastPoly();
-    m.rows.set_goal(index, m.polygons().index_of(a.target_ref));
+    m.rows.set_goal(index, m.polygons().index_of(a.target_ref), a.target_pos);
     const float dx = end[0] - target.x, dz = end[2] - target.z;
     reached = dx * dx + dz * dz <= 1e-4f;
   });
@@ -1039,6 +1070,7 @@ void CorridorNavigator::plan(float dt, StageTimes& times) {
           m.enqueue(i);
       }
       m.run_path_searches();
+      m.refresh_tree_pool();
     }
     {
       ScopedStage stage(times, "corridors");
@@ -1087,6 +1119,10 @@ const NavmeshTablesView& CorridorNavigator::tables() const {
   return impl_->tables;
 }
 
+const PathTreePool& CorridorNavigator::path_trees() const {
+  return impl_->tree_pool;
+}
+
 TargetState CorridorNavigator::target_state(int index) const {
   return impl_->agents.at(static_cast<std::size_t>(index)).state;
 }
@@ -1097,6 +1133,10 @@ std::size_t CorridorNavigator::pending_path_requests() const {
 
 std::size_t CorridorNavigator::path_searches() const {
   return impl_->searches;
+}
+
+std::size_t CorridorNavigator::path_requests_served() const {
+  return impl_->requests_served;
 }
 
 std::vector<dtPolyRef> CorridorNavigator::corridor(int index) const {
@@ -1211,7 +1251,8 @@ void CorridorNavigator::restore(ArchiveReader& in) {
     if (const std::string problem = query_filter_type_problem(m.agents[k].filter); !problem.empty())
       in.fail("an agent's query filter " + problem);
     const dtPolyRef goal = m.agents[k].target_ref;
-    m.rows.set_goal(static_cast<int>(k), goal ? m.polygons().index_of(goal) : -1);
+    m.rows.set_goal(static_cast<int>(k), goal ? m.polygons().index_of(goal) : -1,
+                    m.agents[k].target_pos);
     m.rows.wrote(static_cast<int>(k)); // the executor's copy is stale
   }
   in.get(m.on_link);
@@ -1234,6 +1275,7 @@ void CorridorNavigator::restore(ArchiveReader& in) {
       in.fail("a queued path request names no agent");
   m.queue.assign(queue.begin(), queue.end());
   m.trees.clear();
+  m.trees_changed = true;
   std::vector<std::int32_t> goals(in.count());
   for (std::int32_t& goal : goals) {
     in.get(goal);

@@ -31,6 +31,7 @@ class dtQueryFilter;
 namespace crowd {
 
 class ArchiveWriter;
+class PathTreePool;
 class ArchiveReader;
 
 /// Where an agent's movement request stands (dtCrowd's targetState, simplified: our path
@@ -128,6 +129,9 @@ public:
   std::span<const std::uint8_t> on_links() const;
   /// The navmesh tables the corridor phases read (built once with the navigator).
   const NavmeshTablesView& tables() const;
+  /// The cached path trees as the corridor phases read them, to top up the corridors of the
+  /// agents plan() marked kCorridorFromTree (refreshed by plan() when the cache changed).
+  const PathTreePool& path_trees() const;
 
   TargetState target_state(int index) const;
   /// Path searches waiting for their turn.
@@ -135,6 +139,9 @@ public:
   /// Searches run so far: path trees built plus A* searches (agents served from a cached tree
   /// cost none).
   std::size_t path_searches() const;
+  /// Path requests answered so far, each from a tree or by A*: the host's path work, which an
+  /// agent topped up from its tree (kCorridorFromTree) does not add to.
+  std::size_t path_requests_served() const;
   /// The polygons of agent `index`'s corridor, its own polygon first.
   std::vector<dtPolyRef> corridor(int index) const;
   /// The corners of agent `index`'s straight path as the last step's corridor following found

@@ -2,6 +2,7 @@
 
 #include "host/checkpoint/agent_arrays_archive.h"
 #include "host/checkpoint/archive.h"
+#include "host/paths/path_tree_pool.h"
 
 #include <algorithm>
 #include <cmath>
@@ -186,6 +187,7 @@ void CrowdSolver::step(float dt) {
     arena_.execute([&] { executor_->check_corridors(arrays_); });
   }
   navigator_->plan(dt, stages_);
+  executor_->set_path_trees(navigator_->path_trees().view(), navigator_->path_trees().version());
   {
     ScopedStage stage(stages_, "corridors");
     arena_.execute(
