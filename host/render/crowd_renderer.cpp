@@ -64,7 +64,7 @@ struct CrowdRenderer::Impl {
   ShaderProgram fill{"shapes.vert", "shapes.frag"};
   ShaderProgram lines{"shapes.vert", "shapes.frag", "wide_lines.geom"};
   ShaderProgram text{"text.vert", "text.frag"};
-  GpuShapes navmesh, walls, links, trails, under, over;
+  GpuShapes navmesh, walls, links, obstacles, trails, under, over;
 
   // Agents: a unit quad, and one buffer per per-agent attribute (agents.vert's locations).
   enum Buffer {
@@ -243,10 +243,17 @@ void CrowdRenderer::draw(const SceneFrame& frame, const ViewCamera& camera,
   // Colour blends by alpha; the framebuffer's alpha stays 1 (opaque frames for PNG and video).
   glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
 
-  // Painter's order: ground, walls, links, trails, corridor, agents, overlays, text.
+  // Painter's order: ground, walls, the obstacles standing, links, trails, corridor, agents,
+  // overlays, text.
   if (options.navmesh)
     m.draw_shapes(m.navmesh, camera);
   m.draw_shapes(m.walls, camera);
+  if (!m.scene.obstacles.empty()) {
+    ShapeLayer standing;
+    add_standing_obstacles(m.scene, frame.time, standing);
+    m.obstacles.upload(standing);
+    m.draw_shapes(m.obstacles, camera);
+  }
   m.draw_shapes(m.links, camera);
   if (options.trails) {
     m.trails.upload(trail_layer);

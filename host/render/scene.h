@@ -8,9 +8,19 @@
 #include "host/scenario/population.h"
 #include "host/scenario/scenario.h"
 
+#include <limits>
 #include <vector>
 
 namespace crowd {
+
+/// Scenario extension `events`: one placement of a dynamic obstacle, its outline on the ground
+/// and the time span it stands there (from the event that put it there to the one that moved or
+/// removed it).
+struct TimedObstacle {
+  double from = 0.0;
+  double until = std::numeric_limits<double>::infinity();
+  std::vector<glm::vec2> outline; ///< Convex (x, z): the cylinder's polygon or the turned box.
+};
 
 struct SceneData {
   std::string name;
@@ -22,7 +32,13 @@ struct SceneData {
   /// Off-mesh links: a line from start to end with an arrowhead at each end it may be entered
   /// from the other (at `end` only for a one-way link), and its trigger radius at both ends.
   ShapeLayer links;
+  /// The dynamic obstacles of the scenario's `events`, drawn at the frames they stand.
+  std::vector<TimedObstacle> obstacles;
 };
+
+/// The dynamic obstacles of `scene` standing at `time` (seconds), filled and outlined in the
+/// walls' colour into `layer`.
+void add_standing_obstacles(const SceneData& scene, double time, ShapeLayer& layer);
 
 /// Builds the static layers: Detour's polygons of `navmesh`, its boundary segments, its
 /// off-mesh links, and the scenario's obstacle polygons (triangulated).

@@ -17,6 +17,8 @@
 #include <cmath>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <tuple>
+#include <utility>
 
 namespace crowd {
 namespace {
@@ -452,6 +454,76 @@ TEST(CrowdRenderer, AnOffMeshLinkShowsOverTheWallItCrosses) {
       shown = shown || rgb(d.image, middle + glm::vec2(dx, dy)) == rgb(palette::kOffMeshLink);
   EXPECT_TRUE(shown) << "no link colour near the link's middle";
   expect_colour(rgb(d.image, d.camera.to_pixel({15.0f, 5.0f})), rgb(palette::kWall), "the wall");
+}
+
+// A scene with obstacle events: a crate from 2 s, moved at 5 s and turned, a barrel from 1 s
+// to 4 s.
+struct ObstacleScene {
+  Scenario scenario = parse_scenario(R"({
+    "world": {"bounds": [[0, 0], [30, 20]]},
+    "agents": [{"position": [2, 2], "goal": [28, 18]}],
+    "events": [
+      {"time": 2, "add_obstacle": {"name": "crate", "position": [10, 10], "size": [4, 2]}},
+      {"time": 1, "add_obstacle": {"name": "barrel", "position": [20, 5], "radius": 1}},
+      {"time": 4, "remove_obstacle": {"name": "barrel"}},
+      {"time": 5, "move_obstacle": {"name": "crate", "position": [15, 10], "yaw": 90}}
+    ]})",
+                                     "obstacles.json");
+  NavMesh navmesh = NavMesh::build(scenario);
+  SceneData scene = make_scene(scenario, navmesh, populate(scenario, navmesh));
+};
+
+// The x extent of the obstacles standing at `time`, as drawn (filled triangles).
+std::pair<float, float> drawn_x_extent(const SceneData& scene, double time) {
+  ShapeLayer layer;
+  add_standing_obstacles(scene, time, layer);
+  float lo = 1e9f, hi = -1e9f;
+  for (const ShapeVertex& v : layer.triangles) {
+    lo = std::min(lo, v.position.x);
+    hi = std::max(hi, v.position.x);
+  }
+  return {lo, hi};
+}
+
+TEST(CrowdRenderer, ObstaclesOfTheEventsAreDrawnAtTheFramesTheyStand) {
+  // Geometry only (no OpenGL).
+  const ObstacleScene s;
+  ASSERT_EQ(s.scene.obstacles.size(), 3u); // barrel, crate, crate moved
+  ShapeLayer none;
+  add_standing_obstacles(s.scene, 0.5, none);
+  EXPECT_TRUE(none.triangles.empty());
+  // 1.5 s: the barrel alone, 1 m round (20, 5).
+  auto [lo, hi] = drawn_x_extent(s.scene, 1.5);
+  EXPECT_NEAR(lo, 19.0f, 0.01f);
+  EXPECT_NEAR(hi, 21.0f, 0.01f);
+  // 3 s: the crate too, 4 m along x about x = 10.
+  std::tie(lo, hi) = drawn_x_extent(s.scene, 3.0);
+  EXPECT_NEAR(lo, 8.0f, 0.01f);
+  EXPECT_NEAR(hi, 21.0f, 0.01f);
+  // 4.5 s: the barrel is gone.
+  std::tie(lo, hi) = drawn_x_extent(s.scene, 4.5);
+  EXPECT_NEAR(hi, 12.0f, 0.01f);
+  // 6 s: the crate moved to x = 15 and turned by 90 degrees: 2 m along x.
+  std::tie(lo, hi) = drawn_x_extent(s.scene, 6.0);
+  EXPECT_NEAR(lo, 14.0f, 0.01f);
+  EXPECT_NEAR(hi, 16.0f, 0.01f);
+}
+
+TEST(CrowdRenderer, ADroppedObstacleShowsInTheFramesAfterItsTime) {
+  CROWD_REQUIRE_GL_CONTEXT(context);
+  const ObstacleScene s;
+  ViewOptions options;
+  options.hud = false;
+  options.navmesh = false;
+  SceneFrame before; // no agents
+  before.time = 1.5;
+  SceneFrame after = before;
+  after.time = 3.0;
+  const Drawn early = draw(s.scene, before, options);
+  const Drawn late = draw(s.scene, after, options);
+  const glm::vec2 crate = early.camera.to_pixel({10.0f, 10.0f});
+  EXPECT_NE(rgb(early.image, crate), rgb(palette::kWall)) << "the crate before its time";
+  expect_colour(rgb(late.image, crate), rgb(palette::kWall), "the crate after its time");
 }
 
 TEST(CrowdRenderer, SelectedAgentOverlaysDrawLiveSolverState) {
