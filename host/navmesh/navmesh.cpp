@@ -415,8 +415,8 @@ DetourMeshPtr tiled_navmesh(const WorldGrid& grid, const NavmeshBuildSettings& s
         << kTileAndPolygonBits << " tiles x polygons per tile); raise world.navmesh.cell_size";
     throw NavmeshError(out.str(), NavmeshError::Setting::CellSize);
   }
-  DetourMeshPtr nav = empty_tiled_navmesh(grid, s, tile_size, tile_bits,
-                                          std::to_string(regions.size()) + " tiles");
+  DetourMeshPtr nav =
+      empty_tiled_navmesh(grid, s, tile_size, tile_bits, std::to_string(regions.size()) + " tiles");
   for (DetourTileData& tile : tiles) {
     if (tile.size == 0) {
       continue;
@@ -702,7 +702,9 @@ NavMesh NavMesh::build(const Scenario& scenario) {
   settings.tile_size = world.navmesh.tile_size.value_or(0);
   // Scenario extension `events`: obstacles come and go, through DetourTileCache.
   settings.dynamic = !scenario.events.empty();
-  settings.max_obstacles = std::max(1, scenario.peak_obstacles());
+  // Room for the removals and moves of one time as well (a removed obstacle keeps its slot until
+  // the tiles are rebuilt): twice the most standing at once.
+  settings.max_obstacles = 2 * std::max(1, scenario.peak_obstacles()) + 1;
   try {
     NavMesh mesh = build(geometry, settings);
     if (const auto loose =

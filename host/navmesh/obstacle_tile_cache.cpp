@@ -90,6 +90,8 @@ struct ObstacleTileCache::Impl {
   // Removals queued since the last update: dtTileCache marks an obstacle removed only when
   // update takes the request.
   std::vector<dtObstacleRef> removing;
+  // Tiles rebuilt by flushes inside add and remove, which the next update reports.
+  int unreported = 0;
 };
 
 ObstacleTileCache::ObstacleTileCache(const dtTileCacheParams& params,
@@ -178,9 +180,12 @@ dtObstacleRef ObstacleTileCache::add(const NavObstacle& obstacle, float margin, 
     }
     if (dtStatusSucceed(status))
       return ref;
-    // The request queue is full (DetourTileCache's MAX_REQUESTS): apply it, then ask again.
-    if (dtStatusDetail(status, DT_BUFFER_TOO_SMALL) && attempt == 0) {
-      update(navmesh);
+    // The request queue is full (DetourTileCache's MAX_REQUESTS), or every slot is taken, some
+    // by obstacles whose removal is queued (a slot is freed when update applies it): apply the
+    // queue, then ask again.
+    if ((dtStatusDetail(status, DT_BUFFER_TOO_SMALL) || dtStatusDetail(status, DT_OUT_OF_MEMORY)) &&
+        attempt == 0) {
+      impl_->unreported += flush(navmesh);
       continue;
     }
     if (dtStatusDetail(status, DT_OUT_OF_MEMORY))
@@ -199,7 +204,7 @@ bool ObstacleTileCache::remove(dtObstacleRef ref, dtNavMesh& navmesh) {
     return false;
   dtStatus status = cache.removeObstacle(ref);
   if (dtStatusDetail(status, DT_BUFFER_TOO_SMALL)) {
-    update(navmesh);
+    impl_->unreported += flush(navmesh);
     status = cache.removeObstacle(ref);
   }
   if (dtStatusFailed(status))
@@ -209,6 +214,12 @@ bool ObstacleTileCache::remove(dtObstacleRef ref, dtNavMesh& navmesh) {
 }
 
 int ObstacleTileCache::update(dtNavMesh& navmesh) {
+  const int changed = impl_->unreported + flush(navmesh);
+  impl_->unreported = 0;
+  return changed;
+}
+
+int ObstacleTileCache::flush(dtNavMesh& navmesh) {
   const std::vector<dtTileRef> before = tile_refs(navmesh);
   // One call rebuilds one tile (dtTileCache::update): call until every request is applied.
   for (bool up_to_date = false; !up_to_date;) {

@@ -48,7 +48,8 @@ public:
   dtObstacleRef add(const NavObstacle& obstacle, float margin, float below, dtNavMesh& navmesh);
   /// Queues the removal of obstacle `ref`; false when no such obstacle stands.
   bool remove(dtObstacleRef ref, dtNavMesh& navmesh);
-  /// Rebuilds every tile that queued requests touch. Returns how many navmesh tiles changed.
+  /// Rebuilds every tile that queued requests touch. Returns how many navmesh tiles changed
+  /// since the last update (add and remove apply the queue themselves when it is full).
   int update(dtNavMesh& navmesh);
   /// Obstacles standing or queued.
   int obstacle_count() const;
@@ -56,6 +57,8 @@ public:
   std::size_t memory_bytes() const;
 
 private:
+  /// Applies every queued request to `navmesh`; returns how many tiles changed.
+  int flush(dtNavMesh& navmesh);
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

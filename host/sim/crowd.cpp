@@ -101,10 +101,11 @@ struct Crowd::Impl {
   unsigned int put_down(const char* call, const NavObstacle& obstacle) {
     if (const std::string problem = navmesh.obstacle_problem(obstacle); !problem.empty())
       throw ApiError(std::string(call) + ": " + problem);
+    // Queued for the next update whatever comes: a full queue or full slots make the tile cache
+    // apply what was queued before (ObstacleTileCache::add), which the update reports.
+    obstacles_queued = true;
     try {
-      const unsigned int ref = navmesh.add_obstacle(obstacle);
-      obstacles_queued = true;
-      return ref;
+      return navmesh.add_obstacle(obstacle);
     } catch (const NavmeshError& e) {
       throw ApiError(std::string(call) + ": " + e.what());
     }

@@ -107,6 +107,26 @@ TEST(ObstacleTileCache, ABoxAcrossTheHallBlocksTheWay) {
   EXPECT_GT(distance_to_navmesh(mesh, {32.5f, 6.0f}), 0.4f) << "and 6 m long along x";
 }
 
+TEST(ObstacleTileCache, AnObstacleMovedWhereNoSlotIsFreeTakesTheSlotItsRemovalFrees) {
+  WorldSpec world;
+  world.bounds = WorldSpec::Bounds2D{{0, 0}, {40, 12}};
+  NavmeshBuildSettings settings;
+  settings.dynamic = true;
+  settings.max_obstacles = 1;
+  NavMesh mesh = NavMesh::build(geometry_from_2d_world(world), settings);
+  const unsigned int first = mesh.add_obstacle(cylinder({10, 6}, 1.0f));
+  mesh.update_obstacles();
+  // A move: the removal is queued, the slot not yet free when the addition asks for it.
+  EXPECT_TRUE(mesh.remove_obstacle(first));
+  mesh.add_obstacle(cylinder({30, 6}, 1.0f));
+  mesh.update_obstacles();
+  EXPECT_EQ(mesh.obstacle_count(), 1);
+  EXPECT_LT(distance_to_navmesh(mesh, {10, 6}), 0.01f);
+  EXPECT_GT(distance_to_navmesh(mesh, {30, 6}), 1.0f);
+  // Two at once do not fit one slot.
+  EXPECT_THROW(mesh.add_obstacle(cylinder({20, 6}, 1.0f)), NavmeshError);
+}
+
 TEST(ObstacleTileCache, WhatTheTileCacheCannotDoIsRefused) {
   NavMesh still = hall(false);
   EXPECT_THROW(still.add_obstacle(cylinder({20, 6}, 1.0f)), NavmeshError);
