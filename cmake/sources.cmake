@@ -69,6 +69,7 @@ set(CROWD_CORE_SOURCES
   host/scenario/agent_params_check.cpp
   host/scenario/agent_setup_archive.cpp
   host/scenario/obstacle_index.cpp
+  host/scenario/obstacle_timeline.cpp
   host/scenario/param_table.cpp
   host/scenario/periodic_world.cpp
   host/scenario/polygon2d.cpp

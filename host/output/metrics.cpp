@@ -11,7 +11,8 @@
 // * Walls, 2D worlds: pen = r - sd, sd the signed distance from the centre to an obstacle
 //   polygon's boundary (negative inside it) or to the bounds rectangle's edges (negative
 //   outside it); the largest over the obstacles and the bounds counts. An (agent, step) is a
-//   wall event when pen > 0.05 r.
+//   wall event when pen > 0.05 r. The obstacles include the dynamic ones of the scenario's
+//   `events` standing during the step (host/scenario/obstacle_timeline.h).
 // * Walls, mesh worlds (no polygons to measure against): the navmesh is the walkable space
 //   eroded by the navmesh agent_radius R, so the wall is taken to lie R beyond the navmesh
 //   boundary. On the navmesh (the centre lies over a polygon) pen = r - (R + d), d the xz
@@ -45,6 +46,7 @@
 #include "host/checkpoint/archive.h"
 #include "host/navmesh/navmesh.h"
 #include "host/output/step_time_stats.h"
+#include "host/scenario/obstacle_timeline.h"
 #include "host/scenario/periodic_world.h"
 
 #include <DetourNavMesh.h>
@@ -276,6 +278,11 @@ struct MetricsCollector::Impl {
   bool has_bounds = false;
   glm::dvec2 bounds_min{0.0}, bounds_max{0.0};
   std::vector<Obstacle> obstacles;
+  /// Scenario extension `events` (2D worlds): every placement of a dynamic obstacle, its shape,
+  /// and those standing in the step observed.
+  std::vector<TimedObstacle> timeline;
+  std::vector<Obstacle> timeline_shapes;
+  std::vector<int> standing;
   // Walls of mesh worlds.
   bool mesh_world = false;
   std::vector<WallSegment> segments;
@@ -428,6 +435,14 @@ double MetricsCollector::Impl::wall_penetration(const glm::vec3& pos, float radi
   for (const int k : wall_grid.query(p)) {
     pen = std::max(pen, r - obstacles[static_cast<std::size_t>(k)].signed_distance(p));
   }
+  // The dynamic obstacles standing in this step (few: each is looked at).
+  for (const int k : standing) {
+    const Obstacle& o = timeline_shapes[static_cast<std::size_t>(k)];
+    if (p.x + r < o.box.min.x || p.x - r > o.box.max.x || p.y + r < o.box.min.y ||
+        p.y - r > o.box.max.y)
+      continue;
+    pen = std::max(pen, r - o.signed_distance(p));
+  }
   return pen;
 }
 
@@ -469,6 +484,15 @@ MetricsCollector::MetricsCollector(const Scenario& scenario, const NavMesh& navm
       m.bounds_max[m.periodic->axis] = std::numeric_limits<double>::max();
       polygons = obstacles_with_images(scenario.world, *m.periodic, m.periodic->runway);
     }
+    m.timeline = obstacle_timeline(scenario);
+    for (const TimedObstacle& placed : m.timeline) {
+      Obstacle o;
+      for (const glm::vec2& v : placed.outline) {
+        o.points.emplace_back(v);
+        o.box.add(glm::dvec2(v));
+      }
+      m.timeline_shapes.push_back(std::move(o));
+    }
     for (const Polygon2D& polygon : polygons) {
       if (polygon.size() < 3) {
         continue;
@@ -504,6 +528,11 @@ void MetricsCollector::observe_step(std::span<const glm::vec3> positions,
 
   ++m.observed_steps;
   const double now = m.observed_steps * static_cast<double>(m.dt);
+  // The dynamic obstacles that stood during the step observed (it started one dt before now).
+  m.standing.clear();
+  for (std::size_t k = 0; k < m.timeline.size(); ++k)
+    if (m.timeline[k].stands_at((m.observed_steps - 1) * static_cast<double>(m.dt)))
+      m.standing.push_back(static_cast<int>(k));
   m.unsorted.clear();
   for (std::size_t i = 0; i < n; ++i) {
     if (i < phases.size() && !is_present(phases[i])) {

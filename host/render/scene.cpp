@@ -4,9 +4,6 @@
 
 #include <DetourNavMesh.h>
 #include <algorithm>
-#include <cmath>
-#include <map>
-#include <string>
 
 namespace crowd {
 namespace {
@@ -53,58 +50,6 @@ void add_off_mesh_links(const dtNavMesh& mesh, ShapeLayer& layer) {
         add_arrowhead(layer, start, -along, colour);
     }
   }
-}
-
-// The outline of an obstacle event's shape at `centre`: a cylinder as a 24-gon, a box turned
-// by `yaw` (radians, x toward z, as NavObstacle).
-std::vector<glm::vec2> obstacle_outline(const ObstacleEvent& shape, glm::vec2 centre, float yaw) {
-  std::vector<glm::vec2> outline;
-  if (shape.shape == ObstacleEvent::Shape::Cylinder) {
-    constexpr int kSides = 24;
-    for (int k = 0; k < kSides; ++k) {
-      const float a = 6.2831853f * static_cast<float>(k) / static_cast<float>(kSides);
-      outline.push_back(centre + shape.radius * glm::vec2(std::cos(a), std::sin(a)));
-    }
-    return outline;
-  }
-  const glm::vec2 half = 0.5f * shape.size;
-  const float c = std::cos(yaw), s = std::sin(yaw);
-  for (const glm::vec2 corner : {glm::vec2(-half.x, -half.y), glm::vec2(half.x, -half.y),
-                                 glm::vec2(half.x, half.y), glm::vec2(-half.x, half.y)})
-    outline.push_back(centre + glm::vec2(c * corner.x - s * corner.y, s * corner.x + c * corner.y));
-  return outline;
-}
-
-// Every placement of every obstacle the events put down, replayed in the order they apply.
-std::vector<TimedObstacle> timed_obstacles(const Scenario& scenario) {
-  constexpr float kRadians = 3.14159265358979f / 180.0f;
-  struct Standing {
-    std::size_t placement = 0; // index into the result
-    const ObstacleEvent* added = nullptr;
-    float yaw = 0.0f;
-  };
-  std::vector<TimedObstacle> placements;
-  std::map<std::string, Standing> standing;
-  for (const std::size_t i : event_order(scenario.events)) {
-    const ObstacleEvent& e = scenario.events[i];
-    const auto it = standing.find(e.name);
-    if (it != standing.end())
-      placements[it->second.placement].until = e.time;
-    if (e.action == ObstacleEvent::Action::Remove) {
-      if (it != standing.end())
-        standing.erase(it);
-      continue;
-    }
-    Standing now = it != standing.end() ? it->second : Standing{0, &e, 0.0f};
-    if (e.yaw)
-      now.yaw = *e.yaw * kRadians;
-    now.placement = placements.size();
-    const glm::vec2 centre(e.position.position.x, e.position.position.z);
-    placements.push_back({e.time, std::numeric_limits<double>::infinity(),
-                          obstacle_outline(*now.added, centre, now.yaw)});
-    standing[e.name] = now;
-  }
-  return placements;
 }
 
 } // namespace
@@ -192,17 +137,15 @@ SceneData make_scene(const Scenario& scenario, const NavMesh& navmesh,
   for (const WallSegment& s : navmesh.boundary_segments())
     scene.walls.add_line({s.p.x, s.p.z}, {s.q.x, s.q.z}, wall);
   add_off_mesh_links(mesh, scene.links);
-  scene.obstacles = timed_obstacles(scenario);
+  scene.obstacles = obstacle_timeline(scenario);
   return scene;
 }
 
 void add_standing_obstacles(const SceneData& scene, double time, ShapeLayer& layer) {
   layer.line_width_pixels = 2.0f;
   const glm::vec4 wall(palette::kWall, 1.0f);
-  // An event applies before the first step that starts at or after its time (1e-6 s of float
-  // slack, as the simulation allows).
   for (const TimedObstacle& obstacle : scene.obstacles) {
-    if (time + 1e-6 < obstacle.from || time + 1e-6 >= obstacle.until)
+    if (!obstacle.stands_at(time))
       continue;
     layer.add_convex(obstacle.outline, wall);
     layer.add_outline(obstacle.outline, wall);

@@ -5,22 +5,13 @@
 
 #include "host/navmesh/navmesh.h"
 #include "host/render/shape_layer.h"
+#include "host/scenario/obstacle_timeline.h"
 #include "host/scenario/population.h"
 #include "host/scenario/scenario.h"
 
-#include <limits>
 #include <vector>
 
 namespace crowd {
-
-/// Scenario extension `events`: one placement of a dynamic obstacle, its outline on the ground
-/// and the time span it stands there (from the event that put it there to the one that moved or
-/// removed it).
-struct TimedObstacle {
-  double from = 0.0;
-  double until = std::numeric_limits<double>::infinity();
-  std::vector<glm::vec2> outline; ///< Convex (x, z): the cylinder's polygon or the turned box.
-};
 
 struct SceneData {
   std::string name;

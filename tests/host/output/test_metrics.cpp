@@ -186,6 +186,32 @@ TEST(Metrics, WallEventsAgainstAnObstaclePolygon) {
   EXPECT_NEAR(inside.summary("cpu", 2).max_wall_penetration, 1.5, 1e-6);
 }
 
+TEST(Metrics, WallEventsAgainstTheEventsObstaclesWhileTheyStand) {
+  // A 2 x 2 m crate put down at 0.2 s (before the third step) and taken away at 0.4 s.
+  Scenario scenario = room({-10, -10}, {10, 10});
+  ObstacleEvent add;
+  add.time = 0.2f;
+  add.name = "crate";
+  add.shape = ObstacleEvent::Shape::Box;
+  add.position.position = {3.0f, 0.0f, 3.0f};
+  add.size = {2.0f, 2.0f};
+  ObstacleEvent remove = add;
+  remove.time = 0.4f;
+  remove.action = ObstacleEvent::Action::Remove;
+  scenario.events = {add, remove};
+  const NavMesh navmesh = NavMesh::build(scenario);
+  MetricsCollector m = test::measured_metrics(
+      scenario, navmesh, std::vector<AgentSetup>{agent({-5, 0, -5}, {-5, 0, -5})});
+  const std::vector<AgentPhase> walking{AgentPhase::Walking};
+  const std::vector<glm::vec3> in_the_crate{{3.0f, 0.0f, 3.0f}};
+  const long long expected[] = {0, 0, 1, 2, 2}; // it stands in steps 3 and 4 only
+  for (const long long events : expected) {
+    m.observe_step(in_the_crate, walking);
+    EXPECT_EQ(m.wall_events(), events);
+  }
+  EXPECT_NEAR(m.summary("cpu", 5).max_wall_penetration, 0.5 + 1.0, 1e-6);
+}
+
 TEST(Metrics, WallEventsAgainstTheBounds) {
   MetricsCollector m = collector_for({agent({0, 0, 0}, {0, 0, 0})});
   const std::vector<AgentPhase> walking{AgentPhase::Walking};
