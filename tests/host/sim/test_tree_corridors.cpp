@@ -3,12 +3,14 @@
 // host for another search, where A*-planned agents search again near each corridor's end; the
 // CUDA executor tops them up as the CPU does.
 #include "cuda/core/executor.h"
+#include "host/checkpoint/archive.h"
 #include "host/navmesh/navmesh.h"
 #include "host/scenario/scenario.h"
 #include "host/sim/crowd_solver.h"
 #include "host/sim/simulation.h"
 
 #include <cmath>
+#include <cstring>
 #include <gtest/gtest.h>
 #include <memory>
 #include <vector>
@@ -86,6 +88,26 @@ TEST(TreeCorridors, AgentsFollowTheirGoalsTreePastTheirCorridorsEndWithoutAnothe
   EXPECT_EQ(trees.navigator().path_searches(), tree_searches);
   EXPECT_EQ(trees.navigator().path_requests_served(), 6u);
   EXPECT_GT(astar.navigator().path_requests_served(), 2u * 6u);
+}
+
+TEST(TreeCorridors, ACheckpointTakenWhileTreeFollowersTopUpResumesBitForBit) {
+  CrowdSolver original(pillar_hall(), short_corridors(true), make_cpu_executor(2));
+  add_walkers(original);
+  for (int step = 0; step < 50; ++step)
+    original.step(0.1f);
+  ArchiveWriter out;
+  original.save(out);
+  CrowdSolver resumed(pillar_hall(), short_corridors(true), make_cpu_executor(1));
+  ArchiveReader in(out.bytes().data(), out.bytes().size(), "trees");
+  resumed.restore(in);
+  for (int step = 0; step < 200; ++step) {
+    original.step(0.1f);
+    resumed.step(0.1f);
+  }
+  ASSERT_EQ(original.positions().size(), resumed.positions().size());
+  EXPECT_EQ(0, std::memcmp(original.positions().data(), resumed.positions().data(),
+                           original.positions().size_bytes()));
+  EXPECT_EQ(resumed.navigator().path_requests_served(), 0u) << "the restored ones asked none";
 }
 
 TEST(CudaTreeCorridors, TreeFollowersAreToppedUpOnTheDeviceAsOnTheCpu) {
