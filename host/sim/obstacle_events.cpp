@@ -4,6 +4,7 @@
 #include "host/scenario/json_path.h"
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 
 namespace crowd {
@@ -67,15 +68,35 @@ NavObstacle ObstacleEvents::obstacle_of(std::size_t i, const NavObstacle* moved)
   return obstacle;
 }
 
+namespace {
+
+// Event times went through float (0.3 is 0.30000001): a relative slack of 1e-6, as
+// Scenario::step_count allows, so that an event at a step's start applies at that step.
+bool is_due(float time, double now) {
+  return static_cast<double>(time) <= now + 1e-6 * std::max(1.0, now);
+}
+
+} // namespace
+
+int ObstacleEvents::next_due_step(double dt) const {
+  if (next_ >= order_.size())
+    return INT_MAX;
+  const float time = scenario_.events[order_[next_]].time;
+  const double first = std::floor(static_cast<double>(time) / dt) - 1.0;
+  if (!(first < static_cast<double>(INT_MAX)))
+    return INT_MAX;
+  int k = std::max(0, static_cast<int>(first));
+  while (k < INT_MAX && !is_due(time, k * dt))
+    ++k;
+  return k;
+}
+
 bool ObstacleEvents::apply_due(double now) {
   bool any = false;
-  // Event times went through float (0.3 is 0.30000001): a relative slack of 1e-6, as
-  // Scenario::step_count allows, so that an event at a step's start applies at that step.
-  const double due = now + 1e-6 * std::max(1.0, now);
   for (; next_ < order_.size(); ++next_) {
     const std::size_t i = order_[next_];
     const ObstacleEvent& e = scenario_.events[i];
-    if (static_cast<double>(e.time) > due)
+    if (!is_due(e.time, now))
       break;
     any = true;
     try {

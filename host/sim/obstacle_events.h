@@ -24,6 +24,10 @@ public:
   /// applied yet), in time order, ties in file order, then rebuilds the navmesh's tiles they
   /// touch. Returns whether the navmesh changed.
   bool apply_due(double now);
+  /// The first step k (starting at k * dt, dt in decimal seconds as the simulation's clock)
+  /// before which apply_due would apply the next event not applied yet; INT_MAX when none is
+  /// left. A restored checkpoint replays the events with it, step by step as they applied.
+  int next_due_step(double dt) const;
   /// Obstacles standing.
   int standing() const { return static_cast<int>(standing_.size()); }
 

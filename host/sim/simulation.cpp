@@ -570,8 +570,10 @@ void Simulation::restore_checkpoint(ArchiveReader& in) {
   in.get(m.step_index);
   // The obstacles that stood then, put down at the steps they were (the same rebuilds in the
   // same order give the tiles the same polygon references as the saved corridors name).
-  for (int k = 0; k < m.step_index; ++k)
-    if (m.obstacle_events.apply_due(k * decimal_seconds(m.scenario.dt)))
+  const double clock_dt = decimal_seconds(m.scenario.dt);
+  for (int k = m.obstacle_events.next_due_step(clock_dt); k < m.step_index;
+       k = m.obstacle_events.next_due_step(clock_dt))
+    if (m.obstacle_events.apply_due(k * clock_dt))
       m.backend->navmesh_changed();
   std::vector<AgentSetup> setups(in.count());
   if (setups.size() < m.scenario_agents)

@@ -53,7 +53,7 @@ cmake --build "$lib" -j "$(nproc)" --target crowdsim >/dev/null
 thrust="$(sed -n 's/^CROWD_THRUST_INCLUDE_DIR:PATH=//p' "$lib/CMakeCache.txt")"
 library_flags=(-isystem "$thrust" -DTHRUST_DEVICE_SYSTEM=THRUST_DEVICE_SYSTEM_CPP
                -DCROWD_SOURCE_DIR="\"$PWD\"")
-library_libs=("$lib/libcrowdsim.a" -lDetourCrowd -lDetour -lRecast -ltbb -lcairo -lpthread)
+library_libs=("$lib/libcrowdsim.a" -lDetourCrowd -lDetourTileCache -lDetour -lRecast -ltbb -lcairo -lpthread)
 "$cxx" "${flags[@]}" "${library_flags[@]}" tests/fuzz/fuzz_trajectory_reader.cpp \
   "${library_libs[@]}" -o "$out/fuzz_trajectory_reader"
 "$cxx" "${flags[@]}" "${library_flags[@]}" tests/fuzz/fuzz_film_csv_reader.cpp \
