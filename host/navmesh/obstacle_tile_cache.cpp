@@ -176,7 +176,10 @@ dtObstacleRef ObstacleTileCache::add(const NavObstacle& obstacle, float margin, 
       const glm::vec2 half = obstacle.half_size + margin;
       const float centre[3] = {foot.x, foot.y + 0.5f * height, foot.z};
       const float extents[3] = {half.x, 0.5f * height, half.y};
-      status = cache.addBoxObstacle(centre, extents, obstacle.yaw, &ref);
+      // dtMarkBoxArea turns a box's x axis toward -z for a positive angle (its rotAux takes
+      // sin(-angle / 2)); NavObstacle's yaw turns x toward +z, as the scenarios and the
+      // renderer read it.
+      status = cache.addBoxObstacle(centre, extents, -obstacle.yaw, &ref);
     }
     if (dtStatusSucceed(status))
       return ref;

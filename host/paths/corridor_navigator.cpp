@@ -593,9 +593,6 @@ struct CorridorNavigator::Impl {
     evict_trees();
   }
 
-  // Keeps the cached trees within options.path_tree_cache_bytes, dropping the least recently
-  // used first (never one used this step). A dropped tree is rebuilt identical when needed
-  // again, so eviction changes only the time taken, never a path.
   // The pool of trees the corridor bodies top corridors up from, after the cache changed; in
   // goal order, so that it is the same whatever order the cache's map holds them in.
   void refresh_tree_pool() {
@@ -610,6 +607,9 @@ struct CorridorNavigator::Impl {
     trees_changed = false;
   }
 
+  // Keeps the cached trees within options.path_tree_cache_bytes, dropping the least recently
+  // used first (never one used this step). A dropped tree is rebuilt identical when needed
+  // again, so eviction changes only the time taken, never a path.
   void evict_trees() {
     std::size_t bytes = 0;
     for (const auto& [goal, cached] : trees)

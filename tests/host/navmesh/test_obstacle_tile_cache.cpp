@@ -127,6 +127,20 @@ TEST(ObstacleTileCache, AnObstacleMovedWhereNoSlotIsFreeTakesTheSlotItsRemovalFr
   EXPECT_THROW(mesh.add_obstacle(cylinder({20, 6}, 1.0f)), NavmeshError);
 }
 
+TEST(ObstacleTileCache, AYawTurnsABoxsXAxisTowardZ) {
+  NavMesh mesh = hall(true);
+  NavObstacle plank;
+  plank.shape = NavObstacle::Shape::Box;
+  plank.position = {20.0f, 0.0f, 6.0f};
+  plank.half_size = {3.0f, 0.3f};
+  plank.yaw = 0.5235988f; // 30 degrees
+  mesh.add_obstacle(plank);
+  mesh.update_obstacles();
+  // 2.5 m along its axis, (cos 30, sin 30): inside it. The mirror image across x: clear.
+  EXPECT_GT(distance_to_navmesh(mesh, {20.0f + 2.165f, 7.25f}), 0.3f);
+  EXPECT_LT(distance_to_navmesh(mesh, {20.0f + 2.165f, 4.75f}), 0.01f);
+}
+
 TEST(ObstacleTileCache, WhatTheTileCacheCannotDoIsRefused) {
   NavMesh still = hall(false);
   EXPECT_THROW(still.add_obstacle(cylinder({20, 6}, 1.0f)), NavmeshError);
