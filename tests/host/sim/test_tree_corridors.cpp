@@ -110,6 +110,7 @@ TEST(TreeCorridors, ACheckpointTakenWhileTreeFollowersTopUpResumesBitForBit) {
   EXPECT_EQ(resumed.navigator().path_requests_served(), 0u) << "the restored ones asked none";
 }
 
+#if defined(CROWD_HAS_CUDA) // the CUDA executor is built only with nvcc
 TEST(CudaTreeCorridors, TreeFollowersAreToppedUpOnTheDeviceAsOnTheCpu) {
   if (!cuda_device_available())
     GTEST_SKIP() << "no CUDA device: the CUDA executor cannot run here (bash .ci/gpu-sim runs "
@@ -140,6 +141,7 @@ TEST(CudaTreeCorridors, TreeFollowersAreToppedUpOnTheDeviceAsOnTheCpu) {
   EXPECT_EQ(cpu.navigator().path_requests_served(), 6u);
   EXPECT_EQ(gpu.navigator().path_requests_served(), 6u);
 }
+#endif
 
 } // namespace
 } // namespace crowd
