@@ -10,6 +10,7 @@ set(CROWD_CORE_SOURCES
   cuda/core/executor.cpp
   cuda/core/wall_grid_data.cpp
   host/backends/backend.cpp
+  host/backends/backend_kind.cpp
   host/backends/detour_backend.cpp
   host/bench/bench_plot.cpp
   host/bench/bench_report.cpp
@@ -241,6 +242,7 @@ set(CROWD_TEST_SOURCES
   host/sim/test_contact_arrival.cpp
   host/sim/test_cpu_executor.cpp
   host/sim/test_crowd.cpp
+  host/sim/test_crowd_backends.cpp
   host/sim/test_crowd_obstacles.cpp
   host/sim/test_crowd_query_filters.cpp
   host/sim/test_crowd_solver.cpp

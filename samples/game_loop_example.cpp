@@ -200,7 +200,7 @@ int main() {
   }
 
   crowd::CrowdOptions options;
-  options.executor = crowd::CrowdOptions::Executor::Auto; // CUDA where there is a device
+  options.backend = crowd::BackendKind::Auto; // CUDA where there is a device
   crowd::Crowd crowd(*navmesh, options);
   std::printf("navmesh: %d tiles, %d polygons; executor %s\n", crowd.navmesh().tile_count(),
               crowd.navmesh().polygon_count(), crowd.executor_name().c_str());

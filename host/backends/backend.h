@@ -4,6 +4,7 @@
 #pragma once
 
 #include "cuda/core/stage_timer.h"
+#include "host/paths/agent_target.h"
 #include "host/scenario/population.h"
 
 #include <cstddef>
@@ -58,8 +59,16 @@ public:
   /// Query filter `type` (0 to 15) for the agents whose AgentParams::query_filter_type is it,
   /// as dtCrowd::getEditableFilter: their searches and corridor moves from now on.
   virtual void set_query_filter(int type, const dtQueryFilter& filter) = 0;
+  /// The query filter of `type` the agents of that type search with.
+  virtual const dtQueryFilter& query_filter(int type) const = 0;
   /// The agent stops where it is and stays as a standing obstacle (can still be pushed).
   virtual void stop_agent(int id) = 0;
+  /// The agent moves at `velocity` ((vx, vy, vz), m/s) instead of toward a goal
+  /// (dtCrowd::requestMoveVelocity), until set_goal or stop_agent. A removed agent is left alone.
+  virtual void set_velocity(int id, const glm::vec3& velocity) = 0;
+  /// The agent's parameters from the next step on (dtCrowd::updateAgentParameters); its goal
+  /// stays. A removed agent is left alone.
+  virtual void set_agent_params(int id, const AgentParams& params) = 0;
   /// Puts the agent at `position` (snapped onto the navmesh) between two steps, keeping its
   /// velocity and its goal; a walking agent's path is planned again from there. Periodic
   /// worlds move agents across the seam this way (host/sim/periodic_wrap.h). A removed
@@ -78,6 +87,17 @@ public:
   virtual std::span<const glm::vec3> positions() const = 0;
   /// (vx, vz) per agent, m/s.
   virtual std::span<const glm::vec2> velocities() const = 0;
+  /// Where the agent's movement request stands (dtCrowdAgent::targetState): None for a removed
+  /// or standing agent.
+  virtual TargetState target_state(int id) const = 0;
+  /// The corners of its straight path as the last step found them, nearest first
+  /// (dtCrowdAgent::cornerVerts); none without a path to follow.
+  virtual std::vector<PathCorner> corners(int id) const = 0;
+  /// The velocity it wanted in the last step ((vx, vz), m/s), before avoidance
+  /// (dtCrowdAgent::dvel).
+  virtual glm::vec2 desired_velocity(int id) const = 0;
+  /// Path searches run so far.
+  virtual std::size_t path_searches() const = 0;
   /// Per id: 1 while the agent crosses an off-mesh link (scenario `world.links`), moved along
   /// it off the navmesh; empty when no agent is on one.
   virtual std::span<const std::uint8_t> on_links() const { return {}; }

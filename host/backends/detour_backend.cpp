@@ -139,14 +139,7 @@ int DetourCrowdBackend::avoidance_slot(const AvoidanceParams& params) {
   return slot;
 }
 
-int DetourCrowdBackend::add_agent(const AgentSetup& setup) {
-  if (active_agents_ >= capacity_) {
-    throw std::runtime_error("DetourCrowd backend: cannot add agent " +
-                             std::to_string(crowd_index_.size()) + ": the crowd is full (" +
-                             std::to_string(capacity_) +
-                             " agents, the capacity it was created with)");
-  }
-  const AgentParams& ap = setup.params;
+dtCrowdAgentParams DetourCrowdBackend::detour_params(const AgentParams& ap) {
   dtCrowdAgentParams params{};
   params.radius = ap.radius;
   params.height = navmesh_->settings().agent_height;
@@ -159,7 +152,17 @@ int DetourCrowdBackend::add_agent(const AgentSetup& setup) {
   params.obstacleAvoidanceType = static_cast<unsigned char>(avoidance_slot(ap.avoidance));
   params.queryFilterType = static_cast<unsigned char>(ap.query_filter_type);
   params.userData = nullptr;
+  return params;
+}
 
+int DetourCrowdBackend::add_agent(const AgentSetup& setup) {
+  if (active_agents_ >= capacity_) {
+    throw std::runtime_error("DetourCrowd backend: cannot add agent " +
+                             std::to_string(crowd_index_.size()) + ": the crowd is full (" +
+                             std::to_string(capacity_) +
+                             " agents, the capacity it was created with)");
+  }
+  const dtCrowdAgentParams params = detour_params(setup.params);
   const float pos[3] = {setup.position.x, setup.position.y, setup.position.z};
   const int index = crowd_->addAgent(pos, &params);
   if (index < 0) {
@@ -173,6 +176,7 @@ int DetourCrowdBackend::add_agent(const AgentSetup& setup) {
   // addAgent snaps the position onto the navmesh (findNearestPoly with the crowd's extents).
   positions_.emplace_back(agent->npos[0], agent->npos[1], agent->npos[2]);
   frozen_.push_back(0);
+  velocity_request_.push_back(0);
   on_link_.push_back(0);
   velocities_.emplace_back(0.0f, 0.0f);
   goals_.emplace_back(setup.goal);
@@ -198,6 +202,8 @@ void DetourCrowdBackend::request_goal(int index, const glm::vec3& goal) {
                                    filter);
     nearest[0] = point.x, nearest[1] = point.y, nearest[2] = point.z;
   }
+  if (ref != 0)
+    ++path_requests_;
   if (ref == 0 || !crowd_->requestMoveTarget(index, ref, nearest)) {
     // An empty navmesh: leave the agent standing (see stop_agent for why this is a zero
     // velocity request rather than resetMoveTarget).
@@ -237,6 +243,7 @@ void DetourCrowdBackend::set_goal(int id, const glm::vec3& goal) {
   const int index = crowd_index(id);
   if (index >= 0 && !frozen_[static_cast<std::size_t>(id)]) {
     goals_[static_cast<std::size_t>(id)] = goal;
+    velocity_request_[static_cast<std::size_t>(id)] = 0;
     request_goal(index, goal);
   }
 }
@@ -257,6 +264,72 @@ void DetourCrowdBackend::stop_agent(int id) {
   const float zero[3] = {0.0f, 0.0f, 0.0f};
   crowd_->requestMoveVelocity(index, zero);
   goals_[static_cast<std::size_t>(id)].reset();
+  velocity_request_[static_cast<std::size_t>(id)] = 0;
+}
+
+void DetourCrowdBackend::set_velocity(int id, const glm::vec3& velocity) {
+  const int index = crowd_index(id);
+  if (index < 0 || frozen_[static_cast<std::size_t>(id)])
+    return;
+  const float vel[3] = {velocity.x, velocity.y, velocity.z};
+  crowd_->requestMoveVelocity(index, vel);
+  goals_[static_cast<std::size_t>(id)].reset();
+  velocity_request_[static_cast<std::size_t>(id)] = 1;
+}
+
+void DetourCrowdBackend::set_agent_params(int id, const AgentParams& params) {
+  const int index = crowd_index(id);
+  if (index < 0)
+    return;
+  const dtCrowdAgentParams detour = detour_params(params);
+  crowd_->updateAgentParameters(index, &detour);
+}
+
+const dtQueryFilter& DetourCrowdBackend::query_filter(int type) const {
+  return *crowd_->getFilter(type);
+}
+
+const dtCrowdAgent* DetourCrowdBackend::agent_of(int id) const {
+  const int index = crowd_index(id);
+  return index < 0 ? nullptr : crowd_->getAgent(index);
+}
+
+TargetState DetourCrowdBackend::target_state(int id) const {
+  const dtCrowdAgent* agent = agent_of(id);
+  if (agent == nullptr)
+    return TargetState::None;
+  switch (agent->targetState) {
+  case DT_CROWDAGENT_TARGET_FAILED:
+    return TargetState::Failed;
+  case DT_CROWDAGENT_TARGET_VALID:
+    return TargetState::Valid;
+  case DT_CROWDAGENT_TARGET_REQUESTING:
+  case DT_CROWDAGENT_TARGET_WAITING_FOR_QUEUE:
+  case DT_CROWDAGENT_TARGET_WAITING_FOR_PATH:
+    return TargetState::WaitingForPath;
+  case DT_CROWDAGENT_TARGET_VELOCITY:
+    return velocity_request_[static_cast<std::size_t>(id)] ? TargetState::Velocity
+                                                           : TargetState::None;
+  default:
+    return TargetState::None;
+  }
+}
+
+std::vector<PathCorner> DetourCrowdBackend::corners(int id) const {
+  std::vector<PathCorner> corners;
+  const dtCrowdAgent* agent = agent_of(id);
+  if (agent == nullptr || agent->targetState != DT_CROWDAGENT_TARGET_VALID)
+    return corners;
+  for (int k = 0; k < agent->ncorners; ++k)
+    corners.push_back({glm::vec3(agent->cornerVerts[3 * k], agent->cornerVerts[3 * k + 1],
+                                 agent->cornerVerts[3 * k + 2]),
+                       agent->cornerFlags[k]});
+  return corners;
+}
+
+glm::vec2 DetourCrowdBackend::desired_velocity(int id) const {
+  const dtCrowdAgent* agent = agent_of(id);
+  return agent == nullptr ? glm::vec2(0.0f) : glm::vec2(agent->dvel[0], agent->dvel[2]);
 }
 
 void DetourCrowdBackend::move_agent(int id, const glm::vec3& position) {

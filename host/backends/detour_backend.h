@@ -17,6 +17,8 @@
 #include <vector>
 
 class dtCrowd;
+struct dtCrowdAgent;
+struct dtCrowdAgentParams;
 struct dtObstacleAvoidanceParams;
 
 namespace crowd {
@@ -54,12 +56,26 @@ public:
   void remove_agent(int id) override;
   void set_goal(int id, const glm::vec3& goal) override;
   void set_query_filter(int type, const dtQueryFilter& filter) override;
+  const dtQueryFilter& query_filter(int type) const override;
   void stop_agent(int id) override;
+  void set_velocity(int id, const glm::vec3& velocity) override;
+  /// dtCrowd::updateAgentParameters. Throws std::runtime_error for a ninth distinct set of
+  /// avoidance parameters, as add_agent.
+  void set_agent_params(int id, const AgentParams& params) override;
   /// Moves the dtCrowdAgent's position and corridor (what dtCrowd::addAgent sets up for a new
   /// agent), keeps vel, and asks for a path to the agent's goal again.
   void move_agent(int id, const glm::vec3& position) override;
 
   void step(float dt) override;
+
+  /// dtCrowdAgent::targetState: requesting, waiting for the queue or for the path read as
+  /// WaitingForPath; a zero velocity request that stands the agent (stop_agent) as None.
+  TargetState target_state(int id) const override;
+  std::vector<PathCorner> corners(int id) const override;
+  glm::vec2 desired_velocity(int id) const override;
+  /// The path requests made through this backend (requestMoveTarget); DetourCrowd's own
+  /// replans inside dtCrowd::update are not seen from outside and not counted.
+  std::size_t path_searches() const override { return path_requests_; }
 
   std::span<const glm::vec3> positions() const override { return positions_; }
   std::span<const glm::vec2> velocities() const override { return velocities_; }
@@ -84,6 +100,10 @@ private:
 
   int crowd_index(int id) const; ///< Throws std::out_of_range; -1 when removed.
   int avoidance_slot(const AvoidanceParams& params);
+  /// DetourCrowd's parameters for an agent with `params`, as RecastDemo's crowd tool sets them.
+  dtCrowdAgentParams detour_params(const AgentParams& params);
+  /// The live agent of `id`, or null once removed.
+  const dtCrowdAgent* agent_of(int id) const;
   void request_goal(int index, const glm::vec3& goal);
 
   const NavMesh* navmesh_;
@@ -99,6 +119,9 @@ private:
   StageTimes stages_;
   StepHealth health_;
   std::vector<std::uint8_t> frozen_; ///< Per id: 1 once frozen after a fault.
+  /// Per id: 1 while it moves by set_velocity (not a stop_agent's zero velocity request).
+  std::vector<std::uint8_t> velocity_request_;
+  std::size_t path_requests_ = 0;
   /// Per id: 1 while DetourCrowd moves the agent along an off-mesh link
   /// (DT_CROWDAGENT_STATE_OFFMESH), so that each crossing is counted once, when it starts.
   std::vector<std::uint8_t> on_link_;

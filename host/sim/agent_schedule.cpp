@@ -34,11 +34,11 @@ glm::vec3 AgentSchedule::target(const AgentSetup& setup, const Route& route) con
              : setup.goal;
 }
 
-void AgentSchedule::enter(int id, const AgentSetup& setup, CrowdBackend& backend) {
+void AgentSchedule::enter(int id, const AgentSetup& setup, Crowd& crowd) {
   Route& route = routes_[static_cast<std::size_t>(id)];
   AgentSetup first_leg = setup;
   first_leg.goal = target(setup, route);
-  route.backend_id = backend.add_agent(first_leg);
+  route.backend_id = crowd.add_agent(first_leg);
   if (agent_of_backend_.size() <= static_cast<std::size_t>(route.backend_id))
     agent_of_backend_.resize(static_cast<std::size_t>(route.backend_id) + 1, -1);
   agent_of_backend_[static_cast<std::size_t>(route.backend_id)] = id;
@@ -47,8 +47,8 @@ void AgentSchedule::enter(int id, const AgentSetup& setup, CrowdBackend& backend
   phases_[static_cast<std::size_t>(id)] = AgentPhase::Walking;
 }
 
-void AgentSchedule::add_agents(std::span<const AgentSetup> setups, std::size_t first,
-                               CrowdBackend& backend, double now) {
+void AgentSchedule::add_agents(std::span<const AgentSetup> setups, std::size_t first, Crowd& crowd,
+                               double now) {
   for (std::size_t i = first; i < setups.size(); ++i) {
     routes_.emplace_back();
     phases_.push_back(AgentPhase::Pending);
@@ -57,9 +57,9 @@ void AgentSchedule::add_agents(std::span<const AgentSetup> setups, std::size_t f
       continue;
     }
     try {
-      enter(static_cast<int>(i), setups[i], backend);
+      enter(static_cast<int>(i), setups[i], crowd);
     } catch (...) {
-      // The backend refused it (no navmesh near): the agent is not made known.
+      // The crowd refused it (no navmesh near): the agent is not made known.
       routes_.pop_back();
       phases_.pop_back();
       throw;
@@ -69,7 +69,7 @@ void AgentSchedule::add_agents(std::span<const AgentSetup> setups, std::size_t f
     return setups[static_cast<std::size_t>(a)].start_time <
            setups[static_cast<std::size_t>(b)].start_time;
   });
-  refresh_views(setups, backend);
+  refresh_views(setups, crowd);
 }
 
 bool AgentSchedule::place_is_free(std::span<const AgentSetup> setups, int id,
@@ -109,10 +109,10 @@ void AgentSchedule::find_contact_arrivals(std::span<const AgentSetup> setups,
     by_contact_[static_cast<std::size_t>(id)] = 1;
 }
 
-void AgentSchedule::after_step(std::span<const AgentSetup> setups, CrowdBackend& backend,
+void AgentSchedule::after_step(std::span<const AgentSetup> setups, Crowd& crowd,
                                MetricsCollector& metrics, double now) {
-  refresh_views(setups, backend); // The backend has stepped since the last copy.
-  const std::span<const glm::vec3> at = positions(backend);
+  refresh_views(setups, crowd); // The backend has stepped since the last copy.
+  const std::span<const glm::vec3> at = positions(crowd);
   // Decided on the phases the step began with, before any arrival below, so that arrival
   // spreads through a cluster one contact per step whatever the id order.
   find_contact_arrivals(setups, at);
@@ -123,7 +123,7 @@ void AgentSchedule::after_step(std::span<const AgentSetup> setups, CrowdBackend&
       if (has_come(route.wait_until, now)) {
         ++route.next_waypoint;
         phases_[i] = AgentPhase::Walking;
-        backend.set_goal(route.backend_id, target(s, route));
+        crowd.request_path(route.backend_id, target(s, route));
       }
       continue;
     }
@@ -143,26 +143,26 @@ void AgentSchedule::after_step(std::span<const AgentSetup> setups, CrowdBackend&
       const float wait = s.waypoints[route.next_waypoint].wait;
       if (wait > 0.0f) {
         // Standing, the agent still takes part as an obstacle (stop_agent), like an arrived one.
-        backend.stop_agent(route.backend_id);
+        crowd.reset_move_target(route.backend_id);
         phases_[i] = AgentPhase::Waiting;
         route.wait_until = now + static_cast<double>(wait);
       } else {
         ++route.next_waypoint;
-        backend.set_goal(route.backend_id, target(s, route));
+        crowd.request_path(route.backend_id, target(s, route));
       }
       continue;
     }
     metrics.record_arrival(static_cast<int>(i), now, !within_radius);
     if (s.params.on_arrival == OnArrival::Remove) {
-      backend.remove_agent(route.backend_id);
+      crowd.remove_agent(route.backend_id);
       phases_[i] = AgentPhase::Removed;
     } else {
-      backend.stop_agent(route.backend_id);
+      crowd.reset_move_target(route.backend_id);
       phases_[i] = AgentPhase::Arrived;
     }
   }
 
-  refresh_views(setups, backend);
+  refresh_views(setups, crowd);
   std::size_t kept = 0, k = 0;
   // The list is sorted by start time: from the first agent not due on, nobody is due.
   for (; k < waiting_to_enter_.size(); ++k) {
@@ -174,11 +174,11 @@ void AgentSchedule::after_step(std::span<const AgentSetup> setups, CrowdBackend&
     if (!has_come(setups[index].start_time, now)) {
       break;
     }
-    if (place_is_free(setups, id, positions(backend))) {
-      enter(id, setups[index], backend);
+    if (place_is_free(setups, id, positions(crowd))) {
+      enter(id, setups[index], crowd);
       metrics.record_start(id, now);
       // The copied view must show the newcomer before the next agent tests its place.
-      refresh_views(setups, backend);
+      refresh_views(setups, crowd);
     } else {
       waiting_to_enter_[kept++] = id;
     }
@@ -189,15 +189,15 @@ void AgentSchedule::after_step(std::span<const AgentSetup> setups, CrowdBackend&
   waiting_to_enter_.resize(kept);
 }
 
-void AgentSchedule::remove_agent(int id, CrowdBackend& backend) {
+void AgentSchedule::remove_agent(int id, Crowd& crowd) {
   const auto index = static_cast<std::size_t>(id);
   if (present(phases_[index])) {
-    backend.remove_agent(routes_[index].backend_id);
+    crowd.remove_agent(routes_[index].backend_id);
   }
   phases_[index] = AgentPhase::Removed;
 }
 
-void AgentSchedule::set_goal(int id, const AgentSetup& setup, CrowdBackend& backend) {
+void AgentSchedule::set_goal(int id, const AgentSetup& setup, Crowd& crowd) {
   const auto index = static_cast<std::size_t>(id);
   Route& route = routes_[index];
   route.next_waypoint = setup.waypoints.size(); // Past every waypoint: the goal.
@@ -205,13 +205,13 @@ void AgentSchedule::set_goal(int id, const AgentSetup& setup, CrowdBackend& back
     return;
   }
   phases_[index] = AgentPhase::Walking;
-  backend.set_goal(route.backend_id, setup.goal);
+  crowd.request_path(route.backend_id, setup.goal);
 }
 
-void AgentSchedule::replan(int id, const AgentSetup& setup, CrowdBackend& backend) {
+void AgentSchedule::replan(int id, const AgentSetup& setup, Crowd& crowd) {
   const Route& route = routes_.at(static_cast<std::size_t>(id));
   if (phases_[static_cast<std::size_t>(id)] == AgentPhase::Walking)
-    backend.set_goal(route.backend_id, target(setup, route));
+    crowd.request_path(route.backend_id, target(setup, route));
 }
 
 void AgentSchedule::targets(std::span<const AgentSetup> setups, std::vector<glm::vec3>& out) const {
@@ -220,22 +220,22 @@ void AgentSchedule::targets(std::span<const AgentSetup> setups, std::vector<glm:
     out[i] = target(setups[i], routes_[i]);
 }
 
-std::span<const glm::vec3> AgentSchedule::positions(const CrowdBackend& backend) const {
-  return identity() ? backend.positions() : std::span<const glm::vec3>(positions_);
+std::span<const glm::vec3> AgentSchedule::positions(const Crowd& crowd) const {
+  return identity() ? crowd.positions() : std::span<const glm::vec3>(positions_);
 }
 
-std::span<const glm::vec2> AgentSchedule::velocities(const CrowdBackend& backend) const {
-  return identity() ? backend.velocities() : std::span<const glm::vec2>(velocities_);
+std::span<const glm::vec2> AgentSchedule::velocities(const Crowd& crowd) const {
+  return identity() ? crowd.velocities() : std::span<const glm::vec2>(velocities_);
 }
 
-void AgentSchedule::refresh_views(std::span<const AgentSetup> setups, const CrowdBackend& backend) {
+void AgentSchedule::refresh_views(std::span<const AgentSetup> setups, const Crowd& crowd) {
   if (identity()) {
     positions_.clear();
     velocities_.clear();
     return;
   }
-  const std::span<const glm::vec3> p = backend.positions();
-  const std::span<const glm::vec2> v = backend.velocities();
+  const std::span<const glm::vec3> p = crowd.positions();
+  const std::span<const glm::vec2> v = crowd.velocities();
   positions_.resize(routes_.size());
   velocities_.resize(routes_.size());
   for (std::size_t i = 0; i < routes_.size(); ++i) {

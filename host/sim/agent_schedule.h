@@ -3,16 +3,16 @@
 // schedule) once its place is free, walks its waypoints in order, stands at each for the
 // waypoint's wait, then walks to its goal, where its on_arrival applies.
 //
-// Agents that have not entered yet are not in the backend, so the backend numbers agents in
+// Agents that have not entered yet are not in the crowd, so the crowd numbers agents in
 // the order they enter while every output numbers them in scenario order. The schedule keeps
-// that map and shows positions and velocities by agent id: the backend's own arrays when the
+// that map and shows positions and velocities by agent id: the crowd's own arrays when the
 // two orders agree (every scenario without start delays or emitters), a copy otherwise.
 #pragma once
 
-#include "host/backends/backend.h"
 #include "host/output/metrics.h"
 #include "host/scenario/population.h"
 #include "host/sim/contact_arrival.h"
+#include "host/sim/crowd.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -31,11 +31,10 @@ public:
   explicit AgentSchedule(float agent_height);
 
   /// Makes setups[first..] known, with ids first, first + 1, ...; those whose start time is
-  /// not after `now` enter the backend at once (in id order, without a clearance test: their
+  /// not after `now` enter the crowd at once (in id order, without a clearance test: their
   /// places were checked when they were placed), the others wait for after_step. When the
   /// backend throws, the agent it refused and those after it are not made known.
-  void add_agents(std::span<const AgentSetup> setups, std::size_t first, CrowdBackend& backend,
-                  double now);
+  void add_agents(std::span<const AgentSetup> setups, std::size_t first, Crowd& crowd, double now);
 
   /// Everything that happens at the end of a step that ended at `now`, in agent id order:
   /// arrivals (at a waypoint: stand for its wait, or walk on; at the goal: on_arrival, and
@@ -45,25 +44,25 @@ public:
   /// clear tries again after the next step). An agent arrives at a waypoint or goal within
   /// its arrival_radius; at its goal, under the arrival rule Contact, also by touching an
   /// agent that arrived there before this step (host/sim/contact_arrival.h).
-  void after_step(std::span<const AgentSetup> setups, CrowdBackend& backend,
-                  MetricsCollector& metrics, double now);
+  void after_step(std::span<const AgentSetup> setups, Crowd& crowd, MetricsCollector& metrics,
+                  double now);
 
   /// Takes the agent out (present or not yet entered).
-  void remove_agent(int id, CrowdBackend& backend);
+  void remove_agent(int id, Crowd& crowd);
   /// The agent heads for setup.goal (its new goal), dropping the waypoints it has not
   /// reached; an agent that has not entered yet goes there once it enters.
-  void set_goal(int id, const AgentSetup& setup, CrowdBackend& backend);
+  void set_goal(int id, const AgentSetup& setup, Crowd& crowd);
 
-  /// Sends a walking agent's current target (its next waypoint or its goal) to the backend
+  /// Sends a walking agent's current target (its next waypoint or its goal) to the crowd
   /// again, which plans a new path from where it stands (stuck agents).
-  void replan(int id, const AgentSetup& setup, CrowdBackend& backend);
+  void replan(int id, const AgentSetup& setup, Crowd& crowd);
   /// Where the agent is heading now: its next waypoint, or its goal.
   glm::vec3 current_target(int id, const AgentSetup& setup) const {
     return target(setup, routes_.at(static_cast<std::size_t>(id)));
   }
-  /// The backend's id of agent `id`, -1 while it has not entered.
+  /// The crowd's id of agent `id`, -1 while it has not entered.
   int backend_of(int id) const { return routes_.at(static_cast<std::size_t>(id)).backend_id; }
-  /// The agent id of the agent the backend knows as `backend_id`.
+  /// The agent id of the agent the crowd knows as `backend_id`.
   int agent_of_backend(int backend_id) const {
     return agent_of_backend_.at(static_cast<std::size_t>(backend_id));
   }
@@ -80,12 +79,12 @@ public:
   /// Each agent's current target by id: its next waypoint, or its goal.
   void targets(std::span<const AgentSetup> setups, std::vector<glm::vec3>& out) const;
   /// By agent id. An agent that has not entered shows its spawn position and no velocity.
-  std::span<const glm::vec3> positions(const CrowdBackend& backend) const;
-  std::span<const glm::vec2> velocities(const CrowdBackend& backend) const;
+  std::span<const glm::vec3> positions(const Crowd& crowd) const;
+  std::span<const glm::vec2> velocities(const Crowd& crowd) const;
 
   /// Checkpoints (host/checkpoint/archive.h): routes, phases, entries to come, the id maps.
   void save(ArchiveWriter& out) const;
-  /// Restores, then checks that the state fits `setups` and a backend of `backend_agents`
+  /// Restores, then checks that the state fits `setups` and a crowd of `backend_agents`
   /// agents (ids in range, the two id maps each other's inverse, waypoints that exist), so
   /// that a damaged checkpoint is refused here rather than read out of bounds on the next step.
   void restore(ArchiveReader& in, std::span<const AgentSetup> setups, std::size_t backend_agents);
@@ -101,17 +100,17 @@ private:
   /// Fills by_contact_: the walking agents that arrive at their goal by contact this step.
   void find_contact_arrivals(std::span<const AgentSetup> setups, std::span<const glm::vec3> at);
   glm::vec3 target(const AgentSetup& setup, const Route& route) const;
-  void enter(int id, const AgentSetup& setup, CrowdBackend& backend);
+  void enter(int id, const AgentSetup& setup, Crowd& crowd);
   bool place_is_free(std::span<const AgentSetup> setups, int id,
                      std::span<const glm::vec3> positions) const;
-  void refresh_views(std::span<const AgentSetup> setups, const CrowdBackend& backend);
+  void refresh_views(std::span<const AgentSetup> setups, const Crowd& crowd);
 
   float agent_height_;
   std::vector<Route> routes_;
   std::vector<AgentPhase> phases_;
   std::vector<int> waiting_to_enter_; ///< Ids, by start time then id.
   std::vector<int> agent_of_backend_; ///< Agent id by backend id.
-  int entered_ = 0;                   ///< Agents added to the backend.
+  int entered_ = 0;                   ///< Agents added to the crowd.
   bool in_entry_order_ = true;        ///< Every backend id so far equals its agent id.
   std::vector<glm::vec3> positions_;  ///< By agent id, when not identity().
   std::vector<glm::vec2> velocities_;

@@ -1,6 +1,5 @@
 #include "host/sim/crowd.h"
 
-#include "cuda/core/executor.h"
 #include "cuda/kernels/fault_guard.h"
 #include "host/checkpoint/archive.h"
 #include "host/checkpoint/checkpoint_file.h"
@@ -9,12 +8,12 @@
 #include "host/navmesh/query_filter_check.h"
 #include "host/scenario/agent_params_check.h"
 #include "host/scenario/agent_setup_archive.h"
-#include "host/sim/crowd_solver.h"
 #include "host/sim/moving_target.h"
 
 #include <DetourNavMeshQuery.h>
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,40 +24,27 @@ std::string text(const glm::vec3& v) {
   return "(" + std::to_string(v.x) + ", " + std::to_string(v.y) + ", " + std::to_string(v.z) + ")";
 }
 
-NavMesh adopt_or_refuse(const dtNavMesh& navmesh) {
+std::shared_ptr<NavMesh> adopt_or_refuse(const dtNavMesh& navmesh) {
   try {
-    return NavMesh::adopt(navmesh);
+    return std::make_shared<NavMesh>(NavMesh::adopt(navmesh));
   } catch (const NavmeshError& e) {
     throw ApiError(std::string("Crowd: ") + e.what());
   }
 }
 
-NavMesh adopt_or_refuse(dtNavMesh& navmesh, dtTileCache& tile_cache) {
+std::shared_ptr<NavMesh> adopt_or_refuse(dtNavMesh& navmesh, dtTileCache& tile_cache) {
   try {
-    return NavMesh::adopt(navmesh, tile_cache);
+    return std::make_shared<NavMesh>(NavMesh::adopt(navmesh, tile_cache));
   } catch (const NavmeshError& e) {
     throw ApiError(std::string("Crowd: ") + e.what());
   }
 }
 
-std::unique_ptr<Executor> make_executor(const CrowdOptions& options) {
-  CrowdOptions::Executor kind = options.executor;
-#if defined(CROWD_HAS_CUDA)
-  const bool device = cuda_device_count() > 0;
-  if (kind == CrowdOptions::Executor::Auto)
-    kind = device ? CrowdOptions::Executor::Cuda : CrowdOptions::Executor::Cpu;
-  if (kind == CrowdOptions::Executor::Cuda) {
-    if (!device)
-      throw ApiError("Crowd: the CUDA executor was asked for, but no CUDA device is present; "
-                     "use CrowdOptions::Executor::Cpu or Auto");
-    return make_cuda_executor();
-  }
-#else
-  if (kind == CrowdOptions::Executor::Cuda)
-    throw ApiError("Crowd: this build has no CUDA executor (nvcc was not found when it was "
-                   "configured); use CrowdOptions::Executor::Cpu");
-#endif
-  return make_cpu_executor(options.solver.threads);
+std::unique_ptr<CrowdBackend> make_crowd_backend(const NavMesh& navmesh,
+                                                 const CrowdOptions& options) {
+  const float detour_radius =
+      options.max_agent_radius > 0.0f ? options.max_agent_radius : navmesh.settings().agent_radius;
+  return make_backend(options.backend, navmesh, options.solver, options.max_agents, detour_radius);
 }
 
 } // namespace
@@ -73,13 +59,16 @@ struct TargetRecord {
 };
 
 struct Crowd::Impl {
-  Impl(NavMesh adopted, const CrowdOptions& crowd_options)
-      : options(crowd_options), navmesh(std::move(adopted)),
-        solver(navmesh, crowd_options.solver, make_executor(crowd_options)) {}
+  Impl(std::shared_ptr<NavMesh> shared_navmesh, const CrowdOptions& crowd_options)
+      : options(crowd_options), navmesh_owner(std::move(shared_navmesh)), navmesh(*navmesh_owner),
+        backend(make_crowd_backend(navmesh, crowd_options)) {}
 
   CrowdOptions options;
-  NavMesh navmesh; // before solver, which keeps a reference to it
-  CrowdSolver solver;
+  /// Shared with the crowd a restore() replaces this one with (before backend, which keeps a
+  /// reference to it).
+  std::shared_ptr<NavMesh> navmesh_owner;
+  NavMesh& navmesh;
+  std::unique_ptr<CrowdBackend> backend;
   std::vector<AgentParams> params;
   std::vector<TargetRecord> targets;
   std::vector<std::uint8_t> removed;
@@ -87,9 +76,6 @@ struct Crowd::Impl {
   std::vector<unsigned int> obstacle_refs;
   std::vector<NavObstacle> obstacles;
   bool obstacles_queued = false; ///< Obstacle changes wait for the next update.
-  /// The caller's navmesh and tile cache, for a crowd built with them (else null).
-  dtNavMesh* editable = nullptr;
-  dtTileCache* tile_cache = nullptr;
 
   void check_obstacle(const char* call, int obstacle) const {
     if (obstacle < 0 || obstacle >= static_cast<int>(obstacle_refs.size()) ||
@@ -118,18 +104,33 @@ struct Crowd::Impl {
   void aim(int id, const glm::vec3& target) {
     TargetRecord& t = targets[static_cast<std::size_t>(id)];
     t.requested = target;
-    const TargetState state = solver.navigator().target_state(id);
+    const TargetState state = backend->target_state(id);
     // A search queued or failed waits for the replan delay too.
     const bool has_request = state == TargetState::Valid || state == TargetState::WaitingForPath ||
                              state == TargetState::Failed;
     if (!target_search_due(target, t.planned, t.since_plan, options.target_replan_distance,
                            options.target_replan_delay, has_request, [&] {
-                             return state == TargetState::Valid && solver.move_goal(id, target);
+                             return state == TargetState::Valid && backend->move_goal(id, target);
                            }))
       return;
-    solver.set_goal(id, target);
-    t.planned = target;
+    search(id, target);
+  }
+
+  /// A new path search for agent id toward `target`.
+  void search(int id, const glm::vec3& target) {
+    TargetRecord& t = targets[static_cast<std::size_t>(id)];
+    t.requested = t.planned = target;
     t.since_plan = 0.0f;
+    backend->set_goal(id, target);
+  }
+
+  /// Bookkeeping of a new agent `id` (the backend's) with `params`, heading for `target`.
+  void record_agent(const AgentParams& agent_params, const glm::vec3& target) {
+    params.push_back(agent_params);
+    TargetRecord record;
+    record.requested = record.planned = target;
+    targets.push_back(record);
+    removed.push_back(0);
   }
 
   void check_id(const char* call, int id) const {
@@ -144,6 +145,9 @@ struct Crowd::Impl {
   }
 };
 
+Crowd::Crowd(std::shared_ptr<NavMesh> navmesh, const CrowdOptions& options)
+    : impl_(std::make_unique<Impl>(std::move(navmesh), options)) {}
+
 namespace {
 
 const CrowdOptions& checked(const CrowdOptions& options) {
@@ -151,28 +155,47 @@ const CrowdOptions& checked(const CrowdOptions& options) {
     throw ApiError("Crowd: target_replan_distance must be a positive number of metres");
   if (!(options.target_replan_delay >= 0.0f) || !std::isfinite(options.target_replan_delay))
     throw ApiError("Crowd: target_replan_delay must be zero or a positive number of seconds");
+  if (options.max_agents < 1)
+    throw ApiError("Crowd: max_agents must be at least 1");
+  if (!(options.max_agent_radius >= 0.0f) || !std::isfinite(options.max_agent_radius))
+    throw ApiError("Crowd: max_agent_radius must be zero or a positive number of metres");
   return options;
+}
+
+/// `make` (a Crowd's construction, an agent's addition) with its errors as ApiError naming
+/// `call`: the backend's refusals (no CUDA device, a capacity DetourCrowd cannot hold, no
+/// navmesh near) and CrowdSolver's check of the solver options.
+template <typename Make> auto refusals_as_api_errors(const char* call, Make make) {
+  try {
+    return make();
+  } catch (const ApiError&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw ApiError(std::string(call) + ": " + e.what());
+  }
 }
 
 } // namespace
 
-Crowd::Crowd(const dtNavMesh& navmesh, const CrowdOptions& options) try
-    : impl_(std::make_unique<Impl>(adopt_or_refuse(navmesh), checked(options))) {
-} catch (const ApiError&) {
-  throw;
-} catch (const std::invalid_argument& e) {
-  // CrowdSolver's check of the solver options.
-  throw ApiError(std::string("Crowd: ") + e.what());
-}
+Crowd::Crowd(const dtNavMesh& navmesh, const CrowdOptions& options)
+    : Crowd(refusals_as_api_errors(
+          "Crowd", [&] { return Crowd(adopt_or_refuse(navmesh), checked(options)); })) {}
 
-Crowd::Crowd(dtNavMesh& navmesh, dtTileCache& tile_cache, const CrowdOptions& options) try
-    : impl_(std::make_unique<Impl>(adopt_or_refuse(navmesh, tile_cache), checked(options))) {
-  impl_->editable = &navmesh;
-  impl_->tile_cache = &tile_cache;
-} catch (const ApiError&) {
-  throw;
-} catch (const std::invalid_argument& e) {
-  throw ApiError(std::string("Crowd: ") + e.what());
+Crowd::Crowd(dtNavMesh& navmesh, dtTileCache& tile_cache, const CrowdOptions& options)
+    : Crowd(refusals_as_api_errors("Crowd", [&] {
+        return Crowd(adopt_or_refuse(navmesh, tile_cache), checked(options));
+      })) {}
+
+Crowd::Crowd(NavMesh navmesh, const CrowdOptions& options)
+    : Crowd(refusals_as_api_errors("Crowd", [&] {
+        return Crowd(std::make_shared<NavMesh>(std::move(navmesh)), checked(options));
+      })) {}
+
+CrowdBackend& Crowd::backend() {
+  return *impl_->backend;
+}
+const CrowdBackend& Crowd::backend() const {
+  return *impl_->backend;
 }
 
 int Crowd::add_obstacle(const NavObstacle& obstacle) {
@@ -209,7 +232,7 @@ void Crowd::remove_obstacle(int obstacle) {
 
 void Crowd::navmesh_changed() {
   impl_->navmesh.tiles_changed();
-  impl_->solver.navmesh_changed();
+  impl_->backend->navmesh_changed();
 }
 Crowd::Crowd(Crowd&&) noexcept = default;
 Crowd& Crowd::operator=(Crowd&&) noexcept = default;
@@ -234,20 +257,34 @@ int Crowd::add_agent(const glm::vec3& position, const AgentParams& params) {
   setup.goal = *placed;
   setup.params = params;
   setup.json_path = "api";
-  const int id = impl_->solver.add_agent(setup);
+  const int id =
+      refusals_as_api_errors("add_agent", [&] { return impl_->backend->add_agent(setup); });
   // Standing without a target, as dtCrowd::addAgent leaves an agent.
-  impl_->solver.stop_agent(id);
-  impl_->params.push_back(params);
-  TargetRecord record;
-  record.requested = record.planned = *placed;
-  impl_->targets.push_back(record);
-  impl_->removed.push_back(0);
+  impl_->backend->stop_agent(id);
+  impl_->record_agent(params, *placed);
+  return id;
+}
+
+int Crowd::add_agent(const AgentSetup& setup) {
+  if (!is_finite(setup.position) || !is_finite(setup.goal))
+    throw ApiError("add_agent: position and goal must be finite");
+  if (const auto problem = agent_params_problem(setup.params))
+    throw ApiError("add_agent: " + *problem);
+  // Checked here as our solver places it (NavMesh::placement_extents, the agent's filter): the
+  // solver would otherwise keep the agent it refuses, to keep its ids dense.
+  if (!impl_->navmesh.nearest_point(setup.position, impl_->navmesh.placement_extents(),
+                                    &filter_of(setup.params)))
+    throw ApiError("add_agent: no navmesh near " + text(setup.position) +
+                   (setup.json_path.empty() ? "" : " (" + setup.json_path + ")"));
+  const int id =
+      refusals_as_api_errors("add_agent", [&] { return impl_->backend->add_agent(setup); });
+  impl_->record_agent(setup.params, setup.goal);
   return id;
 }
 
 void Crowd::remove_agent(int id) {
   impl_->check_active("remove_agent", id);
-  impl_->solver.remove_agent(id);
+  impl_->backend->remove_agent(id);
   impl_->removed[static_cast<std::size_t>(id)] = 1;
 }
 
@@ -269,7 +306,7 @@ void Crowd::request_move_velocity(int id, const glm::vec3& velocity) {
   if (!is_finite(velocity))
     throw ApiError("request_move_velocity: velocity must be finite");
   impl_->targets[static_cast<std::size_t>(id)].leader = -1;
-  impl_->solver.set_velocity(id, velocity);
+  impl_->backend->set_velocity(id, velocity);
 }
 
 void Crowd::request_follow(int id, int leader, const glm::vec3& offset) {
@@ -283,14 +320,17 @@ void Crowd::request_follow(int id, int leader, const glm::vec3& offset) {
   t.leader = leader;
   t.offset = offset;
   t.since_plan = impl_->options.target_replan_delay; // the first aim may search at once
-  impl_->solver.stop_agent(id);                      // no corridor: the first aim searches
+  impl_->backend->stop_agent(id);                    // no corridor: the first aim searches
 }
 
 void Crowd::update_agent_parameters(int id, const AgentParams& params) {
   impl_->check_active("update_agent_parameters", id);
   if (const auto problem = agent_params_problem(params))
     throw ApiError("update_agent_parameters: " + *problem);
-  impl_->solver.set_agent_params(id, params);
+  refusals_as_api_errors("update_agent_parameters", [&] {
+    impl_->backend->set_agent_params(id, params); // detour: a ninth avoidance set is refused
+    return 0;
+  });
   impl_->params[static_cast<std::size_t>(id)] = params;
 }
 
@@ -302,23 +342,63 @@ const AgentParams& Crowd::agent_parameters(int id) const {
 void Crowd::reset_move_target(int id) {
   impl_->check_active("reset_move_target", id);
   impl_->targets[static_cast<std::size_t>(id)].leader = -1;
-  impl_->solver.stop_agent(id);
+  impl_->backend->stop_agent(id);
+}
+
+void Crowd::request_path(int id, const glm::vec3& target) {
+  impl_->check_active("request_path", id);
+  if (!is_finite(target))
+    throw ApiError("request_path: target must be finite");
+  impl_->targets[static_cast<std::size_t>(id)].leader = -1;
+  impl_->search(id, target);
+}
+
+bool Crowd::adjust_move_target(int id, const glm::vec3& target) {
+  impl_->check_active("adjust_move_target", id);
+  if (!is_finite(target))
+    throw ApiError("adjust_move_target: target must be finite");
+  if (!impl_->backend->move_goal(id, target))
+    return false;
+  impl_->targets[static_cast<std::size_t>(id)].requested = target;
+  return true;
+}
+
+void Crowd::move_agent(int id, const glm::vec3& position) {
+  impl_->check_active("move_agent", id);
+  if (!is_finite(position))
+    throw ApiError("move_agent: position must be finite");
+  impl_->backend->move_agent(id, position);
 }
 
 void Crowd::set_query_filter(int type, const dtQueryFilter& filter) {
   if (const std::string problem = query_filter_problem(type, filter); !problem.empty())
     throw ApiError("set_query_filter: " + problem);
-  impl_->solver.set_query_filter(type, filter);
+  impl_->backend->set_query_filter(type, filter);
 }
 
 const dtQueryFilter& Crowd::query_filter(int type) const {
   if (const std::string problem = query_filter_type_problem(type); !problem.empty())
     throw ApiError("query_filter: " + problem);
-  return impl_->solver.navigator().query_filter(type);
+  return impl_->backend->query_filter(type);
 }
 
 const dtQueryFilter& Crowd::filter_of(const AgentParams& params) const {
-  return impl_->solver.navigator().query_filter(params.query_filter_type);
+  return impl_->backend->query_filter(params.query_filter_type);
+}
+
+bool Crowd::update_obstacles() {
+  Impl& m = *impl_;
+  if (!m.obstacles_queued)
+    return false;
+  m.obstacles_queued = false;
+  try {
+    if (m.navmesh.update_obstacles() == 0)
+      return false;
+  } catch (const NavmeshError& e) {
+    throw ApiError(std::string("update: ") + e.what());
+  }
+  m.backend->navmesh_changed();
+  return true;
 }
 
 void Crowd::update(float dt) {
@@ -327,15 +407,7 @@ void Crowd::update(float dt) {
   Impl& m = *impl_;
   // The obstacles changed since the last update, first: the tiles they touch rebuilt, and the
   // corridors through them cut and planned again.
-  if (m.obstacles_queued) {
-    m.obstacles_queued = false;
-    try {
-      if (m.navmesh.update_obstacles() > 0)
-        m.solver.navmesh_changed();
-    } catch (const NavmeshError& e) {
-      throw ApiError(std::string("update: ") + e.what());
-    }
-  }
+  update_obstacles();
   for (int id = 0; id < agent_count(); ++id) {
     TargetRecord& t = m.targets[static_cast<std::size_t>(id)];
     if (m.removed[static_cast<std::size_t>(id)])
@@ -345,18 +417,18 @@ void Crowd::update(float dt) {
       continue;
     if (m.removed[static_cast<std::size_t>(t.leader)]) {
       t.leader = -1;
-      m.solver.stop_agent(id);
+      m.backend->stop_agent(id);
       continue;
     }
     const std::size_t l = static_cast<std::size_t>(t.leader);
     const AgentParams& own = m.params[static_cast<std::size_t>(id)];
-    const glm::vec3 wanted = follow_point(m.solver.positions()[l], m.solver.velocities()[l],
+    const glm::vec3 wanted = follow_point(m.backend->positions()[l], m.backend->velocities()[l],
                                           t.offset, own.radius, own.max_speed);
     // Where the leader's offset point is off the navmesh (beyond a wall), the nearest point.
     if (const auto placed = m.navmesh.nearest_point(wanted, query_extents(own), &filter_of(own)))
       m.aim(id, *placed);
   }
-  m.solver.step(dt);
+  m.backend->step(dt);
 }
 
 int Crowd::agent_count() const {
@@ -369,19 +441,27 @@ bool Crowd::is_active(int id) const {
 
 glm::vec3 Crowd::position(int id) const {
   impl_->check_id("position", id);
-  return impl_->solver.positions()[static_cast<std::size_t>(id)];
+  return impl_->backend->positions()[static_cast<std::size_t>(id)];
 }
 
 glm::vec2 Crowd::velocity(int id) const {
   impl_->check_id("velocity", id);
-  return impl_->solver.velocities()[static_cast<std::size_t>(id)];
+  return impl_->backend->velocities()[static_cast<std::size_t>(id)];
+}
+
+std::span<const glm::vec3> Crowd::positions() const {
+  return impl_->backend->positions();
+}
+
+std::span<const glm::vec2> Crowd::velocities() const {
+  return impl_->backend->velocities();
 }
 
 glm::vec2 Crowd::desired_velocity(int id) const {
   impl_->check_id("desired_velocity", id);
   if (impl_->removed[static_cast<std::size_t>(id)])
     return glm::vec2(0.0f);
-  return impl_->solver.desired_velocity(id);
+  return impl_->backend->desired_velocity(id);
 }
 
 std::vector<CrowdCorner> Crowd::corners(int id) const {
@@ -389,7 +469,7 @@ std::vector<CrowdCorner> Crowd::corners(int id) const {
   std::vector<CrowdCorner> corners;
   if (impl_->removed[static_cast<std::size_t>(id)])
     return corners;
-  for (const PathCorner& c : impl_->solver.navigator().corners(id))
+  for (const PathCorner& c : impl_->backend->corners(id))
     corners.push_back({c.position, (c.flags & DT_STRAIGHTPATH_END) != 0,
                        (c.flags & DT_STRAIGHTPATH_OFFMESH_CONNECTION) != 0});
   return corners;
@@ -397,7 +477,9 @@ std::vector<CrowdCorner> Crowd::corners(int id) const {
 
 bool Crowd::is_on_link(int id) const {
   impl_->check_id("is_on_link", id);
-  return impl_->solver.navigator().on_links()[static_cast<std::size_t>(id)] != 0;
+  const std::span<const std::uint8_t> on_links = impl_->backend->on_links();
+  return static_cast<std::size_t>(id) < on_links.size() &&
+         on_links[static_cast<std::size_t>(id)] != 0;
 }
 
 glm::vec3 Crowd::target(int id) const {
@@ -409,7 +491,7 @@ CrowdTargetState Crowd::target_state(int id) const {
   impl_->check_id("target_state", id);
   if (impl_->removed[static_cast<std::size_t>(id)])
     return CrowdTargetState::None;
-  switch (impl_->solver.navigator().target_state(id)) {
+  switch (impl_->backend->target_state(id)) {
   case TargetState::None:
     return CrowdTargetState::None;
   case TargetState::WaitingForPath:
@@ -437,15 +519,8 @@ constexpr auto kTargetFields = [](auto& archive, auto& t) {
 
 } // namespace
 
-void Crowd::save(const std::filesystem::path& file) const {
+void Crowd::save_state(ArchiveWriter& out) const {
   const Impl& m = *impl_;
-  ArchiveWriter out;
-  // The options first: GCC 12 warns (-Wstringop-overflow, falsely) of an inlined first write
-  // into the writer's empty buffer.
-  save_solver_options(out, m.options.solver);
-  out.put(kCrowdCheckpointKind);
-  out.put(navmesh_fingerprint(m.navmesh.detour()));
-  out.fields(m.options.target_replan_distance, m.options.target_replan_delay);
   out.put(static_cast<std::uint64_t>(m.params.size()));
   for (const AgentParams& params : m.params) {
     AgentSetup setup;
@@ -454,8 +529,41 @@ void Crowd::save(const std::filesystem::path& file) const {
   }
   out.put(m.removed);
   out.put_records(m.targets, kTargetFields);
-  m.solver.save(out);
+  m.backend->save(out);
+}
+
+void Crowd::restore_state(ArchiveReader& in) {
+  Impl& m = *impl_;
+  const std::size_t count = in.count();
+  std::vector<AgentParams> params;
+  for (std::size_t k = 0; k < count; ++k) {
+    params.push_back(restore_agent_setup(in).params);
+    if (const auto problem = agent_params_problem(params.back()))
+      in.fail("agent " + std::to_string(k) + ": " + *problem);
+  }
+  m.params = std::move(params);
+  in.get(m.removed);
+  in.expect(m.removed.size(), count, "the removed flags' count");
+  in.get_records(m.targets, kTargetFields);
+  in.expect(m.targets.size(), count, "the targets' count");
+  for (const TargetRecord& t : m.targets)
+    if (t.leader < -1 || t.leader >= static_cast<int>(count))
+      in.fail("a follower's leader is not an agent");
+  m.backend->restore(in);
+  in.expect(m.backend->positions().size(), count, "the backend's agent count");
+}
+
+void Crowd::save(const std::filesystem::path& file) const {
+  const Impl& m = *impl_;
   try {
+    ArchiveWriter out;
+    // The options first: GCC 12 warns (-Wstringop-overflow, falsely) of an inlined first write
+    // into the writer's empty buffer.
+    save_solver_options(out, m.options.solver);
+    out.put(kCrowdCheckpointKind);
+    out.put(navmesh_fingerprint(m.navmesh.detour()));
+    out.fields(m.options.target_replan_distance, m.options.target_replan_delay);
+    save_state(out); // the detour backend refuses: DetourCrowd's state cannot be saved
     write_checkpoint_file(file, out);
   } catch (const std::exception& e) {
     throw ApiError(std::string("save: ") + e.what());
@@ -480,51 +588,32 @@ void Crowd::restore(const std::filesystem::path& file) {
               "order)");
     in.get(options.target_replan_distance);
     in.get(options.target_replan_delay);
-    std::unique_ptr<Impl> fresh;
+    std::optional<Crowd> fresh;
     try {
-      fresh = std::make_unique<Impl>(impl_->tile_cache != nullptr
-                                         ? adopt_or_refuse(*impl_->editable, *impl_->tile_cache)
-                                         : adopt_or_refuse(impl_->navmesh.detour()),
-                                     checked(options));
+      fresh.emplace(Crowd(impl_->navmesh_owner, checked(options)));
     } catch (const std::exception& e) { // options out of range (ApiError, CrowdSolver's check)
       in.fail(std::string("its options are refused: ") + e.what());
     }
-    const std::size_t count = in.count();
-    for (std::size_t k = 0; k < count; ++k) {
-      const AgentParams params = restore_agent_setup(in).params;
-      if (const auto problem = agent_params_problem(params))
-        in.fail("agent " + std::to_string(k) + ": " + *problem);
-      fresh->params.push_back(params);
-    }
-    in.get(fresh->removed);
-    in.expect(fresh->removed.size(), count, "the removed flags' count");
-    in.get_records(fresh->targets, kTargetFields);
-    in.expect(fresh->targets.size(), count, "the targets' count");
-    for (const TargetRecord& t : fresh->targets)
-      if (t.leader < -1 || t.leader >= static_cast<int>(count))
-        in.fail("a follower's leader is not an agent");
-    fresh->solver.restore(in);
-    in.expect(fresh->solver.positions().size(), count, "the solver's agent count");
+    fresh->restore_state(in);
     if (!in.at_end())
       in.fail("bytes after the crowd's state");
     // The obstacles are the navmesh's (the tile cache's), not saved: they stay as they stand.
-    fresh->tile_cache = impl_->tile_cache;
-    fresh->editable = impl_->editable;
-    fresh->obstacle_refs = std::move(impl_->obstacle_refs);
-    fresh->obstacles = std::move(impl_->obstacles);
-    fresh->obstacles_queued = impl_->obstacles_queued;
-    impl_ = std::move(fresh);
+    Impl& m = *fresh->impl_;
+    m.obstacle_refs = std::move(impl_->obstacle_refs);
+    m.obstacles = std::move(impl_->obstacles);
+    m.obstacles_queued = impl_->obstacles_queued;
+    impl_ = std::move(fresh->impl_);
   } catch (const CheckpointError& e) {
     throw ApiError(std::string("restore: ") + e.what());
   }
 }
 
 std::size_t Crowd::path_searches() const {
-  return impl_->solver.navigator().path_searches();
+  return impl_->backend->path_searches();
 }
 
 std::string Crowd::executor_name() const {
-  return impl_->solver.name();
+  return impl_->backend->name();
 }
 
 const NavMesh& Crowd::navmesh() const {

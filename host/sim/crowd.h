@@ -2,7 +2,8 @@
 // DetourCrowd's dtCrowd: built on the caller's dtNavMesh (tiled or not), agents added with
 // their parameters, sent to targets, and advanced by the caller's dt. The same engine as a
 // Simulation (CrowdSolver: corridors, the kernel stages on the CPU or CUDA executor), without
-// scenarios, outputs or metrics.
+// scenarios, outputs or metrics; a Simulation is a Crowd with a scenario's schedule, outputs
+// and metrics around it.
 //
 //   crowd::Crowd crowd(my_navmesh);                   // const dtNavMesh&, kept by the caller
 //   int id = crowd.add_agent({1, 0, 2});
@@ -12,6 +13,7 @@
 #pragma once
 
 #include "cuda/core/solver_options.h"
+#include "host/backends/backend_kind.h"
 #include "host/navmesh/navmesh.h"
 #include "host/scenario/scenario.h"
 #include "host/sim/api_error.h"
@@ -19,6 +21,7 @@
 #include <filesystem>
 #include <glm/glm.hpp>
 #include <memory>
+#include <span>
 #include <vector>
 
 class dtNavMesh;
@@ -26,11 +29,15 @@ class dtTileCache;
 
 namespace crowd {
 
+class ArchiveWriter;
+class ArchiveReader;
+class Simulation;
+
 struct CrowdOptions {
-  /// Where the kernel stages run: Auto takes the CUDA executor when this build has it and a
-  /// device is present, else the CPU executor over solver.threads threads (0: all cores).
-  enum class Executor { Auto, Cpu, Cuda };
-  Executor executor = Executor::Auto;
+  /// Which engine runs the crowd: Auto takes our solver on the CUDA executor when this build
+  /// has it and a device is present, else on the CPU executor over solver.threads threads (0:
+  /// all cores); Detour runs DetourCrowd itself, to compare with through the same calls.
+  BackendKind backend = BackendKind::Auto;
   SolverOptions solver;
   /// Moving targets (request_move_target again and again, request_follow): a target that moved
   /// more than target_replan_distance (m, > 0) since its path was planned gets a new path
@@ -38,6 +45,11 @@ struct CrowdOptions {
   /// 1 s). In between, the corridor's end moves along the navmesh with the target, no search.
   float target_replan_distance = 1.0f;
   float target_replan_delay = 1.0f;
+  /// The detour backend only, fixed at dtCrowd::init as DetourCrowd cannot grow: at most
+  /// max_agents agents at once (1 to 16383, its proximity grid's 16-bit limit), and the radius
+  /// (m, >= 0) its placement and neighbour grid are sized for, 0 for the navmesh's agent radius.
+  int max_agents = 1024;
+  float max_agent_radius = 0.0f;
 };
 
 /// Where an agent stands with its target (dtCrowdAgent::targetState).
@@ -61,10 +73,14 @@ class Crowd {
 public:
   /// A crowd on `navmesh`, which must outlive it and change only between updates, told with
   /// navmesh_changed(). Throws
-  /// ApiError when the navmesh has no polygon, when options ask for the CUDA executor in a
+  /// ApiError when the navmesh has no polygon, when options ask for the CUDA backend in a
   /// build without it or on a machine without a device, or for solver options, a replan
-  /// distance or a delay out of range.
+  /// distance, a delay or a detour capacity out of range.
   explicit Crowd(const dtNavMesh& navmesh, const CrowdOptions& options = {});
+  /// A crowd on a navmesh this library built (NavMesh::build, from a scenario's world or your
+  /// own geometry), which it keeps. A dynamic one (NavmeshBuildSettings::dynamic) takes
+  /// obstacles as a crowd on a tile cache does. Throws ApiError as above.
+  explicit Crowd(NavMesh navmesh, const CrowdOptions& options = {});
   /// A crowd on `navmesh` and the DetourTileCache that builds its tiles (as RecastDemo's
   /// Sample_TempObstacles sets them up), for dynamic obstacles: add_obstacle, move_obstacle and
   /// remove_obstacle. Both must outlive it.
@@ -78,6 +94,12 @@ public:
   /// never reused). Throws ApiError for a non-finite position, parameters out of their ranges
   /// (host/scenario/param_table.h, the scenario format's) or no navmesh near.
   int add_agent(const glm::vec3& position, const AgentParams& params = {});
+  /// Adds an agent as a scenario places it (host/scenario/population.h): at setup.position,
+  /// already on the navmesh, heading for setup.goal from the next update, with setup.params;
+  /// add_agent and request_path in one call, nothing projected again. Returns its id. Throws
+  /// ApiError for a non-finite position or goal, parameters out of range, or no navmesh near
+  /// the position (naming setup.json_path), the crowd unchanged.
+  int add_agent(const AgentSetup& setup);
   /// Takes the agent out: it no longer moves or obstructs. Its id stays taken.
   void remove_agent(int id);
   /// Sends the agent to the navmesh point nearest `target` within its query extents; its path
@@ -86,6 +108,23 @@ public:
   /// only as CrowdOptions::target_replan_distance and _delay say. Ends a request_follow. Throws
   /// ApiError for an unknown or removed agent, a non-finite target or no navmesh near it.
   void request_move_target(int id, const glm::vec3& target);
+  /// Sends the agent to `target` with a new path search from where it stands, as DetourCrowd's
+  /// requestMoveTarget does, whatever request_move_target's replan rules would say, and without
+  /// projecting the target first (the search heads for the navmesh point nearest it): for a
+  /// target that jumped, such as a scenario's next waypoint, or an agent that is stuck. Ends a
+  /// request_follow. Throws ApiError for an unknown or removed agent or a non-finite target.
+  void request_path(int id, const glm::vec3& target);
+  /// Moves the end of the agent's path to `target` without a search, along the navmesh from its
+  /// old end (dtPathCorridor::moveTargetPosition); returns whether the path ends there now.
+  /// False where it could not (no path yet, a wall between, the detour backend): request_path
+  /// then. request_move_target does this by its own replan rules; this is for a caller with
+  /// rules of its own. Throws ApiError for an unknown or removed agent or a non-finite target.
+  bool adjust_move_target(int id, const glm::vec3& target);
+  /// Puts the agent at the navmesh point nearest `position` between two updates, keeping its
+  /// velocity and its target; a walking agent's path is searched again from there. Periodic
+  /// worlds move agents across their seam this way. Throws ApiError for an unknown or removed
+  /// agent or a non-finite position.
+  void move_agent(int id, const glm::vec3& position);
   /// Makes the agent move at `velocity` ((vx, vy, vz), m/s) instead of toward a target, as
   /// dtCrowd::requestMoveVelocity: its desired speed is the velocity's length, whatever its
   /// max_speed; avoidance, collisions and the navmesh's edges bound its moves as anyone's. Ends
@@ -143,6 +182,10 @@ public:
   /// is built again, and its agents' corridors are kept up to the first polygon that is gone
   /// and planned again from there.
   void navmesh_changed();
+  /// Rebuilds now the tiles that the obstacle calls since the last update touch, and has the
+  /// agents follow, as update() does first; returns whether a tile changed. For a caller that
+  /// reads the navmesh or moves targets between its obstacle calls and the next update.
+  bool update_obstacles();
   /// Advances every agent by dt seconds (0 < dt <= 1), followers' targets first. Throws
   /// ApiError otherwise.
   void update(float dt);
@@ -154,6 +197,10 @@ public:
   /// The agent's position (m) and velocity ((vx, vz), m/s) after the last update.
   glm::vec3 position(int id) const;
   glm::vec2 velocity(int id) const;
+  /// Every agent's position and velocity, indexed by id, as position() and velocity() read
+  /// them; a removed agent keeps its last.
+  std::span<const glm::vec3> positions() const;
+  std::span<const glm::vec2> velocities() const;
   /// The velocity it wanted after the last update ((vx, vz), m/s): toward its next corners (or
   /// its requested velocity) after the standoff breaker and separation, before avoidance
   /// (dtCrowdAgent::dvel).
@@ -181,7 +228,7 @@ public:
   void restore(const std::filesystem::path& file);
   /// Path searches run so far (A* searches and shared path trees built).
   std::size_t path_searches() const;
-  /// "cpu" or "cuda".
+  /// "cpu", "cuda" or "detour".
   std::string executor_name() const;
   /// The navmesh as the crowd reads it (the caller's, with the settings from its tiles).
   const NavMesh& navmesh() const;
@@ -191,6 +238,19 @@ public:
   glm::vec3 query_extents(const AgentParams& params) const;
 
 private:
+  /// The Simulation steps its scenario on a Crowd and reads its engine's stage times, health
+  /// and memory, and saves it within its own checkpoints.
+  friend class Simulation;
+  /// A crowd on `navmesh` with options the caller checked; errors as the backend throws them.
+  Crowd(std::shared_ptr<NavMesh> navmesh, const CrowdOptions& options);
+  CrowdBackend& backend();
+  const CrowdBackend& backend() const;
+  /// Saves and restores what save() and restore() keep of a crowd, but for the options and the
+  /// navmesh, within the caller's archive (host/checkpoint/archive.h); restore throws
+  /// CheckpointError and must be called on a crowd with the caller's first agents only.
+  void save_state(ArchiveWriter& out) const;
+  void restore_state(ArchiveReader& in);
+
   /// The query filter of an agent with `params` (checked parameters).
   const dtQueryFilter& filter_of(const AgentParams& params) const;
 

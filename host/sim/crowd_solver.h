@@ -30,20 +30,26 @@ public:
   /// Agent `id`'s parameters from now on (dtCrowd::updateAgentParameters): radius, speed,
   /// acceleration, query range, separation, avoidance, standoff side and query filter type. A
   /// removed agent is left alone.
-  void set_agent_params(int id, const AgentParams& params);
+  void set_agent_params(int id, const AgentParams& params) override;
   /// Query filter `type` (0..15) from now on (CorridorNavigator::set_query_filter).
   void set_query_filter(int type, const dtQueryFilter& filter) override {
     navigator_->set_query_filter(type, filter);
+  }
+  const dtQueryFilter& query_filter(int type) const override {
+    return navigator_->query_filter(type);
   }
   /// CorridorNavigator::move_target for agent `id`: its goal moves without a search; false
   /// where it could not (no corridor yet, a wall in the way), for the caller to set_goal.
   bool move_goal(int id, const glm::vec3& goal) override;
   /// CorridorNavigator::set_velocity for agent `id`: it moves at `velocity` (m/s), no path. A
   /// removed agent is left alone.
-  void set_velocity(int id, const glm::vec3& velocity);
+  void set_velocity(int id, const glm::vec3& velocity) override;
   /// Agent `id`'s desired velocity ((vx, vz), m/s) as the last step left it: its preferred
   /// velocity after the standoff breaker and separation (DetourCrowd's dvel).
-  glm::vec2 desired_velocity(int id) const;
+  glm::vec2 desired_velocity(int id) const override;
+  TargetState target_state(int id) const override { return navigator_->target_state(id); }
+  std::vector<PathCorner> corners(int id) const override { return navigator_->corners(id); }
+  std::size_t path_searches() const override { return navigator_->path_searches(); }
   void move_agent(int id, const glm::vec3& position) override;
   /// CorridorNavigator::navmesh_changed, and the wall grid and the executor's navmesh tables
   /// built again.

@@ -15,8 +15,8 @@ constexpr const char* kActions[] = {"add_obstacle", "move_obstacle", "remove_obs
 
 } // namespace
 
-ObstacleEvents::ObstacleEvents(const Scenario& scenario, NavMesh& navmesh)
-    : scenario_(scenario), navmesh_(navmesh), order_(event_order(scenario.events)) {
+ObstacleEvents::ObstacleEvents(const Scenario& scenario, Crowd& crowd)
+    : scenario_(scenario), crowd_(crowd), order_(event_order(scenario.events)) {
   // Replay the names (the reader checked the order) to know what each move moves, and check
   // every obstacle as the navmesh will take it.
   std::map<std::string, NavObstacle> shapes;
@@ -28,7 +28,7 @@ ObstacleEvents::ObstacleEvents(const Scenario& scenario, NavMesh& navmesh)
     }
     const auto it = shapes.find(e.name);
     const NavObstacle obstacle = obstacle_of(i, it != shapes.end() ? &it->second : nullptr);
-    if (const std::string problem = navmesh.obstacle_problem(obstacle); !problem.empty())
+    if (const std::string problem = crowd.navmesh().obstacle_problem(obstacle); !problem.empty())
       throw ScenarioError(scenario.file.string(), path_of(i), problem);
     shapes[e.name] = obstacle;
   }
@@ -43,10 +43,11 @@ glm::vec3 ObstacleEvents::foot_of(const PointSpec& point) const {
   if (point.has_height)
     return point.position;
   // The surface under (x, z), searched over the navmesh's whole height; a 2D world's is y = 0.
-  const glm::vec3 lo = navmesh_.bounds_min(), hi = navmesh_.bounds_max();
+  const NavMesh& navmesh = crowd_.navmesh();
+  const glm::vec3 lo = navmesh.bounds_min(), hi = navmesh.bounds_max();
   const glm::vec3 probe{point.position.x, 0.5f * (lo.y + hi.y), point.position.z};
   const glm::vec3 extents{0.5f, 0.5f * (hi.y - lo.y) + 1.0f, 0.5f};
-  const std::optional<glm::vec3> surface = navmesh_.nearest_point(probe, extents);
+  const std::optional<glm::vec3> surface = navmesh.nearest_point(probe, extents);
   return {point.position.x, surface ? surface->y : lo.y, point.position.z};
 }
 
@@ -101,23 +102,25 @@ bool ObstacleEvents::apply_due(double now) {
     any = true;
     try {
       const auto it = standing_.find(e.name);
-      if (e.action != ObstacleEvent::Action::Add) {
-        navmesh_.remove_obstacle(it->second.id);
-        if (e.action == ObstacleEvent::Action::Remove) {
-          standing_.erase(it);
-          continue;
-        }
+      if (e.action == ObstacleEvent::Action::Remove) {
+        crowd_.remove_obstacle(it->second.id);
+        standing_.erase(it);
+        continue;
       }
-      // A move is a removal and an addition, rebuilt together: DetourTileCache has no move.
       Standing placed;
       placed.obstacle = obstacle_of(i, it != standing_.end() ? &it->second.obstacle : nullptr);
-      placed.id = navmesh_.add_obstacle(placed.obstacle);
+      if (e.action == ObstacleEvent::Action::Move) {
+        placed.id = it->second.id;
+        crowd_.move_obstacle(placed.id, placed.obstacle.position, placed.obstacle.yaw);
+      } else {
+        placed.id = crowd_.add_obstacle(placed.obstacle);
+      }
       standing_[e.name] = placed;
-    } catch (const NavmeshError& error) {
+    } catch (const ApiError& error) {
       throw ScenarioError(scenario_.file.string(), path_of(i), error.what());
     }
   }
-  return any && navmesh_.update_obstacles() > 0;
+  return any && crowd_.update_obstacles();
 }
 
 } // namespace crowd

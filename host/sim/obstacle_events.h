@@ -1,10 +1,11 @@
 // Scenario extension `events` (docs/scenario-extensions.md): dynamic obstacles added, moved and
-// removed on the navmesh at their times. The simulation applies the events due before each
-// step; when the navmesh changed, the backend follows (CrowdBackend::navmesh_changed).
+// removed on the navmesh at their times, through the Crowd's obstacle calls. The simulation
+// applies the events due before each step; the crowd's agents follow the rebuilt tiles.
 #pragma once
 
 #include "host/navmesh/navmesh.h"
 #include "host/scenario/scenario.h"
+#include "host/sim/crowd.h"
 
 #include <cstddef>
 #include <map>
@@ -15,14 +16,15 @@ namespace crowd {
 
 class ObstacleEvents {
 public:
-  /// The events of `scenario` on `navmesh` (built for them: NavmeshBuildSettings::dynamic),
-  /// which must outlive this. Checks every obstacle the events put down against the navmesh
-  /// first, so that a run does not stop halfway: throws ScenarioError naming the event.
-  ObstacleEvents(const Scenario& scenario, NavMesh& navmesh);
+  /// The events of `scenario` for `crowd` (whose navmesh was built for them:
+  /// NavmeshBuildSettings::dynamic), both of which must outlive this. Checks every obstacle the
+  /// events put down against the navmesh first, so that a run does not stop halfway: throws
+  /// ScenarioError naming the event.
+  ObstacleEvents(const Scenario& scenario, Crowd& crowd);
 
   /// Applies the events due at `now` (seconds from the start: those at or before it, not
   /// applied yet), in time order, ties in file order, then rebuilds the navmesh's tiles they
-  /// touch. Returns whether the navmesh changed.
+  /// touch (Crowd::update_obstacles). Returns whether the navmesh changed.
   bool apply_due(double now);
   /// The first step k (starting at k * dt, dt in decimal seconds as the simulation's clock)
   /// before which apply_due would apply the next event not applied yet; INT_MAX when none is
@@ -33,7 +35,7 @@ public:
 
 private:
   struct Standing {
-    unsigned int id = 0; ///< NavMesh::add_obstacle's.
+    int id = 0; ///< Crowd::add_obstacle's.
     NavObstacle obstacle;
   };
   /// What event `i` puts down: its obstacle, or the one it moves, at its new place.
@@ -43,7 +45,7 @@ private:
   std::string path_of(std::size_t i) const;
 
   const Scenario& scenario_;
-  NavMesh& navmesh_;
+  Crowd& crowd_;
   std::vector<std::size_t> order_;
   std::size_t next_ = 0;
   std::map<std::string, Standing> standing_;

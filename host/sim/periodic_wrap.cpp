@@ -2,7 +2,7 @@
 
 namespace crowd {
 
-int PeriodicWrap::apply(const AgentSchedule& schedule, CrowdBackend& backend) const {
+int PeriodicWrap::apply(const AgentSchedule& schedule, Crowd& crowd) const {
   if (!frame_)
     return 0;
   const auto phases = schedule.phases();
@@ -11,15 +11,15 @@ int PeriodicWrap::apply(const AgentSchedule& schedule, CrowdBackend& backend) co
     if (!is_present(phases[i]))
       continue;
     const int b = schedule.backend_of(static_cast<int>(i));
-    // The backend's own array, by its id: the schedule's copied view is refreshed only after
+    // The crowd's own array, by its id: the schedule's copied view is refreshed only after
     // this (AgentSchedule::after_step).
-    glm::vec3 p = backend.positions()[static_cast<std::size_t>(b)];
+    glm::vec3 p = crowd.positions()[static_cast<std::size_t>(b)];
     float& along = frame_->axis == 0 ? p.x : p.z;
     const float shift = frame_->wrap_shift(along);
     if (shift == 0.0f)
       continue;
     along += shift;
-    backend.move_agent(b, p);
+    crowd.move_agent(b, p);
     ++moved;
   }
   return moved;

@@ -1,12 +1,12 @@
 // The step of a periodic world (scenario extension `world.periodic`,
-// host/scenario/periodic_world.h) that makes it periodic: after the backend has moved the
+// host/scenario/periodic_world.h) that makes it periodic: after the crowd has moved the
 // agents, every agent past an end of the periodic axis is put back one period away, with its
-// velocity and goal, through CrowdBackend::move_agent. The same for every backend.
+// velocity and goal, through Crowd::move_agent. The same on every backend.
 #pragma once
 
-#include "host/backends/backend.h"
 #include "host/scenario/periodic_world.h"
 #include "host/sim/agent_schedule.h"
+#include "host/sim/crowd.h"
 
 #include <optional>
 
@@ -19,7 +19,7 @@ public:
 
   /// Moves the present agents (schedule phases Walking, Arrived, Waiting) that are past an
   /// end. Returns how many were moved.
-  int apply(const AgentSchedule& schedule, CrowdBackend& backend) const;
+  int apply(const AgentSchedule& schedule, Crowd& crowd) const;
 
   const std::optional<PeriodicFrame>& frame() const { return frame_; }
 

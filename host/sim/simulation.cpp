@@ -1,6 +1,5 @@
 #include "host/sim/simulation.h"
 
-#include "cuda/core/executor.h"
 #include "cuda/kernels/fault_guard.h"
 #include "host/backends/detour_backend.h"
 #include "host/checkpoint/archive.h"
@@ -26,18 +25,6 @@
 #include <optional>
 
 namespace crowd {
-
-BackendKind parse_backend_kind(const std::string& name) {
-  if (name == "auto")
-    return BackendKind::Auto;
-  if (name == "cpu")
-    return BackendKind::Cpu;
-  if (name == "cuda")
-    return BackendKind::Cuda;
-  if (name == "detour")
-    return BackendKind::Detour;
-  throw std::invalid_argument("unknown backend '" + name + "' (use auto, cpu, cuda or detour)");
-}
 
 StandoffRule parse_standoff_rule(const std::string& name) {
   if (name == "keep_right")
@@ -65,38 +52,7 @@ ArrivalRule parse_arrival_rule(const std::string& name) {
   throw std::invalid_argument("unknown arrival rule '" + name + "' (use contact or radius)");
 }
 
-bool cuda_device_available() {
-#if defined(CROWD_HAS_CUDA)
-  return cuda_device_count() > 0;
-#else
-  return false;
-#endif
-}
-
 namespace {
-
-std::unique_ptr<CrowdBackend> make_backend(BackendKind kind, const NavMesh& navmesh,
-                                           const SolverOptions& options, int capacity,
-                                           float max_radius) {
-  if (kind == BackendKind::Auto)
-    kind = cuda_device_available() ? BackendKind::Cuda : BackendKind::Cpu;
-  switch (kind) {
-  case BackendKind::Cpu:
-    return std::make_unique<CrowdSolver>(navmesh, options, make_cpu_executor(options.threads));
-  case BackendKind::Cuda:
-#if defined(CROWD_HAS_CUDA)
-    return std::make_unique<CrowdSolver>(navmesh, options, make_cuda_executor());
-#else
-    throw std::runtime_error("backend 'cuda' is not available: this build has no CUDA backend "
-                             "(nvcc was not found when it was configured); use --backend cpu");
-#endif
-  case BackendKind::Detour:
-    return std::make_unique<DetourCrowdBackend>(navmesh, capacity, max_radius);
-  case BackendKind::Auto:
-    break;
-  }
-  throw std::logic_error("unreachable backend kind");
-}
 
 /// Scenario extension `follow`: when a follower's goal costs a new search (the Crowd's
 /// CrowdOptions::target_replan_distance and target_replan_delay defaults).
@@ -112,6 +68,23 @@ dtQueryFilter detour_filter(const QueryFilterSpec& spec) {
   for (int area = 0; area < QueryFilterSpec::kAreas; ++area)
     filter.setAreaCost(area, spec.area_costs[static_cast<std::size_t>(area)]);
   return filter;
+}
+
+/// The options of the crowd that runs `scene_agents` agents of `scenario` on `navmesh`.
+/// DetourCrowd cannot grow after init: room for the scene plus some agents added through the
+/// API, within what its 16-bit grid allows (a larger scene is refused with the reason).
+CrowdOptions crowd_options(const SimulationOptions& options, const Scenario& scenario,
+                           const NavMesh& navmesh, std::size_t scene_agents) {
+  CrowdOptions crowd;
+  crowd.backend = options.backend;
+  crowd.solver = options.solver;
+  const int scene = static_cast<int>(scene_agents);
+  crowd.max_agents =
+      scene > DetourCrowdBackend::kMaxCapacity
+          ? scene
+          : std::min(DetourCrowdBackend::kMaxCapacity, scene + std::max(64, scene / 8));
+  crowd.max_agent_radius = std::max(scenario.max_agent_radius(), navmesh.settings().agent_radius);
+  return crowd;
 }
 
 /// The agents with the rules the options impose on all of them.
@@ -145,13 +118,15 @@ double decimal_seconds(float dt) {
 
 struct Simulation::Impl {
   Scenario scenario;
-  NavMesh navmesh;
-  ObstacleEvents obstacle_events; ///< Scenario extension `events`.
-  ShortestRoutes routes;          ///< Routes of agents added and goals set after construction.
+  /// The scenario's navmesh, kept by the crowd (navmesh is it, read-only).
+  std::shared_ptr<NavMesh> built_navmesh;
+  const NavMesh& navmesh;
+  ShortestRoutes routes; ///< Routes of agents added and goals set after construction.
   std::vector<AgentSetup> setups;
-  std::size_t scenario_agents; ///< Setups made by the scenario (the rest came through the API).
-  std::unique_ptr<CrowdBackend> backend;
-  AgentSchedule schedule; ///< Entries, waypoints, arrivals; agent ids <-> backend ids.
+  std::size_t scenario_agents;    ///< Setups made by the scenario (the rest came through the API).
+  Crowd crowd;                    ///< The engine: agents enter it as they start (backend ids).
+  ObstacleEvents obstacle_events; ///< Scenario extension `events`.
+  AgentSchedule schedule;         ///< Entries, waypoints, arrivals; agent ids <-> backend ids.
   std::optional<MetricsCollector> metrics;
   std::vector<std::uint8_t> frozen;
   /// 1 while the agent's current target can be reached from where it was when the target was
@@ -182,25 +157,17 @@ struct Simulation::Impl {
   mutable std::unique_ptr<GroundSurface> ground;
 
   Impl(Scenario s, const SimulationOptions& options)
-      : scenario(std::move(s)), navmesh(NavMesh::build(scenario)),
-        obstacle_events(scenario, navmesh), routes(navmesh),
+      : scenario(std::move(s)), built_navmesh(std::make_shared<NavMesh>(NavMesh::build(scenario))),
+        navmesh(*built_navmesh), routes(navmesh),
         setups(with_overrides(populate(scenario, navmesh), options)),
-        scenario_agents(setups.size()), schedule(navmesh.settings().agent_height),
+        scenario_agents(setups.size()),
+        crowd(built_navmesh, crowd_options(options, scenario, navmesh, setups.size())),
+        obstacle_events(scenario, crowd), schedule(navmesh.settings().agent_height),
         stuck(options.stuck_seconds), periodic(scenario),
         deadlocks(navmesh.settings().agent_height), lanes(navmesh.settings().agent_height) {
-    // DetourCrowd cannot grow after init: room for the scene plus some agents added through
-    // the API, within what its 16-bit grid allows (a larger scene is refused with the reason).
-    const int scene = static_cast<int>(setups.size());
-    const int capacity =
-        scene > DetourCrowdBackend::kMaxCapacity
-            ? scene
-            : std::min(DetourCrowdBackend::kMaxCapacity, scene + std::max(64, scene / 8));
-    backend = make_backend(options.backend, navmesh, options.solver, capacity,
-                           std::max(scenario.max_agent_radius(), navmesh.settings().agent_radius));
     for (std::size_t type = 0; type < scenario.query_filters.size(); ++type)
-      backend->set_query_filter(static_cast<int>(type),
-                                detour_filter(scenario.query_filters[type]));
-    schedule.add_agents(setups, 0, *backend, 0.0);
+      crowd.set_query_filter(static_cast<int>(type), detour_filter(scenario.query_filters[type]));
+    schedule.add_agents(setups, 0, crowd, 0.0);
     frozen.assign(setups.size(), 0);
     for (const AgentSetup& setup : setups)
       add_observed(setup);
@@ -228,7 +195,7 @@ struct Simulation::Impl {
   void follow_leaders(float dt) {
     const std::span<const AgentPhase> phases = schedule.phases();
     const std::span<const glm::vec3> at = positions();
-    const std::span<const glm::vec2> velocities = schedule.velocities(*backend);
+    const std::span<const glm::vec2> velocities = schedule.velocities(crowd);
     for (std::size_t i = 0; i < setups.size(); ++i) {
       AgentSetup& s = setups[i];
       if (s.leader < 0)
@@ -250,9 +217,9 @@ struct Simulation::Impl {
         continue; // it heads for s.goal when it enters
       if (!target_search_due(*placed, follow_planned[i], follow_since_plan[i],
                              kFollowReplanDistance, kFollowReplanDelay, true,
-                             [&] { return backend->move_goal(b, *placed); }))
+                             [&] { return crowd.adjust_move_target(b, *placed); }))
         continue;
-      backend->set_goal(b, *placed);
+      crowd.request_path(b, *placed);
       follow_planned[i] = *placed;
       follow_since_plan[i] = 0.0f;
     }
@@ -272,12 +239,12 @@ struct Simulation::Impl {
         std::max(max_navmesh_correction, static_cast<double>(health.max_navmesh_correction));
   }
 
-  std::span<const glm::vec3> positions() const { return schedule.positions(*backend); }
+  std::span<const glm::vec3> positions() const { return schedule.positions(crowd); }
 
   /// The backend's on-link flags (CrowdBackend::on_links) by agent id; empty when no agent is
   /// on a link.
   std::span<const std::uint8_t> on_links_by_id() {
-    const std::span<const std::uint8_t> by_index = backend->on_links();
+    const std::span<const std::uint8_t> by_index = crowd.backend().on_links();
     on_links.clear();
     if (std::find(by_index.begin(), by_index.end(), std::uint8_t{1}) == by_index.end())
       return on_links;
@@ -314,7 +281,7 @@ struct Simulation::Impl {
       walking[i] = phases[i] == AgentPhase::Walking && !frozen[i] && goal_reachable[i] &&
                    !schedule.following(setups[i]); // keeping its place, not stuck
     for (const int id : stuck.observe(now, positions(), walking))
-      schedule.replan(id, setups[static_cast<std::size_t>(id)], *backend);
+      schedule.replan(id, setups[static_cast<std::size_t>(id)], crowd);
   }
 
   void check_id(int id) const {
@@ -354,8 +321,7 @@ int Simulation::add_agent(const glm::vec3& position, const glm::vec3& goal,
   const int id = static_cast<int>(impl_->setups.size());
   impl_->setups.push_back(setup);
   try {
-    impl_->schedule.add_agents(impl_->setups, static_cast<std::size_t>(id), *impl_->backend,
-                               time());
+    impl_->schedule.add_agents(impl_->setups, static_cast<std::size_t>(id), impl_->crowd, time());
   } catch (...) {
     impl_->setups.pop_back();
     throw;
@@ -374,7 +340,7 @@ int Simulation::add_agent(const glm::vec3& position, const glm::vec3& goal,
 
 void Simulation::remove_agent(int id) {
   impl_->check_id(id);
-  impl_->schedule.remove_agent(id, *impl_->backend);
+  impl_->schedule.remove_agent(id, impl_->crowd);
   impl_->stuck.stop(id, time());
 }
 
@@ -390,7 +356,7 @@ void Simulation::set_goal(int id, const glm::vec3& goal) {
   AgentSetup& setup = impl_->setups[static_cast<std::size_t>(id)];
   setup.goal = impl_->navmesh.nearest_point(goal).value_or(goal);
   setup.leader = -1; // a follower follows no more
-  impl_->schedule.set_goal(id, setup, *impl_->backend);
+  impl_->schedule.set_goal(id, setup, impl_->crowd);
   // The agent now walks straight to the new goal (past its waypoints): judge that route.
   const glm::vec3 from = impl_->positions()[static_cast<std::size_t>(id)];
   const glm::vec3 stops[] = {from, setup.goal};
@@ -402,24 +368,25 @@ void Simulation::set_goal(int id, const glm::vec3& goal) {
 void Simulation::step() {
   Impl& m = *impl_;
   const auto start = std::chrono::steady_clock::now();
-  if (m.obstacle_events.apply_due(time()))
-    m.backend->navmesh_changed();
+  // The obstacles first, so that followers aim on the navmesh as the step will find it.
+  m.obstacle_events.apply_due(time());
   m.follow_leaders(m.scenario.dt);
-  m.backend->step(m.scenario.dt);
+  m.crowd.update(m.scenario.dt);
   ++m.step_index;
   const double now = time();
-  m.record_health(m.backend->last_step_health(), now);
+  const CrowdBackend& backend = m.crowd.backend();
+  m.record_health(backend.last_step_health(), now);
   // Before arrivals are tested and anything observes the step: every output sees wrapped
   // positions only.
-  m.periodic.apply(m.schedule, *m.backend);
-  m.schedule.after_step(m.setups, *m.backend, *m.metrics, now);
+  m.periodic.apply(m.schedule, m.crowd);
+  m.schedule.after_step(m.setups, m.crowd, *m.metrics, now);
   m.handle_stuck(now);
   const auto stepped = std::chrono::steady_clock::now();
   m.last_step_ms = std::chrono::duration<double, std::milli>(stepped - start).count();
   // The backend's stages, then "host": the rest of the step on the host (the schedule,
   // arrivals, stuck agents, the backend's bookkeeping between its stages), and "observe": the
   // metrics and flow observers, which last_step_ms leaves out.
-  m.step_stages = m.backend->last_step_stages();
+  m.step_stages = backend.last_step_stages();
   double staged_ms = 0.0;
   for (const auto& [stage, ms] : m.step_stages.entries())
     staged_ms += ms;
@@ -472,7 +439,7 @@ std::span<const glm::vec3> Simulation::positions() const {
   return impl_->positions();
 }
 std::span<const glm::vec2> Simulation::velocities() const {
-  return impl_->schedule.velocities(*impl_->backend);
+  return impl_->schedule.velocities(impl_->crowd);
 }
 std::span<const AgentPhase> Simulation::phases() const {
   return impl_->schedule.phases();
@@ -499,7 +466,7 @@ const NavMesh& Simulation::navmesh() const {
   return impl_->navmesh;
 }
 std::string Simulation::backend_name() const {
-  return impl_->backend->name();
+  return impl_->crowd.backend().name();
 }
 const StageTimes& Simulation::last_step_stages() const {
   return impl_->step_stages;
@@ -508,16 +475,17 @@ double Simulation::last_step_ms() const {
   return impl_->last_step_ms;
 }
 std::size_t Simulation::host_memory_bytes() const {
-  return impl_->backend->host_memory_bytes();
+  return impl_->crowd.backend().host_memory_bytes();
 }
 std::size_t Simulation::navmesh_table_bytes() const {
-  return impl_->backend->navmesh_table_bytes();
+  return impl_->crowd.backend().navmesh_table_bytes();
 }
 std::size_t Simulation::device_memory_bytes() const {
-  return impl_->backend->device_memory_bytes();
+  return impl_->crowd.backend().device_memory_bytes();
 }
 MetricsSummary Simulation::metrics() const {
-  MetricsSummary summary = impl_->metrics->summary(impl_->backend->name(), impl_->step_index);
+  MetricsSummary summary =
+      impl_->metrics->summary(impl_->crowd.backend().name(), impl_->step_index);
   summary.faults = impl_->faults;
   summary.stuck = impl_->stuck.stats(time());
   summary.deadlocks = impl_->deadlocks.stats();
@@ -544,7 +512,7 @@ void Simulation::save_checkpoint(ArchiveWriter& out) const {
   out.put(static_cast<std::uint64_t>(m.setups.size()));
   for (const AgentSetup& setup : m.setups)
     save_agent_setup(out, setup);
-  m.backend->save(out);
+  m.crowd.save_state(out);
   m.schedule.save(out);
   m.metrics->save(out);
   m.stuck.save(out);
@@ -573,8 +541,7 @@ void Simulation::restore_checkpoint(ArchiveReader& in) {
   const double clock_dt = decimal_seconds(m.scenario.dt);
   for (int k = m.obstacle_events.next_due_step(clock_dt); k < m.step_index;
        k = m.obstacle_events.next_due_step(clock_dt))
-    if (m.obstacle_events.apply_due(k * clock_dt))
-      m.backend->navmesh_changed();
+    m.obstacle_events.apply_due(k * clock_dt);
   std::vector<AgentSetup> setups(in.count());
   if (setups.size() < m.scenario_agents)
     in.fail("fewer agents than the scenario has");
@@ -584,8 +551,8 @@ void Simulation::restore_checkpoint(ArchiveReader& in) {
       in.fail("an agent follows an agent the checkpoint does not have");
   }
   m.setups = std::move(setups);
-  m.backend->restore(in);
-  m.schedule.restore(in, m.setups, m.backend->positions().size());
+  m.crowd.restore_state(in);
+  m.schedule.restore(in, m.setups, m.crowd.positions().size());
   m.metrics->restore(in);
   m.stuck.restore(in);
   m.deadlocks.restore(in);
@@ -603,7 +570,7 @@ void Simulation::restore_checkpoint(ArchiveReader& in) {
 }
 
 const CrowdSolver* Simulation::crowd_solver() const {
-  return dynamic_cast<const CrowdSolver*>(impl_->backend.get());
+  return dynamic_cast<const CrowdSolver*>(&impl_->crowd.backend());
 }
 
 int Simulation::backend_index(int id) const {

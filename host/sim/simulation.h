@@ -1,5 +1,7 @@
 // The library's front: a crowd simulation built from a scenario (a file, or a Scenario made
-// in code), stepped by one backend, observed by the shared metrics.
+// in code). Its engine is a Crowd (host/sim/crowd.h) on the scenario's navmesh, stepped by one
+// backend; around it, the scenario's schedule (entries, waypoints, arrivals, followers,
+// obstacle events), and the shared metrics observing it.
 //
 //   crowd::Simulation sim = crowd::Simulation::from_file("circle.json");
 //   int id = sim.add_agent({0, 0, 5}, {0, 0, -5});
@@ -8,7 +10,7 @@
 #pragma once
 
 #include "cuda/core/solver_options.h"
-#include "host/backends/backend.h"
+#include "host/backends/backend_kind.h"
 #include "host/navmesh/navmesh.h"
 #include "host/output/metrics.h"
 #include "host/scenario/population.h"
@@ -29,13 +31,6 @@ namespace crowd {
 class CrowdSolver;
 class ArchiveWriter;
 class ArchiveReader;
-
-enum class BackendKind { Auto, Cpu, Cuda, Detour };
-
-/// Parses "auto", "cpu", "cuda", "detour"; throws std::invalid_argument otherwise.
-BackendKind parse_backend_kind(const std::string& name);
-/// True when this build has the CUDA backend and a CUDA device is present.
-bool cuda_device_available();
 
 struct SimulationOptions {
   BackendKind backend = BackendKind::Auto;

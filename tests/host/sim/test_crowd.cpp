@@ -44,7 +44,7 @@ const NavMesh& callers_navmesh() {
 
 CrowdOptions cpu() {
   CrowdOptions options;
-  options.executor = CrowdOptions::Executor::Cpu;
+  options.backend = BackendKind::Cpu;
   return options;
 }
 
@@ -442,6 +442,38 @@ TEST_F(CrowdApiErrors, NoNavmeshNearThePositionOrTarget) {
   expect_unchanged();
 }
 
+TEST_F(CrowdApiErrors, APathMoveOrPlacementOfNoAgentOrToNoFinitePoint) {
+  EXPECT_THROW(crowd.request_path(gone, {5.0f, 0.0f, 5.0f}), ApiError);
+  EXPECT_THROW(crowd.request_path(9, {5.0f, 0.0f, 5.0f}), ApiError);
+  EXPECT_THROW(crowd.request_path(walker, {kNan, 0.0f, 5.0f}), ApiError);
+  EXPECT_THROW((void)crowd.adjust_move_target(gone, {5.0f, 0.0f, 5.0f}), ApiError);
+  EXPECT_THROW((void)crowd.adjust_move_target(walker, {5.0f, kNan, 5.0f}), ApiError);
+  EXPECT_THROW(crowd.move_agent(gone, {5.0f, 0.0f, 5.0f}), ApiError);
+  EXPECT_THROW(crowd.move_agent(-1, {5.0f, 0.0f, 5.0f}), ApiError);
+  EXPECT_THROW(crowd.move_agent(walker, {5.0f, 0.0f, kNan}), ApiError);
+  expect_unchanged();
+}
+
+TEST_F(CrowdApiErrors, AScenarioAgentOffTheNavmeshNonFiniteOrOutOfRange) {
+  AgentSetup setup;
+  setup.json_path = "agents[3]";
+  setup.position = {200.0f, 0.0f, 4.0f};
+  setup.goal = {5.0f, 0.0f, 5.0f};
+  try {
+    crowd.add_agent(setup);
+    ADD_FAILURE() << "an agent off the navmesh was added";
+  } catch (const ApiError& e) {
+    EXPECT_NE(std::string(e.what()).find("agents[3]"), std::string::npos) << e.what();
+  }
+  setup.position = {5.0f, 0.0f, 5.0f};
+  setup.goal = {kNan, 0.0f, 5.0f};
+  EXPECT_THROW(crowd.add_agent(setup), ApiError);
+  setup.goal = {6.0f, 0.0f, 5.0f};
+  setup.params.max_speed = -1.0f;
+  EXPECT_THROW(crowd.add_agent(setup), ApiError);
+  expect_unchanged();
+}
+
 TEST_F(CrowdApiErrors, AFollowOfItselfOrOfNoAgent) {
   EXPECT_THROW(crowd.request_follow(walker, walker, {1.0f, 0.0f, 0.0f}), ApiError);
   EXPECT_THROW(crowd.request_follow(walker, gone, {1.0f, 0.0f, 0.0f}), ApiError);
@@ -460,6 +492,12 @@ TEST(Crowd, OptionsOutOfRangeAreRefused) {
   EXPECT_THROW(Crowd crowd(callers_navmesh().detour(), options), ApiError);
   options = cpu();
   options.solver.max_corners = 0; // the solver's own options are checked as well
+  EXPECT_THROW(Crowd crowd(callers_navmesh().detour(), options), ApiError);
+  options = cpu();
+  options.max_agents = 0;
+  EXPECT_THROW(Crowd crowd(callers_navmesh().detour(), options), ApiError);
+  options = cpu();
+  options.max_agent_radius = -0.5f;
   EXPECT_THROW(Crowd crowd(callers_navmesh().detour(), options), ApiError);
 }
 
@@ -506,7 +544,7 @@ TEST(CudaCrowd, VelocityRequestsAndWhatTheAgentsSteerByAreTheCpuExecutors) {
     GTEST_SKIP() << "no CUDA device: the CUDA executor cannot run here (bash .ci/gpu-sim runs "
                     "this test under GPGPU-Sim)";
   CrowdOptions on_device;
-  on_device.executor = CrowdOptions::Executor::Cuda;
+  on_device.backend = BackendKind::Cuda;
   Crowd gpu(callers_navmesh().detour(), on_device);
   Crowd cpu_crowd(callers_navmesh().detour(), cpu());
   for (Crowd* crowd : {&gpu, &cpu_crowd}) {
@@ -539,7 +577,7 @@ TEST(CudaCrowd, ACheckpointOfTheCpuExecutorStepsOnAlikeOnTheDevice) {
   Crowd on_cpu = busy_crowd(10);
   on_cpu.save(file.path);
   CrowdOptions on_device;
-  on_device.executor = CrowdOptions::Executor::Cuda;
+  on_device.backend = BackendKind::Cuda;
   Crowd gpu(callers_navmesh().detour(), on_device);
   gpu.restore(file.path);
   EXPECT_EQ(gpu.executor_name(), "cuda");
@@ -554,9 +592,9 @@ TEST(Crowd, TheCudaExecutorIsRefusedWhereThereIsNone) {
   if (cuda_device_available())
     GTEST_SKIP() << "a CUDA device is present: the CUDA executor is not refused";
   CrowdOptions options;
-  options.executor = CrowdOptions::Executor::Cuda;
+  options.backend = BackendKind::Cuda;
   EXPECT_THROW(Crowd crowd(callers_navmesh().detour(), options), ApiError);
-  options.executor = CrowdOptions::Executor::Auto; // the CPU executor, then
+  options.backend = BackendKind::Auto; // the CPU executor, then
   EXPECT_EQ(Crowd(callers_navmesh().detour(), options).executor_name(), "cpu");
 }
 

@@ -15,7 +15,7 @@ namespace {
 
 CrowdOptions cpu() {
   CrowdOptions options;
-  options.executor = CrowdOptions::Executor::Cpu;
+  options.backend = BackendKind::Cpu;
   return options;
 }
 

@@ -45,9 +45,9 @@ const NavMesh& pillar_hall() {
   return navmesh;
 }
 
-CrowdOptions on(CrowdOptions::Executor executor) {
+CrowdOptions on(BackendKind backend) {
   CrowdOptions options;
-  options.executor = executor;
+  options.backend = backend;
   return options;
 }
 
@@ -80,7 +80,7 @@ Walk walk_across(Crowd& crowd, int type, float z = 3.0f) {
 }
 
 TEST(CrowdQueryFilters, AnAgentWhoseFilterExcludesTheLinksFlagWalksRound) {
-  Crowd crowd(linked_room().detour(), on(CrowdOptions::Executor::Cpu));
+  Crowd crowd(linked_room().detour(), on(BackendKind::Cpu));
   dtQueryFilter no_links;
   no_links.setExcludeFlags(kLinkFlag);
   crowd.set_query_filter(1, no_links);
@@ -95,7 +95,7 @@ TEST(CrowdQueryFilters, AnAgentWhoseFilterExcludesTheLinksFlagWalksRound) {
 }
 
 TEST(CrowdQueryFilters, AnAreaCostMakesTheLinkTheDearerWay) {
-  Crowd crowd(linked_room().detour(), on(CrowdOptions::Executor::Cpu));
+  Crowd crowd(linked_room().detour(), on(BackendKind::Cpu));
   dtQueryFilter dear_links;
   dear_links.setAreaCost(kLinkArea, 100.0f); // 6 m over the link cost 600 m of floor
   crowd.set_query_filter(3, dear_links);
@@ -192,8 +192,8 @@ TEST(CudaCrowdQueryFilters, AgentsOfTheirOwnFilterMoveOnTheDeviceAsOnTheCpu) {
   if (!cuda_device_available())
     GTEST_SKIP() << "no CUDA device: the CUDA executor cannot run here (bash .ci/gpu-sim runs "
                     "this test under GPGPU-Sim)";
-  Crowd cpu(linked_room().detour(), on(CrowdOptions::Executor::Cpu));
-  Crowd gpu(linked_room().detour(), on(CrowdOptions::Executor::Cuda));
+  Crowd cpu(linked_room().detour(), on(BackendKind::Cpu));
+  Crowd gpu(linked_room().detour(), on(BackendKind::Cuda));
   dtQueryFilter no_links;
   no_links.setExcludeFlags(kLinkFlag);
   for (Crowd* crowd : {&cpu, &gpu})
@@ -204,14 +204,14 @@ TEST(CudaCrowdQueryFilters, AgentsOfTheirOwnFilterMoveOnTheDeviceAsOnTheCpu) {
 TEST(CrowdQueryFilters, ACheckpointKeepsTheFiltersAndEachAgentsType) {
   const std::filesystem::path file = std::filesystem::temp_directory_path() /
                                      ("crowd_filters_" + std::to_string(::getpid()) + ".ckp");
-  Crowd saved(linked_room().detour(), on(CrowdOptions::Executor::Cpu));
+  Crowd saved(linked_room().detour(), on(BackendKind::Cpu));
   dtQueryFilter no_links;
   no_links.setExcludeFlags(kLinkFlag);
   no_links.setAreaCost(kLinkArea, 3.5f);
   saved.set_query_filter(1, no_links);
   (void)crossing(saved, 1, 5);
   saved.save(file);
-  Crowd restored(linked_room().detour(), on(CrowdOptions::Executor::Cpu));
+  Crowd restored(linked_room().detour(), on(BackendKind::Cpu));
   restored.restore(file);
   std::filesystem::remove(file);
   EXPECT_EQ(restored.query_filter(1).getExcludeFlags(), kLinkFlag);
