@@ -3,6 +3,7 @@
 // navmesh; a reset target stops them; bad calls throw ApiError and change nothing.
 #include "host/sim/crowd.h"
 #include "host/sim/simulation.h"
+#include "tests/support/crowd_api.h"
 #include "tests/support/link_worlds.h"
 
 #include <DetourAlloc.h>
@@ -20,6 +21,8 @@
 
 namespace crowd {
 namespace {
+
+using test::ground_distance;
 
 // 48 x 24 m with three pillars, in 0.3 m cells and tiles of 32 cells (9.6 m): 5 x 3 tiles. The
 // navmesh is built here as the caller's own: the crowd only sees its dtNavMesh.
@@ -43,13 +46,7 @@ const NavMesh& callers_navmesh() {
 }
 
 CrowdOptions cpu() {
-  CrowdOptions options;
-  options.backend = BackendKind::Cpu;
-  return options;
-}
-
-float ground_distance(glm::vec3 a, glm::vec3 b) {
-  return std::hypot(a.x - b.x, a.z - b.z);
+  return test::crowd_on(BackendKind::Cpu);
 }
 
 TEST(Crowd, ReadsTheCallersTiledNavmesh) {

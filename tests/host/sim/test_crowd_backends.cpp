@@ -7,6 +7,7 @@
 #include "host/scenario/scenario.h"
 #include "host/sim/crowd.h"
 #include "host/sim/simulation.h"
+#include "tests/support/crowd_api.h"
 
 #include <algorithm>
 #include <cmath>
@@ -17,6 +18,9 @@
 
 namespace crowd {
 namespace {
+
+using test::crowd_on;
+using test::ground_distance;
 
 // A 30 x 12 m hall with a pillar in the middle of its length.
 constexpr const char* kHall = R"({
@@ -43,20 +47,10 @@ const NavMesh& hall_navmesh() {
   return navmesh;
 }
 
-CrowdOptions on(BackendKind backend) {
-  CrowdOptions options;
-  options.backend = backend;
-  return options;
-}
-
-float ground_distance(glm::vec3 a, glm::vec3 b) {
-  return std::hypot(a.x - b.x, a.z - b.z);
-}
-
 class CrowdOnEveryBackend : public ::testing::TestWithParam<BackendKind> {};
 
 TEST_P(CrowdOnEveryBackend, AnAgentSentRoundAPillarSteersByItsCornersAndArrives) {
-  Crowd crowd(hall_navmesh().detour(), on(GetParam()));
+  Crowd crowd(hall_navmesh().detour(), crowd_on(GetParam()));
   EXPECT_EQ(crowd.executor_name(), GetParam() == BackendKind::Detour ? "detour" : "cpu");
   const int id = crowd.add_agent({10.0f, 0.0f, 6.0f});
   EXPECT_EQ(crowd.target_state(id), CrowdTargetState::None);
@@ -81,7 +75,7 @@ TEST_P(CrowdOnEveryBackend, AnAgentSentRoundAPillarSteersByItsCornersAndArrives)
 }
 
 TEST_P(CrowdOnEveryBackend, AVelocityRequestMovesTheAgentUntilAResetStopsIt) {
-  Crowd crowd(hall_navmesh().detour(), on(GetParam()));
+  Crowd crowd(hall_navmesh().detour(), crowd_on(GetParam()));
   const int id = crowd.add_agent({3.0f, 0.0f, 2.0f});
   crowd.request_move_velocity(id, {1.0f, 0.0f, 0.0f});
   EXPECT_EQ(crowd.target_state(id), CrowdTargetState::Velocity);
@@ -98,7 +92,7 @@ TEST_P(CrowdOnEveryBackend, AVelocityRequestMovesTheAgentUntilAResetStopsIt) {
 }
 
 TEST_P(CrowdOnEveryBackend, UpdatedParametersTakeEffectOnTheWay) {
-  Crowd crowd(hall_navmesh().detour(), on(GetParam()));
+  Crowd crowd(hall_navmesh().detour(), crowd_on(GetParam()));
   const int id = crowd.add_agent({2.0f, 0.0f, 2.0f});
   crowd.request_move_target(id, {28.0f, 0.0f, 2.0f});
   for (int step = 0; step < 30; ++step)
@@ -114,7 +108,7 @@ TEST_P(CrowdOnEveryBackend, UpdatedParametersTakeEffectOnTheWay) {
 }
 
 TEST_P(CrowdOnEveryBackend, AMovedAgentWalksOnToItsTargetFromItsNewPlace) {
-  Crowd crowd(hall_navmesh().detour(), on(GetParam()));
+  Crowd crowd(hall_navmesh().detour(), crowd_on(GetParam()));
   const int id = crowd.add_agent({2.0f, 0.0f, 10.0f});
   crowd.request_path(id, {28.0f, 0.0f, 10.0f});
   for (int step = 0; step < 10; ++step)
@@ -135,7 +129,7 @@ INSTANTIATE_TEST_SUITE_P(Backends, CrowdOnEveryBackend,
                          });
 
 TEST(CrowdOnDetour, ItsStateCannotBeSavedAndTheErrorSaysWhy) {
-  Crowd crowd(hall_navmesh().detour(), on(BackendKind::Detour));
+  Crowd crowd(hall_navmesh().detour(), crowd_on(BackendKind::Detour));
   crowd.add_agent({2.0f, 0.0f, 2.0f});
   const auto file = std::filesystem::temp_directory_path() / "crowd_test_detour_save.ckpt";
   try {
@@ -148,7 +142,7 @@ TEST(CrowdOnDetour, ItsStateCannotBeSavedAndTheErrorSaysWhy) {
 }
 
 TEST(CrowdOnDetour, MoreAgentsThanItsCapacityAreRefusedAndTheCrowdIsUnchanged) {
-  CrowdOptions options = on(BackendKind::Detour);
+  CrowdOptions options = crowd_on(BackendKind::Detour);
   options.max_agents = 2;
   Crowd crowd(hall_navmesh().detour(), options);
   crowd.add_agent({2.0f, 0.0f, 2.0f});
@@ -160,7 +154,8 @@ TEST(CrowdOnDetour, MoreAgentsThanItsCapacityAreRefusedAndTheCrowdIsUnchanged) {
 }
 
 TEST(Crowd, KeepsANavmeshThisLibraryBuiltForIt) {
-  Crowd crowd(NavMesh::build(hall()), on(BackendKind::Cpu)); // the temporary is gone after this
+  Crowd crowd(NavMesh::build(hall()),
+              crowd_on(BackendKind::Cpu)); // the temporary is gone after this
   EXPECT_EQ(crowd.navmesh().polygon_count(), hall_navmesh().polygon_count());
   const int id = crowd.add_agent({2.0f, 0.0f, 2.0f});
   crowd.request_move_target(id, {10.0f, 0.0f, 2.0f});
@@ -178,7 +173,7 @@ TEST_P(SimulationIsACrowd, ItsAgentsStepExactlyAsTheSameAgentsInACrowd) {
   SimulationOptions sim_options;
   sim_options.backend = GetParam();
   Simulation sim(hall(), sim_options);
-  CrowdOptions options = on(GetParam());
+  CrowdOptions options = crowd_on(GetParam());
   options.max_agents = 4 + 64; // the Simulation's room: its scene and 64 added through the API
   options.max_agent_radius =
       std::max(hall().max_agent_radius(), hall_navmesh().settings().agent_radius);

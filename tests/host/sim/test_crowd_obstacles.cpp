@@ -5,6 +5,7 @@
 // ApiError and leave the crowd as it was.
 #include "host/sim/crowd.h"
 #include "samples/tile_cache_level.h"
+#include "tests/support/crowd_api.h"
 
 #include <cmath>
 #include <gtest/gtest.h>
@@ -14,9 +15,7 @@ namespace crowd {
 namespace {
 
 CrowdOptions cpu() {
-  CrowdOptions options;
-  options.backend = BackendKind::Cpu;
-  return options;
+  return test::crowd_on(BackendKind::Cpu);
 }
 
 // The level of samples/tile_cache_level.h: a 40 x 20 m hall, a block from x 10 to 30 and

@@ -7,6 +7,7 @@
 #include "host/sim/crowd.h"
 #include "host/sim/crowd_solver.h"
 #include "host/sim/simulation.h"
+#include "tests/support/crowd_api.h"
 #include "tests/support/link_worlds.h"
 
 #include <DetourNavMeshQuery.h>
@@ -19,6 +20,9 @@
 
 namespace crowd {
 namespace {
+
+using test::crowd_on;
+using test::ground_distance;
 
 constexpr unsigned short kLinkFlag = 2;
 constexpr int kLinkArea = 5;
@@ -43,16 +47,6 @@ const NavMesh& pillar_hall() {
     "agents": [{"position": [1, 1], "goal": [2, 2]}]})",
                                                                "pillar_hall.json"));
   return navmesh;
-}
-
-CrowdOptions on(BackendKind backend) {
-  CrowdOptions options;
-  options.backend = backend;
-  return options;
-}
-
-float ground_distance(glm::vec3 a, glm::vec3 b) {
-  return std::hypot(a.x - b.x, a.z - b.z);
 }
 
 struct Walk {
@@ -80,7 +74,7 @@ Walk walk_across(Crowd& crowd, int type, float z = 3.0f) {
 }
 
 TEST(CrowdQueryFilters, AnAgentWhoseFilterExcludesTheLinksFlagWalksRound) {
-  Crowd crowd(linked_room().detour(), on(BackendKind::Cpu));
+  Crowd crowd(linked_room().detour(), crowd_on(BackendKind::Cpu));
   dtQueryFilter no_links;
   no_links.setExcludeFlags(kLinkFlag);
   crowd.set_query_filter(1, no_links);
@@ -95,7 +89,7 @@ TEST(CrowdQueryFilters, AnAgentWhoseFilterExcludesTheLinksFlagWalksRound) {
 }
 
 TEST(CrowdQueryFilters, AnAreaCostMakesTheLinkTheDearerWay) {
-  Crowd crowd(linked_room().detour(), on(BackendKind::Cpu));
+  Crowd crowd(linked_room().detour(), crowd_on(BackendKind::Cpu));
   dtQueryFilter dear_links;
   dear_links.setAreaCost(kLinkArea, 100.0f); // 6 m over the link cost 600 m of floor
   crowd.set_query_filter(3, dear_links);
@@ -192,8 +186,8 @@ TEST(CudaCrowdQueryFilters, AgentsOfTheirOwnFilterMoveOnTheDeviceAsOnTheCpu) {
   if (!cuda_device_available())
     GTEST_SKIP() << "no CUDA device: the CUDA executor cannot run here (bash .ci/gpu-sim runs "
                     "this test under GPGPU-Sim)";
-  Crowd cpu(linked_room().detour(), on(BackendKind::Cpu));
-  Crowd gpu(linked_room().detour(), on(BackendKind::Cuda));
+  Crowd cpu(linked_room().detour(), crowd_on(BackendKind::Cpu));
+  Crowd gpu(linked_room().detour(), crowd_on(BackendKind::Cuda));
   dtQueryFilter no_links;
   no_links.setExcludeFlags(kLinkFlag);
   for (Crowd* crowd : {&cpu, &gpu})
@@ -204,14 +198,14 @@ TEST(CudaCrowdQueryFilters, AgentsOfTheirOwnFilterMoveOnTheDeviceAsOnTheCpu) {
 TEST(CrowdQueryFilters, ACheckpointKeepsTheFiltersAndEachAgentsType) {
   const std::filesystem::path file = std::filesystem::temp_directory_path() /
                                      ("crowd_filters_" + std::to_string(::getpid()) + ".ckp");
-  Crowd saved(linked_room().detour(), on(BackendKind::Cpu));
+  Crowd saved(linked_room().detour(), crowd_on(BackendKind::Cpu));
   dtQueryFilter no_links;
   no_links.setExcludeFlags(kLinkFlag);
   no_links.setAreaCost(kLinkArea, 3.5f);
   saved.set_query_filter(1, no_links);
   (void)crossing(saved, 1, 5);
   saved.save(file);
-  Crowd restored(linked_room().detour(), on(BackendKind::Cpu));
+  Crowd restored(linked_room().detour(), crowd_on(BackendKind::Cpu));
   restored.restore(file);
   std::filesystem::remove(file);
   EXPECT_EQ(restored.query_filter(1).getExcludeFlags(), kLinkFlag);
