@@ -147,6 +147,7 @@ set(CROWD_CLI_SOURCES
   host/cli/bench_command.cpp
   host/cli/command_error.cpp
   host/cli/interrupt_signals.cpp
+  host/cli/launcher_ranks.cpp
   host/cli/option_checks.cpp
   host/cli/progress.cpp
   host/cli/progress_bar.cpp
@@ -167,6 +168,7 @@ set(CROWD_TEST_SOURCES
   cli/test_crowd_run_cuda.cpp
   cli/test_crowd_run_film.cpp
   cli/test_crowd_run_interrupt.cpp
+  cli/test_crowd_run_mpi.cpp
   cli/test_crowd_run_options.cpp
   cli/test_crowd_verify.cpp
   cli/test_example_scenarios.cpp

@@ -1,5 +1,6 @@
 // The `crowd` command-line tool.
 #include "host/cli/bench_command.h"
+#include "host/cli/launcher_ranks.h"
 #include "host/cli/option_checks.h"
 #include "host/cli/render_command.h"
 #include "host/cli/run_command.h"
@@ -7,6 +8,7 @@
 #include "host/cli/view_command.h"
 
 #include <CLI/CLI.hpp>
+#include <iostream>
 #include <string>
 #include <vector>
 
@@ -308,6 +310,12 @@ int main(int argc, char** argv) {
 
   if (const int exit_code = crowd::cli::parse_command_line(app, argc, argv); exit_code >= 0)
     return exit_code;
+  // One message for the whole launch (rank 0's), and every rank stops: mpirun reports the exit.
+  if (const auto ranks = crowd::launcher_ranks()) {
+    if (ranks->rank == 0)
+      std::cerr << crowd::no_mpi_message(*ranks) << "\n";
+    return 2;
+  }
   if (view_cmd->parsed())
     return crowd::view_command(view);
   if (render_cmd->parsed())

@@ -21,8 +21,9 @@ struct CliResult {
   std::string output; ///< stdout and stderr together
 };
 
-inline CliResult run_cli(const std::string& arguments) {
-  const std::string command = std::string(CROWD_CLI_PATH) + " " + arguments + " 2>&1";
+/// Runs `command_line` in the shell, stdout and stderr together.
+inline CliResult run_shell(const std::string& command_line) {
+  const std::string command = command_line + " 2>&1";
   CliResult result;
   std::FILE* pipe = ::popen(command.c_str(), "r");
   if (pipe == nullptr)
@@ -38,9 +39,13 @@ inline CliResult run_cli(const std::string& arguments) {
   // LeakSanitizer name themselves ("ERROR: AddressSanitizer"), UBSan writes "runtime error:".
   EXPECT_TRUE(result.output.find("Sanitizer") == std::string::npos &&
               result.output.find("runtime error:") == std::string::npos)
-      << "crowd " << arguments << " printed a sanitizer report:\n"
+      << command_line << " printed a sanitizer report:\n"
       << result.output;
   return result;
+}
+
+inline CliResult run_cli(const std::string& arguments) {
+  return run_shell(std::string(CROWD_CLI_PATH) + " " + arguments);
 }
 
 inline std::string read_file(const std::filesystem::path& path) {
