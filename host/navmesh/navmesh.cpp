@@ -26,6 +26,7 @@
 #include <mutex>
 #include <numeric>
 #include <oneapi/tbb/parallel_for.h>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -509,6 +510,41 @@ void count_tiles(const dtNavMesh& nav, int& polygons, int& tiles, std::size_t& b
   }
 }
 
+/// The whole world as one tile, or nothing when it has more vertices than one tile holds (it
+/// is then built in tiles).
+std::optional<DetourTileData> whole_world_tile(const RecastInput& input, const TileRegion& region,
+                                               const NavmeshBuildSettings& s,
+                                               FloorPlanClearance* floor_plan_clearance) {
+  try {
+    return build_tile(input, region, s, floor_plan_clearance);
+  } catch (const NavmeshError& e) {
+    if (e.setting() != NavmeshError::Setting::TileSize) {
+      throw;
+    }
+    return std::nullopt;
+  }
+}
+
+/// A navmesh of the one tile `tile` (taken over).
+DetourMeshPtr single_tile_navmesh(DetourTileData tile) {
+  const int size = tile.size;
+  unsigned char* data = tile.release();
+  DetourMeshPtr nav(dtAllocNavMesh());
+  if (!nav) {
+    dtFree(data);
+    throw NavmeshError("navmesh build failed: out of memory allocating the Detour navmesh");
+  }
+  if (const dtStatus status = nav->init(data, size, DT_TILE_FREE_DATA); dtStatusFailed(status)) {
+    dtFree(data); // Not owned by the navmesh when init fails.
+    throw NavmeshError("navmesh build failed in dtNavMesh::init (status 0x" + [&] {
+      std::ostringstream out;
+      out << std::hex << status;
+      return out.str();
+    }() + ")");
+  }
+  return nav;
+}
+
 } // namespace
 
 NavMesh NavMesh::build(const InputGeometry& geometry, const NavmeshBuildSettings& settings) {
@@ -527,7 +563,6 @@ NavMesh NavMesh::build(const InputGeometry& geometry, const NavmeshBuildSettings
   // One tile when the scenario names no tile size and the world fits one (the single-tile
   // build of every earlier version), else tiles. A dynamic navmesh is always tiled.
   int tile_size = s.tile_size;
-  std::vector<DetourTileData> tiles;
   auto impl = std::make_unique<Impl>();
   if (s.dynamic) {
     tile_size = tile_size > 0 ? tile_size : kDefaultDynamicTileSize;
@@ -543,48 +578,22 @@ NavMesh NavMesh::build(const InputGeometry& geometry, const NavmeshBuildSettings
     impl->owned = cached_navmesh(grid, input, s, tile_size, regions, floor_plan_clearance.get(),
                                  impl->obstacles);
     count_tiles(*impl->owned, impl->polygon_count, impl->tile_count, impl->detour_bytes);
-  } else if (tile_size == 0 && fits_one_tile(grid)) {
-    try {
-      tiles.push_back(build_tile(input, whole_world(grid, input), s, floor_plan_clearance.get()));
-    } catch (const NavmeshError& e) {
-      if (e.setting() != NavmeshError::Setting::TileSize) {
-        throw;
-      }
-      tiles.clear(); // More vertices than one tile holds: build it in tiles instead.
-    }
-  }
-  if (tiles.empty() && !s.dynamic) {
-    tile_size = tile_size > 0 ? tile_size : kDefaultTileSize;
-  }
-
-  if (s.dynamic) {
-    // Built above.
-  } else if (tile_size == 0) {
-    if (tiles.front().size == 0) {
+  } else if (std::optional<DetourTileData> whole =
+                 tile_size == 0 && fits_one_tile(grid)
+                     ? whole_world_tile(input, whole_world(grid, input), s,
+                                        floor_plan_clearance.get())
+                     : std::nullopt) {
+    if (whole->size == 0) {
       throw NavmeshError(nothing_walkable_message(s));
     }
-    impl->polygon_count = tiles.front().polygon_count;
-    impl->detour_bytes = static_cast<std::size_t>(tiles.front().size);
-    const int size = tiles.front().size;
-    unsigned char* data = tiles.front().release();
-    DetourMeshPtr nav(dtAllocNavMesh());
-    if (!nav) {
-      dtFree(data);
-      throw NavmeshError("navmesh build failed: out of memory allocating the Detour navmesh");
-    }
-    if (const dtStatus status = nav->init(data, size, DT_TILE_FREE_DATA); dtStatusFailed(status)) {
-      dtFree(data); // Not owned by the navmesh when init fails.
-      throw NavmeshError("navmesh build failed in dtNavMesh::init (status 0x" + [&] {
-        std::ostringstream out;
-        out << std::hex << status;
-        return out.str();
-      }() + ")");
-    }
-    impl->owned = std::move(nav);
+    impl->polygon_count = whole->polygon_count;
+    impl->detour_bytes = static_cast<std::size_t>(whole->size);
+    impl->owned = single_tile_navmesh(std::move(*whole));
     impl->tile_count = 1;
   } else {
+    tile_size = tile_size > 0 ? tile_size : kDefaultTileSize;
     const std::vector<TileRegion> regions = tile_regions(grid, input, s, tile_size);
-    tiles = build_tiles(input, regions, s, floor_plan_clearance.get());
+    std::vector<DetourTileData> tiles = build_tiles(input, regions, s, floor_plan_clearance.get());
     for (const DetourTileData& tile : tiles) {
       impl->polygon_count += tile.polygon_count;
       impl->detour_bytes += static_cast<std::size_t>(tile.size);

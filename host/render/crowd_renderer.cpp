@@ -177,7 +177,7 @@ struct CrowdRenderer::Impl {
     // none, and the mark follows the velocity.
     std::vector<glm::vec2> facing(n, glm::vec2(0.0f));
     for (std::size_t i = 0; i < n && i < frame.headings_degrees.size(); ++i) {
-      const float radians = frame.headings_degrees[i] * (3.14159265358979f / 180.0f);
+      const float radians = frame.headings_degrees[i] * kRadiansPerDegree;
       facing[i] = {std::sin(radians), std::cos(radians)};
     }
     upload_array(agent_buffers[kFacing], facing);

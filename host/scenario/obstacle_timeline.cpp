@@ -31,7 +31,6 @@ std::vector<glm::vec2> obstacle_outline(const ObstacleEvent& shape, glm::vec2 ce
 } // namespace
 
 std::vector<TimedObstacle> obstacle_timeline(const Scenario& scenario) {
-  constexpr float kRadians = 3.14159265358979f / 180.0f;
   struct Standing {
     std::size_t placement = 0; // index into the result
     const ObstacleEvent* added = nullptr;
@@ -51,7 +50,7 @@ std::vector<TimedObstacle> obstacle_timeline(const Scenario& scenario) {
     }
     Standing now = it != standing.end() ? it->second : Standing{0, &e, 0.0f};
     if (e.yaw)
-      now.yaw = *e.yaw * kRadians;
+      now.yaw = *e.yaw * kRadiansPerDegree;
     now.placement = placements.size();
     const glm::vec2 centre(e.position.position.x, e.position.position.z);
     placements.push_back({e.time, std::numeric_limits<double>::infinity(),

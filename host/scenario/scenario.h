@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <glm/glm.hpp>
 #include <map>
+#include <numbers>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -237,6 +238,10 @@ struct QueryFilterSpec {
     return costs;
   }
 };
+
+/// Angles are degrees in the scenario format (a box's yaw, a film character's heading) and
+/// radians in the maths: the one factor between them.
+inline constexpr float kRadiansPerDegree = std::numbers::pi_v<float> / 180.0f;
 
 /// Scenario extension `events` (docs/scenario-extensions.md): a dynamic obstacle added, moved or
 /// removed at a time of the run. The navmesh of a scenario with events is built for them

@@ -83,10 +83,13 @@ struct Crowd::Impl {
       throw ApiError(std::string(call) + ": no obstacle " + std::to_string(obstacle) +
                      " stands (ids come from add_obstacle; a removed one is gone)");
   }
-  /// Puts `obstacle` down (the navmesh's checks first, so a refusal changes nothing).
-  unsigned int put_down(const char* call, const NavObstacle& obstacle) {
+  /// Throws ApiError naming `call` when the navmesh would refuse `obstacle`.
+  void check_placement(const char* call, const NavObstacle& obstacle) const {
     if (const std::string problem = navmesh.obstacle_problem(obstacle); !problem.empty())
       throw ApiError(std::string(call) + ": " + problem);
+  }
+  /// Puts `obstacle` down, checked (check_placement first, so a refusal changes nothing).
+  unsigned int put_down(const char* call, const NavObstacle& obstacle) {
     // Queued for the next update whatever comes: a full queue or full slots make the tile cache
     // apply what was queued before (ObstacleTileCache::add), which the update reports.
     obstacles_queued = true;
@@ -200,6 +203,7 @@ const CrowdBackend& Crowd::backend() const {
 
 int Crowd::add_obstacle(const NavObstacle& obstacle) {
   Impl& m = *impl_;
+  m.check_placement("add_obstacle", obstacle);
   const unsigned int ref = m.put_down("add_obstacle", obstacle);
   m.obstacle_refs.push_back(ref);
   m.obstacles.push_back(obstacle);
@@ -213,8 +217,7 @@ void Crowd::move_obstacle(int obstacle, const glm::vec3& position, float yaw) {
   NavObstacle moved = m.obstacles[k];
   moved.position = position;
   moved.yaw = yaw;
-  if (const std::string problem = m.navmesh.obstacle_problem(moved); !problem.empty())
-    throw ApiError("move_obstacle: " + problem);
+  m.check_placement("move_obstacle", moved);
   // DetourTileCache has no move: a removal and an addition, rebuilt together.
   m.navmesh.remove_obstacle(m.obstacle_refs[k]);
   m.obstacle_refs[k] = m.put_down("move_obstacle", moved);

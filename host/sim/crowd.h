@@ -1,9 +1,10 @@
 // The crowd for a program that owns its navmesh and its frame loop, as it would use
 // DetourCrowd's dtCrowd: built on the caller's dtNavMesh (tiled or not), agents added with
-// their parameters, sent to targets, and advanced by the caller's dt. The same engine as a
-// Simulation (CrowdSolver: corridors, the kernel stages on the CPU or CUDA executor), without
-// scenarios, outputs or metrics; a Simulation is a Crowd with a scenario's schedule, outputs
-// and metrics around it.
+// their parameters, sent to targets, and advanced by the caller's dt. It is the engine: one
+// backend (our CrowdSolver, corridors and the kernel stages on the CPU or CUDA executor, or
+// DetourCrowd itself) on a navmesh, with targets, followers and obstacles, and no scenarios,
+// outputs or metrics. A Simulation is a Crowd with a scenario's schedule, outputs and metrics
+// around it.
 //
 //   crowd::Crowd crowd(my_navmesh);                   // const dtNavMesh&, kept by the caller
 //   int id = crowd.add_agent({1, 0, 2});

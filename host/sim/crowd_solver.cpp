@@ -47,9 +47,8 @@ CrowdSolver::CrowdSolver(const NavMesh& navmesh, const SolverOptions& options,
   kernel_params_.collision.walls = options_.collision_walls;
   kernel_params_.collision.yield = options_.collision_yield;
   // The turns' cosines and sines once, here: the CPU and the GPU rotate by the same floats.
-  constexpr float kRadians = 3.14159265358979f / 180.0f;
-  const float turn = options_.standoff_turn_degrees * kRadians;
-  const float keep = options_.standoff_keep_degrees * kRadians;
+  const float turn = options_.standoff_turn_degrees * kRadiansPerDegree;
+  const float keep = options_.standoff_keep_degrees * kRadiansPerDegree;
   kernel_params_.standoff = {
       options_.standoff_wait, options_.standoff_duration,      std::cos(turn),
       std::sin(turn),         options_.standoff_horizon_scale, std::cos(keep),

@@ -10,7 +10,6 @@
 namespace crowd {
 namespace {
 
-constexpr float kRadiansPerDegree = 3.14159265358979f / 180.0f;
 constexpr const char* kActions[] = {"add_obstacle", "move_obstacle", "remove_obstacle"};
 
 } // namespace

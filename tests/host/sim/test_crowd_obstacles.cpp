@@ -1,4 +1,5 @@
-// Dynamic obstacles through the Crowd API (Crowd built with the caller's DetourTileCache):
+// Dynamic obstacles through the Crowd API (Crowd built with the caller's DetourTileCache), on
+// our solver and on DetourCrowd:
 // agents whose aisle an obstacle blocks go round and arrive; an agent an obstacle is dropped on
 // steps out of it; a lifted obstacle opens the way again; a caller that changes the tiles
 // through its own tile cache tells the crowd with navmesh_changed; bad obstacle calls throw
@@ -9,6 +10,7 @@
 
 #include <cmath>
 #include <gtest/gtest.h>
+#include <string>
 #include <vector>
 
 namespace crowd {
@@ -73,9 +75,13 @@ std::vector<int> walkers_east(Crowd& crowd, int count) {
   return ids;
 }
 
-TEST(CrowdObstacles, AgentsWhoseAisleAnObstacleBlocksGoRoundAndArrive) {
+// The same calls on our solver and on DetourCrowd, which checks its corridors against the
+// rebuilt tiles itself every update.
+class CrowdObstacles : public ::testing::TestWithParam<BackendKind> {};
+
+TEST_P(CrowdObstacles, AgentsWhoseAisleAnObstacleBlocksGoRoundAndArrive) {
   Level level;
-  Crowd crowd(*level.world.navmesh, *level.world.cache, cpu());
+  Crowd crowd(*level.world.navmesh, *level.world.cache, test::crowd_on(GetParam()));
   const std::vector<int> ids = walkers_east(crowd, 4);
   for (int step = 0; step < 20; ++step)
     crowd.update(0.1f);
@@ -95,9 +101,9 @@ TEST(CrowdObstacles, AgentsWhoseAisleAnObstacleBlocksGoRoundAndArrive) {
   EXPECT_GT(nearest_crate, 0.3f) << "a walker went through the crate";
 }
 
-TEST(CrowdObstacles, AnAgentAnObstacleIsDroppedOnStepsOutOfIt) {
+TEST_P(CrowdObstacles, AnAgentAnObstacleIsDroppedOnStepsOutOfIt) {
   Level level;
-  Crowd crowd(*level.world.navmesh, *level.world.cache, cpu());
+  Crowd crowd(*level.world.navmesh, *level.world.cache, test::crowd_on(GetParam()));
   const int guard = crowd.add_agent({36.0f, 0.0f, 2.0f});
   NavObstacle barrel;
   barrel.position = crowd.position(guard);
@@ -109,9 +115,9 @@ TEST(CrowdObstacles, AnAgentAnObstacleIsDroppedOnStepsOutOfIt) {
   EXPECT_GT(std::hypot(p.x - barrel.position.x, p.z - barrel.position.z), 0.5f + 0.4f - 0.2f);
 }
 
-TEST(CrowdObstacles, ALiftedObstacleOpensTheWayAgain) {
+TEST_P(CrowdObstacles, ALiftedObstacleOpensTheWayAgain) {
   Level level;
-  Crowd crowd(*level.world.navmesh, *level.world.cache, cpu());
+  Crowd crowd(*level.world.navmesh, *level.world.cache, test::crowd_on(GetParam()));
   const int crate = crowd.add_obstacle(crate_across_north_aisle());
   std::vector<int> first = walkers_east(crowd, 1);
   EXPECT_LT(walk(crowd, first, 90.0f), 4.0f) << "with the crate down it went south";
@@ -127,9 +133,9 @@ TEST(CrowdObstacles, ALiftedObstacleOpensTheWayAgain) {
   EXPECT_TRUE(all_arrived(crowd, first));
 }
 
-TEST(CrowdObstacles, TilesTheCallerRebuildsItselfAreToldWithNavmeshChanged) {
+TEST_P(CrowdObstacles, TilesTheCallerRebuildsItselfAreToldWithNavmeshChanged) {
   Level level;
-  Crowd crowd(*level.world.navmesh, *level.world.cache, cpu());
+  Crowd crowd(*level.world.navmesh, *level.world.cache, test::crowd_on(GetParam()));
   const std::vector<int> ids = walkers_east(crowd, 2);
   crowd.update(0.1f);
   // The game drops the crate through its own tile cache.
@@ -142,6 +148,12 @@ TEST(CrowdObstacles, TilesTheCallerRebuildsItselfAreToldWithNavmeshChanged) {
   EXPECT_LT(walk(crowd, ids, 90.0f), 4.0f) << "they went round by the south aisle";
   EXPECT_TRUE(all_arrived(crowd, ids));
 }
+
+INSTANTIATE_TEST_SUITE_P(Backends, CrowdObstacles,
+                         ::testing::Values(BackendKind::Cpu, BackendKind::Detour),
+                         [](const ::testing::TestParamInfo<BackendKind>& backend) {
+                           return std::string(backend.param == BackendKind::Cpu ? "cpu" : "detour");
+                         });
 
 // Each refusal throws ApiError and leaves the crowd as it was.
 TEST(CrowdObstacleErrors, WithoutATileCache) {
