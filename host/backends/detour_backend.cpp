@@ -32,6 +32,13 @@ constexpr std::size_t kCorridorPolys = 256;
 constexpr std::size_t kPathQueueNodes = 4096;
 constexpr std::size_t kCommonNodes = 512;
 
+/// Whether a target state is one of a path request not answered yet.
+bool is_searching(unsigned char state) {
+  return state == DT_CROWDAGENT_TARGET_REQUESTING ||
+         state == DT_CROWDAGENT_TARGET_WAITING_FOR_QUEUE ||
+         state == DT_CROWDAGENT_TARGET_WAITING_FOR_PATH;
+}
+
 unsigned char to_uchar(std::int32_t value) {
   return static_cast<unsigned char>(std::clamp<std::int32_t>(value, 0, 255));
 }
@@ -202,8 +209,6 @@ void DetourCrowdBackend::request_goal(int index, const glm::vec3& goal) {
                                    filter);
     nearest[0] = point.x, nearest[1] = point.y, nearest[2] = point.z;
   }
-  if (ref != 0)
-    ++path_requests_;
   if (ref == 0 || !crowd_->requestMoveTarget(index, ref, nearest)) {
     // An empty navmesh: leave the agent standing (see stop_agent for why this is a zero
     // velocity request rather than resetMoveTarget).
@@ -373,7 +378,14 @@ void DetourCrowdBackend::step(float dt) {
     // dtCrowd::update runs all of its stages (field notes 1c) with no hook in between, so the
     // whole update is one stage.
     ScopedStage stage(stages_, "detour_update");
+    searching_.assign(crowd_index_.size(), 0);
+    for (std::size_t id = 0; id < crowd_index_.size(); ++id)
+      if (const int index = crowd_index_[id]; index >= 0)
+        searching_[id] = is_searching(crowd_->getAgent(index)->targetState) ? 1 : 0;
     crowd_->update(dt, nullptr);
+    for (std::size_t id = 0; id < crowd_index_.size(); ++id)
+      if (const int index = crowd_index_[id]; index >= 0 && searching_[id])
+        path_searches_ += is_searching(crowd_->getAgent(index)->targetState) ? 0 : 1;
   }
   ScopedStage stage(stages_, "copy_out");
   health_ = {};

@@ -73,9 +73,10 @@ public:
   TargetState target_state(int id) const override;
   std::vector<PathCorner> corners(int id) const override;
   glm::vec2 desired_velocity(int id) const override;
-  /// The path requests made through this backend (requestMoveTarget); DetourCrowd's own
-  /// replans inside dtCrowd::update are not seen from outside and not counted.
-  std::size_t path_searches() const override { return path_requests_; }
+  /// The path requests DetourCrowd answered (an agent's target state going from requesting or
+  /// waiting to valid or failed in an update). A replan DetourCrowd starts and answers within
+  /// one update is not seen from outside and not counted.
+  std::size_t path_searches() const override { return path_searches_; }
 
   std::span<const glm::vec3> positions() const override { return positions_; }
   std::span<const glm::vec2> velocities() const override { return velocities_; }
@@ -121,7 +122,8 @@ private:
   std::vector<std::uint8_t> frozen_; ///< Per id: 1 once frozen after a fault.
   /// Per id: 1 while it moves by set_velocity (not a stop_agent's zero velocity request).
   std::vector<std::uint8_t> velocity_request_;
-  std::size_t path_requests_ = 0;
+  std::size_t path_searches_ = 0;
+  std::vector<std::uint8_t> searching_; ///< step()'s scratch: per id, waiting for a path.
   /// Per id: 1 while DetourCrowd moves the agent along an off-mesh link
   /// (DT_CROWDAGENT_STATE_OFFMESH), so that each crossing is counted once, when it starts.
   std::vector<std::uint8_t> on_link_;

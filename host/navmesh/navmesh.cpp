@@ -358,16 +358,16 @@ NavMesh::~NavMesh() = default;
 
 namespace {
 
-// Builds every tile in parallel over the caller's workers. The tiles are independent, so the
-// result is the same whatever the thread count; the first failure in tile order is reported.
-std::vector<DetourTileData> build_tiles(const RecastInput& input,
-                                        const std::vector<TileRegion>& regions,
-                                        const NavmeshBuildSettings& s, Clearance* shared) {
-  std::vector<DetourTileData> tiles(regions.size());
+// What `build` makes of every region, in parallel over the caller's workers. The regions are
+// independent, so the result is the same whatever the thread count; the first failure in
+// region order is reported.
+template <typename Build>
+auto build_per_region(const std::vector<TileRegion>& regions, const Build& build) {
+  std::vector<decltype(build(regions.front()))> built(regions.size());
   std::vector<std::exception_ptr> errors(regions.size());
   tbb::parallel_for(std::size_t{0}, regions.size(), [&](std::size_t k) {
     try {
-      tiles[k] = build_tile(input, regions[k], s, shared);
+      built[k] = build(regions[k]);
     } catch (...) {
       errors[k] = std::current_exception();
     }
@@ -377,7 +377,15 @@ std::vector<DetourTileData> build_tiles(const RecastInput& input,
       std::rethrow_exception(error);
     }
   }
-  return tiles;
+  return built;
+}
+
+// Builds every tile (build_per_region).
+std::vector<DetourTileData> build_tiles(const RecastInput& input,
+                                        const std::vector<TileRegion>& regions,
+                                        const NavmeshBuildSettings& s, Clearance* shared) {
+  return build_per_region(
+      regions, [&](const TileRegion& region) { return build_tile(input, region, s, shared); });
 }
 
 // An empty dtNavMesh for tiles of `tile_size` cells from the grid's corner: 2^tile_bits tiles
@@ -439,20 +447,10 @@ DetourMeshPtr cached_navmesh(const WorldGrid& grid, const RecastInput& input,
                              const NavmeshBuildSettings& s, int tile_size,
                              const std::vector<TileRegion>& regions, Clearance* shared,
                              std::unique_ptr<ObstacleTileCache>& cache) {
-  std::vector<std::vector<DetourTileData>> layers(regions.size());
-  std::vector<std::exception_ptr> errors(regions.size());
-  tbb::parallel_for(std::size_t{0}, regions.size(), [&](std::size_t k) {
-    try {
-      layers[k] = build_tile_layers(input, regions[k], s, shared, tile_cache_compressor());
-    } catch (...) {
-      errors[k] = std::current_exception();
-    }
-  });
-  for (const std::exception_ptr& error : errors) {
-    if (error) {
-      std::rethrow_exception(error);
-    }
-  }
+  std::vector<std::vector<DetourTileData>> layers =
+      build_per_region(regions, [&](const TileRegion& region) {
+        return build_tile_layers(input, region, s, shared, tile_cache_compressor());
+      });
   unsigned int layer_count = 0;
   for (const std::vector<DetourTileData>& tile : layers) {
     layer_count += static_cast<unsigned int>(tile.size());
@@ -662,10 +660,8 @@ NavMesh NavMesh::adopt(const dtNavMesh& navmesh) {
             std::to_string(poly.vertCount) + " vertices; the crowd's " + "kernels take " +
             (ground ? "3 to " + std::to_string(most) : std::string("2 (an off-mesh link)")));
     }
-    impl->polygon_count += h.polyCount;
-    impl->detour_bytes += static_cast<std::size_t>(tile->dataSize);
-    ++impl->tile_count;
   }
+  count_tiles(navmesh, impl->polygon_count, impl->tile_count, impl->detour_bytes);
   if (impl->tile_count == 0)
     throw NavmeshError("the navmesh has no tile with polygons");
   const dtNavMeshParams& params = *navmesh.getParams();
