@@ -339,6 +339,7 @@ struct NavMesh::Impl {
   // a floor plan, up to a cell more again from a rasterised mesh (clearance.h).
   float eroded_width = 0.0f;
   std::vector<WallSegment> boundary;
+  std::uint64_t tiles_version = 0;
   dtQueryFilter filter; // Default: every flag included, every area cost 1.
   // nearest_point is const and may be called from several threads; one shared query object
   // behind a mutex (findNearestPoly needs no node pool, so a small one is enough).
@@ -853,6 +854,11 @@ void NavMesh::tiles_changed() {
   count_tiles(*impl_->nav, impl_->polygon_count, impl_->tile_count, impl_->detour_bytes);
   std::lock_guard lock(impl_->query_mutex);
   impl_->boundary = collect_boundary(*impl_->nav, *impl_->query, impl_->filter);
+  ++impl_->tiles_version;
+}
+
+std::uint64_t NavMesh::tiles_version() const {
+  return impl_->tiles_version;
 }
 
 int NavMesh::obstacle_count() const {

@@ -165,6 +165,9 @@ public:
   /// The Detour navmesh's tiles changed (update_obstacles calls it; a caller that rebuilds tiles
   /// of an adopted navmesh itself calls it after): the counts and the boundary again.
   void tiles_changed();
+  /// How many times the tiles changed (tiles_changed) since the build: an observer that keeps a
+  /// copy of something derived from the tiles (the boundary) takes it again when this moves.
+  std::uint64_t tiles_version() const;
   /// Obstacles standing (or queued).
   int obstacle_count() const;
 

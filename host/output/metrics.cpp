@@ -283,8 +283,11 @@ struct MetricsCollector::Impl {
   std::vector<TimedObstacle> timeline;
   std::vector<Obstacle> timeline_shapes;
   std::vector<int> standing;
-  // Walls of mesh worlds.
+  // Walls of mesh worlds: the navmesh's boundary, taken again when its tiles change (dynamic
+  // obstacles), so that it stays the navmesh the agents step on.
   bool mesh_world = false;
+  const NavMesh* navmesh = nullptr;
+  std::uint64_t segments_version = 0;
   std::vector<WallSegment> segments;
   std::vector<Box> wall_boxes;    ///< Of the obstacles (2D) or boundary segments (mesh).
   StaticGrid wall_grid;           ///< wall_boxes grown by the reach of the largest agent.
@@ -321,8 +324,21 @@ struct MetricsCollector::Impl {
   double mesh_wall_penetration(const glm::vec3& pos, float radius) const;
   void add_agents(std::span<const AgentSetup> setups, std::span<const ShortestRoute> routes);
   void update_wall_grid();
+  /// A mesh world's walls: the navmesh's boundary as it is now.
+  void take_mesh_walls();
   static void add_walking_time(Agent& agent);
 };
+
+void MetricsCollector::Impl::take_mesh_walls() {
+  segments = navmesh->boundary_segments();
+  segments_version = navmesh->tiles_version();
+  wall_boxes.assign(segments.size(), Box{});
+  for (std::size_t k = 0; k < segments.size(); ++k) {
+    wall_boxes[k].add({segments[k].p.x, segments[k].p.z});
+    wall_boxes[k].add({segments[k].q.x, segments[k].q.z});
+  }
+  wall_grid_radius = -1.0f; // built again for these boxes
+}
 
 void MetricsCollector::Impl::update_wall_grid() {
   if (wall_grid_radius >= max_radius) {
@@ -461,12 +477,8 @@ MetricsCollector::MetricsCollector(const Scenario& scenario, const NavMesh& navm
 
   if (scenario.world.is_mesh()) {
     m.mesh_world = true;
-    m.segments = navmesh.boundary_segments();
-    m.wall_boxes.resize(m.segments.size());
-    for (std::size_t k = 0; k < m.segments.size(); ++k) {
-      m.wall_boxes[k].add({m.segments[k].p.x, m.segments[k].p.z});
-      m.wall_boxes[k].add({m.segments[k].q.x, m.segments[k].q.z});
-    }
+    m.navmesh = &navmesh;
+    m.take_mesh_walls();
     const dtNavMesh* nav = m.nav;
     m.step_queries = std::make_unique<tbb::enumerable_thread_specific<OwnedQuery>>(
         [nav] { return new_query(nav, 64); });
@@ -527,6 +539,10 @@ void MetricsCollector::observe_step(std::span<const glm::vec3> positions,
       m.max_radius > 0.0f ? 1.0 / (2.0 * static_cast<double>(m.max_radius)) : 1.0;
 
   ++m.observed_steps;
+  if (m.mesh_world && m.navmesh->tiles_version() != m.segments_version) {
+    m.take_mesh_walls();
+    m.update_wall_grid();
+  }
   const double now = m.observed_steps * static_cast<double>(m.dt);
   // The dynamic obstacles that stood during the step observed (it started one dt before now).
   m.standing.clear();

@@ -99,7 +99,8 @@ public:
   /// its edge: depth = r - (R + distance to the nearest boundary edge) on the navmesh,
   /// r - R + distance to the navmesh off it). `routes[i]` is agent i's shortest route as the
   /// solver measured it (host/paths/shortest_routes.h): the metrics search no paths of their
-  /// own. `navmesh` must outlive this.
+  /// own. `navmesh` must outlive this and stay where it is: a mesh world's walls are its
+  /// boundary as it stands in each step observed (NavMesh::tiles_version), obstacles included.
   MetricsCollector(const Scenario& scenario, const NavMesh& navmesh,
                    std::span<const AgentSetup> agents, std::span<const ShortestRoute> routes);
   ~MetricsCollector();

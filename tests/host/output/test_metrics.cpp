@@ -472,6 +472,51 @@ TEST(Metrics, MeshWorldWallIsTheNavmeshBoundaryGrownByTheAgentRadius) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(Metrics, MeshWorldWallsFollowTheNavmeshAsObstaclesCutIt) {
+  // The 10 x 10 floor again, with a scenario event so that its navmesh takes obstacles.
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                                    ("crowd_metrics_mesh_events_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  {
+    std::ofstream obj(dir / "floor.obj");
+    obj << "v 0 0 0\nv 10 0 0\nv 10 0 10\nv 0 0 10\nf 1 3 2\nf 1 4 3\n";
+  }
+  Scenario scenario;
+  scenario.name = "mesh";
+  scenario.file = dir / "mesh.json";
+  scenario.world.mesh = dir / "floor.obj";
+  scenario.world.navmesh.agent_radius = 0.4f;
+  ObstacleEvent add;
+  add.name = "crate";
+  add.shape = ObstacleEvent::Shape::Box;
+  add.position.position = {6.0f, 0.0f, 5.0f};
+  add.size = {1.0f, 1.0f};
+  scenario.events = {add};
+  NavMesh navmesh = NavMesh::build(scenario);
+  MetricsCollector m = test::measured_metrics(
+      scenario, navmesh, std::vector<AgentSetup>{agent({2, 0, 5}, {2, 0, 5}, 0.6f)});
+  const std::vector<AgentPhase> walking{AgentPhase::Walking};
+  // Beside where the crate will stand, clear of every wall: the agent (0.6 m) is 1.2 m from it.
+  const std::vector<glm::vec3> beside{{4.3f, 0.0f, 5.0f}};
+  m.observe_step(beside, walking);
+  EXPECT_EQ(m.wall_events(), 0);
+  NavObstacle crate;
+  crate.shape = NavObstacle::Shape::Box;
+  crate.position = {6.0f, 0.0f, 5.0f};
+  crate.half_size = {0.5f, 0.5f};
+  navmesh.add_obstacle(crate);
+  ASSERT_GT(navmesh.update_obstacles(), 0);
+  // The navmesh now ends about 0.9 m west of the crate's centre (its half size and the
+  // navmesh radius): 0.6 - (0.4 + ~0.2) on it, the crate's outline a wall like any other.
+  m.observe_step(beside, walking);
+  EXPECT_EQ(m.wall_events(), 0);
+  const std::vector<glm::vec3> grazing{{4.95f, 0.0f, 5.0f}};
+  m.observe_step(grazing, walking);
+  EXPECT_EQ(m.wall_events(), 1);
+  EXPECT_GT(m.summary("cpu", 3).max_wall_penetration, 0.03);
+  std::filesystem::remove_all(dir);
+}
+
 // ---- scenario extensions: entries, waypoints, types -------------------------------------
 
 TEST(Metrics, AgentsCountFromTheirEntryAndArrivalTimesFromThere) {
