@@ -1,5 +1,6 @@
 #include "host/sim/agent_schedule.h"
 
+#include "cuda/core/parallel_agents.h"
 #include "host/checkpoint/archive.h"
 
 #include <algorithm>
@@ -89,21 +90,28 @@ bool AgentSchedule::place_is_free(std::span<const AgentSetup> setups, int id,
   return true;
 }
 
+bool AgentSchedule::within_arrival_radius(const AgentSetup& setup, const Route& route,
+                                          const glm::vec3& at) const {
+  const glm::vec3 goal = target(setup, route);
+  const float dx = at.x - goal.x, dz = at.z - goal.z;
+  return dx * dx + dz * dz <= setup.params.arrival_radius * setup.params.arrival_radius &&
+         std::fabs(at.y - goal.y) <= agent_height_;
+}
+
 void AgentSchedule::find_contact_arrivals(std::span<const AgentSetup> setups,
                                           std::span<const glm::vec3> at) {
   const std::size_t n = routes_.size();
   by_contact_.assign(n, 0);
   contact_candidates_.assign(n, 0);
-  bool any = false;
-  for (std::size_t i = 0; i < n; ++i) {
+  parallel_for_each_agent(static_cast<int>(n), kScanGrain, [&](int agent) {
+    const auto i = static_cast<std::size_t>(agent);
     const AgentSetup& s = setups[i];
-    const bool candidate = phases_[i] == AgentPhase::Walking &&
-                           routes_[i].next_waypoint >= s.waypoints.size() &&
-                           s.params.arrival == ArrivalRule::Contact && !following(s);
-    contact_candidates_[i] = candidate ? 1 : 0;
-    any = any || candidate;
-  }
-  if (!any)
+    contact_candidates_[i] = phases_[i] == AgentPhase::Walking &&
+                             routes_[i].next_waypoint >= s.waypoints.size() &&
+                             s.params.arrival == ArrivalRule::Contact && !following(s);
+  });
+  if (std::find(contact_candidates_.begin(), contact_candidates_.end(), 1) ==
+      contact_candidates_.end())
     return;
   for (const int id : contact_arrival_.find(setups, phases_, at, contact_candidates_))
     by_contact_[static_cast<std::size_t>(id)] = 1;
@@ -116,7 +124,21 @@ void AgentSchedule::after_step(std::span<const AgentSetup> setups, Crowd& crowd,
   // Decided on the phases the step began with, before any arrival below, so that arrival
   // spreads through a cluster one contact per step whatever the id order.
   find_contact_arrivals(setups, at);
+  // Which agents may act, judged on the workers: the tests below less the follower rule, which
+  // a leader arriving earlier in this pass can end. The pass in id order then visits only
+  // these, and acts exactly as a pass over every agent would; the agents' own tests are
+  // repeated there.
+  may_act_.assign(routes_.size(), 0);
+  parallel_for_each_agent(static_cast<int>(routes_.size()), kScanGrain, [&](int agent) {
+    const auto i = static_cast<std::size_t>(agent);
+    if (phases_[i] == AgentPhase::Waiting)
+      may_act_[i] = has_come(routes_[i].wait_until, now);
+    else if (phases_[i] == AgentPhase::Walking)
+      may_act_[i] = by_contact_[i] || within_arrival_radius(setups[i], routes_[i], at[i]);
+  });
   for (std::size_t i = 0; i < routes_.size(); ++i) {
+    if (!may_act_[i])
+      continue;
     Route& route = routes_[i];
     const AgentSetup& s = setups[i];
     if (phases_[i] == AgentPhase::Waiting) {
@@ -130,12 +152,7 @@ void AgentSchedule::after_step(std::span<const AgentSetup> setups, Crowd& crowd,
     if (phases_[i] != AgentPhase::Walking || following(s)) {
       continue;
     }
-    const glm::vec3 goal = target(s, route);
-    const glm::vec3 p = at[i];
-    const float dx = p.x - goal.x, dz = p.z - goal.z;
-    const bool within_radius =
-        dx * dx + dz * dz <= s.params.arrival_radius * s.params.arrival_radius &&
-        std::fabs(p.y - goal.y) <= agent_height_;
+    const bool within_radius = within_arrival_radius(s, route, at[i]);
     if (!within_radius && !by_contact_[i]) {
       continue;
     }

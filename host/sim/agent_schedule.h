@@ -67,6 +67,9 @@ public:
     return agent_of_backend_.at(static_cast<std::size_t>(backend_id));
   }
 
+  /// Agents per worker chunk in the per-agent scans of a step (after_step's, the stuck test's).
+  static constexpr int kScanGrain = 4096;
+
   std::span<const AgentPhase> phases() const { return phases_; }
   /// Whether the agent follows a leader that is still on its way (scenario extension `follow`):
   /// it cannot arrive until its leader has arrived or left.
@@ -97,6 +100,9 @@ private:
   };
 
   bool identity() const;
+  /// Whether an agent at `at` is within its arrival radius of its current target.
+  bool within_arrival_radius(const AgentSetup& setup, const Route& route,
+                             const glm::vec3& at) const;
   /// Fills by_contact_: the walking agents that arrive at their goal by contact this step.
   void find_contact_arrivals(std::span<const AgentSetup> setups, std::span<const glm::vec3> at);
   glm::vec3 target(const AgentSetup& setup, const Route& route) const;
@@ -116,6 +122,7 @@ private:
   std::vector<glm::vec2> velocities_;
   ContactArrival contact_arrival_;
   std::vector<std::uint8_t> contact_candidates_, by_contact_; ///< Scratch of after_step.
+  std::vector<std::uint8_t> may_act_;                         ///< Scratch of after_step.
 };
 
 } // namespace crowd

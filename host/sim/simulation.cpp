@@ -1,5 +1,6 @@
 #include "host/sim/simulation.h"
 
+#include "cuda/core/parallel_agents.h"
 #include "cuda/kernels/fault_guard.h"
 #include "host/backends/detour_backend.h"
 #include "host/checkpoint/archive.h"
@@ -148,6 +149,7 @@ struct Simulation::Impl {
   /// search was for, and the seconds since (host/sim/moving_target.h).
   std::vector<glm::vec3> follow_planned;
   std::vector<float> follow_since_plan;
+  std::vector<std::size_t> followers; ///< The scenario's followers, by id.
   int step_index = 0;
   double last_step_ms = 0.0;
   StageTimes step_stages; ///< The last step's stages, "host" and "observe" included.
@@ -178,8 +180,10 @@ struct Simulation::Impl {
     for (std::size_t i = 0; i < setups.size(); ++i) {
       // A follower's way is its leader's, not known before the run: no path or time ratio, and
       // no reachability to judge (a route of no length is left out of them).
-      if (setups[i].leader >= 0)
+      if (setups[i].leader >= 0) {
         measured[i] = ShortestRoute{};
+        followers.push_back(i);
+      }
       goal_reachable.push_back(measured[i].reachable ? 1 : 0);
       follow_planned.push_back(setups[i].goal);
       follow_since_plan.push_back(0.0f);
@@ -196,10 +200,10 @@ struct Simulation::Impl {
     const std::span<const AgentPhase> phases = schedule.phases();
     const std::span<const glm::vec3> at = positions();
     const std::span<const glm::vec2> velocities = schedule.velocities(crowd);
-    for (std::size_t i = 0; i < setups.size(); ++i) {
+    for (const std::size_t i : followers) {
       AgentSetup& s = setups[i];
       if (s.leader < 0)
-        continue;
+        continue; // it was given a goal of its own (set_goal)
       follow_since_plan[i] += dt;
       const auto l = static_cast<std::size_t>(s.leader);
       if ((phases[i] != AgentPhase::Walking && phases[i] != AgentPhase::Pending) || frozen[i] ||
@@ -277,9 +281,12 @@ struct Simulation::Impl {
   void handle_stuck(double now) {
     const auto phases = schedule.phases();
     walking.resize(setups.size());
-    for (std::size_t i = 0; i < setups.size(); ++i)
-      walking[i] = phases[i] == AgentPhase::Walking && !frozen[i] && goal_reachable[i] &&
-                   !schedule.following(setups[i]); // keeping its place, not stuck
+    parallel_for_each_agent(
+        static_cast<int>(setups.size()), AgentSchedule::kScanGrain, [&](int agent) {
+          const auto i = static_cast<std::size_t>(agent);
+          walking[i] = phases[i] == AgentPhase::Walking && !frozen[i] && goal_reachable[i] &&
+                       !schedule.following(setups[i]); // keeping its place
+        });
     for (const int id : stuck.observe(now, positions(), walking))
       schedule.replan(id, setups[static_cast<std::size_t>(id)], crowd);
   }
