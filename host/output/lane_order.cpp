@@ -13,28 +13,27 @@ void LaneOrder::observe(std::span<const glm::vec3> positions, std::span<const Ag
   const std::size_t n = std::min({positions.size(), phases.size(), targets.size(), radius_.size()});
   walking_.assign(n, 0);
   heading_.assign(n, glm::vec2(0.0f));
-  bool any = false;
-  for (std::size_t i = 0; i < n; ++i) {
+  parallel_for_each_agent(static_cast<int>(n), 4096, [&](int agent) {
+    const auto i = static_cast<std::size_t>(agent);
     if (phases[i] != AgentPhase::Walking)
-      continue;
+      return;
     const glm::vec2 d{targets[i].x - positions[i].x, targets[i].z - positions[i].z};
     const float length = std::sqrt(d.x * d.x + d.y * d.y);
     if (!(length > 1e-4f))
-      continue;
+      return;
     heading_[i] = d / length;
     walking_[i] = 1;
-    any = true;
-  }
-  if (!any)
+  });
+  if (std::find(walking_.begin(), walking_.end(), 1) == walking_.end())
     return;
   grid_.build(positions.first(n), walking_, kRange);
-  // Each walker's order parameter on the workers (the grid and the inputs are only read); the
-  // sum in agent order on one thread, so the index is the same bits for any thread count.
+  // Each walker's order parameter on the workers (the grid and the inputs are only read), the
+  // walkers taken in the grid's cell order for the cache; the sum in agent order on one
+  // thread, so the index is the same bits for any thread count.
   order_.assign(n, kNoSample);
-  parallel_for_each_agent(static_cast<int>(n), 256, [&](int agent) {
-    const auto i = static_cast<std::size_t>(agent);
-    if (walking_[i])
-      order_[i] = order_of(i, positions);
+  parallel_for_each_agent(static_cast<int>(grid_.size()), 256, [&](int k) {
+    const auto i = static_cast<std::size_t>(grid_.agent_in_cell_order(static_cast<std::size_t>(k)));
+    order_[i] = order_of(i, positions);
   });
   for (const double order : order_) {
     if (order == kNoSample)

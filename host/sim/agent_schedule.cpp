@@ -233,8 +233,10 @@ void AgentSchedule::replan(int id, const AgentSetup& setup, Crowd& crowd) {
 
 void AgentSchedule::targets(std::span<const AgentSetup> setups, std::vector<glm::vec3>& out) const {
   out.resize(routes_.size());
-  for (std::size_t i = 0; i < routes_.size(); ++i)
+  parallel_for_each_agent(static_cast<int>(routes_.size()), kScanGrain, [&](int agent) {
+    const auto i = static_cast<std::size_t>(agent);
     out[i] = target(setups[i], routes_[i]);
+  });
 }
 
 std::span<const glm::vec3> AgentSchedule::positions(const Crowd& crowd) const {

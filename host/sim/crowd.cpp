@@ -434,6 +434,10 @@ void Crowd::update(float dt) {
   m.backend->step(dt);
 }
 
+const CrowdOptions& Crowd::options() const {
+  return impl_->options;
+}
+
 int Crowd::agent_count() const {
   return static_cast<int>(impl_->params.size());
 }

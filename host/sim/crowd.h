@@ -192,6 +192,8 @@ public:
   void update(float dt);
 
   /// Ids handed out so far (removed agents included).
+  /// The options the crowd was made with.
+  const CrowdOptions& options() const;
   int agent_count() const;
   /// Whether agent `id` was added and not removed.
   bool is_active(int id) const;

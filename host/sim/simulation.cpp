@@ -55,11 +55,6 @@ ArrivalRule parse_arrival_rule(const std::string& name) {
 
 namespace {
 
-/// Scenario extension `follow`: when a follower's goal costs a new search (the Crowd's
-/// CrowdOptions::target_replan_distance and target_replan_delay defaults).
-constexpr float kFollowReplanDistance = 1.0f; // m
-constexpr float kFollowReplanDelay = 1.0f;    // s
-
 /// Scenario extension `query_filters`: one filter as Detour's.
 dtQueryFilter detour_filter(const QueryFilterSpec& spec) {
   static_assert(QueryFilterSpec::kAreas == DT_MAX_AREAS);
@@ -195,7 +190,8 @@ struct Simulation::Impl {
   // each follower's goal is its leader's position plus its offset, aimed ahead of a walking
   // leader (follow_point, host/sim/moving_target.h). The corridor's end follows the goal; a new
   // search comes when it moved far, at most once a second (host/sim/moving_target.h, the Crowd's
-  // defaults). A leader that left (removed) leaves its followers their last goal.
+  // CrowdOptions::target_replan_distance and target_replan_delay). A leader that left (removed)
+  // leaves its followers their last goal.
   void follow_leaders(float dt) {
     const std::span<const AgentPhase> phases = schedule.phases();
     const std::span<const glm::vec3> at = positions();
@@ -220,7 +216,8 @@ struct Simulation::Impl {
       if (b < 0)
         continue; // it heads for s.goal when it enters
       if (!target_search_due(*placed, follow_planned[i], follow_since_plan[i],
-                             kFollowReplanDistance, kFollowReplanDelay, true,
+                             crowd.options().target_replan_distance,
+                             crowd.options().target_replan_delay, true,
                              [&] { return crowd.adjust_move_target(b, *placed); }))
         continue;
       crowd.request_path(b, *placed);
