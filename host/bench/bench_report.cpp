@@ -84,6 +84,25 @@ std::string bench_table(const std::vector<BenchRun>& runs) {
   return out;
 }
 
+std::string bench_domain_table(const std::vector<BenchRun>& runs) {
+  std::string out;
+  for (const BenchRun& run : runs) {
+    if (!run.domains)
+      continue;
+    if (out.empty())
+      out += format("%8s  %-7s %7s %7s %12s %12s %12s %12s %8s %12s %10s\n", "agents", "backend",
+                    "domains", "halo m", "agents/dom", "max agents", "ghosts/dom", "max ghosts",
+                    "halo %", "migr/step", "rebalances");
+    const DomainFigures& d = *run.domains;
+    out +=
+        format("%8s  %-7s %7d %7.2f %12.1f %12s %12.1f %12s %8.2f %12.2f %10lld\n",
+               thousands(run.agents).c_str(), run.backend.c_str(), d.domains, d.halo, d.mean_agents,
+               thousands(d.max_agents).c_str(), d.mean_ghosts, thousands(d.max_ghosts).c_str(),
+               100.0 * d.halo_fraction, d.migrations_per_step, d.rebalances);
+  }
+  return out;
+}
+
 nlohmann::ordered_json bench_json(const std::vector<BenchRun>& runs, const BenchOptions& options) {
   using nlohmann::ordered_json;
   ordered_json root;
@@ -147,6 +166,20 @@ nlohmann::ordered_json bench_json(const std::vector<BenchRun>& runs, const Bench
       for (const auto& [stage, ms] : m.stage_ms)
         stages[stage] = ms;
       entry["stage_ms"] = std::move(stages);
+      if (run.domains) {
+        const DomainFigures& d = *run.domains;
+        ordered_json domains;
+        domains["domains"] = d.domains;
+        domains["halo_m"] = d.halo;
+        domains["mean_agents"] = d.mean_agents;
+        domains["max_agents"] = d.max_agents;
+        domains["mean_ghosts"] = d.mean_ghosts;
+        domains["max_ghosts"] = d.max_ghosts;
+        domains["halo_fraction"] = d.halo_fraction;
+        domains["migrations_per_step"] = d.migrations_per_step;
+        domains["rebalances"] = d.rebalances;
+        entry["domains"] = std::move(domains);
+      }
     }
     entries.push_back(std::move(entry));
   }

@@ -14,6 +14,9 @@ namespace crowd {
 /// reason in place of their figures.
 std::string bench_table(const std::vector<BenchRun>& runs);
 
+/// With --domains: one row per run of the domain figures (DomainTally); "" when none has them.
+std::string bench_domain_table(const std::vector<BenchRun>& runs);
+
 /// Every figure: the machine (cores, threads used, CUDA), the scene family, steps, and one
 /// entry per run ("status" ran / skipped / failed, "reason" for the last two).
 nlohmann::ordered_json bench_json(const std::vector<BenchRun>& runs, const BenchOptions& options);

@@ -44,6 +44,18 @@ double decimal(float value) {
   return result;
 }
 
+/// The halo of a rank's domain (docs/distributed-model.md): the largest collision query range
+/// of the run's agents, plus twice what the fastest can walk in a step (its neighbours are
+/// found before it moves, and they move too).
+float domain_halo(const Simulation& sim) {
+  float range = 0.0f, speed = 0.0f;
+  for (int id = 0; id < sim.agent_count(); ++id) {
+    range = std::max(range, sim.agent_params(id).query_range());
+    speed = std::max(speed, sim.agent_params(id).max_speed);
+  }
+  return range + 2.0f * speed * sim.scenario().dt;
+}
+
 std::filesystem::path scene_path(const BenchOptions& options, int agents) {
   return options.write_scenes / ("bench_" + std::to_string(agents) + ".json");
 }
@@ -155,6 +167,9 @@ std::vector<BenchRun> run_bench(const BenchOptions& options, const BenchObserver
           return sim.host_memory_bytes() - sim.navmesh_table_bytes();
         };
         std::size_t host_bytes = agent_bytes();
+        std::optional<DomainTally> domains;
+        if (options.domains > 0)
+          domains.emplace(options.domains, domain_halo(sim));
         std::vector<double> step_ms;
         step_ms.reserve(static_cast<std::size_t>(options.steps));
         long long agent_steps = 0;
@@ -163,6 +178,8 @@ std::vector<BenchRun> run_bench(const BenchOptions& options, const BenchObserver
           agent_steps += std::count_if(phases.begin(), phases.end(), is_present);
           sim.step();
           step_ms.push_back(sim.last_step_ms());
+          if (domains)
+            domains->observe(sim.positions(), sim.phases());
           if (observer.step_done)
             observer.step_done(s, options.steps, sim.last_step_ms());
         }
@@ -184,6 +201,8 @@ std::vector<BenchRun> run_bench(const BenchOptions& options, const BenchObserver
         }
         run.host_bytes_per_agent = static_cast<double>(host_bytes) / agents;
         run.metrics = sim.metrics();
+        if (domains)
+          run.domains = domains->figures();
       } catch (const std::exception& e) {
         run.status = BenchRun::Status::Failed;
         run.reason = e.what();

@@ -2,6 +2,7 @@
 // measures each run.
 #pragma once
 
+#include "host/distributed/domain_tally.h"
 #include "host/output/metrics.h"
 #include "host/sim/simulation.h"
 
@@ -21,6 +22,8 @@ struct BenchOptions {
   int threads = 0; ///< cpu backend workers; 0 = all cores.
   std::uint64_t seed = 1;
   std::filesystem::path write_scenes; ///< Directory for the scene files; empty = none.
+  /// Observe each run as if split into this many MPI ranks' domains (DomainTally): 0 = not.
+  int domains = 0;
 };
 
 /// One (agents, backend) cell of the bench.
@@ -57,6 +60,8 @@ struct BenchRun {
   /// Device memory per agent (largest seen, the wall grid included): none for host backends.
   std::optional<double> device_bytes_per_agent;
   MetricsSummary metrics; ///< arrived, overlap_events, wall_events, ...
+  /// With BenchOptions::domains: agents, ghosts and migrations per domain (not timed).
+  std::optional<DomainFigures> domains;
 };
 
 /// What a run is about to do, for progress output.

@@ -17,6 +17,9 @@ namespace crowd {
 
 namespace {
 
+/// The most domains --domains observes (each agent is tested against every domain's halo).
+constexpr int kMaxDomains = 1024;
+
 /// Checks the options and turns them into the runner's, dropping repeated entries.
 BenchOptions validate(const BenchCommandOptions& options) {
   BenchOptions bench;
@@ -48,7 +51,11 @@ BenchOptions validate(const BenchCommandOptions& options) {
   bench.steps = options.steps;
   bench.threads = options.threads;
   bench.seed = options.seed;
+  if (options.domains < 0 || options.domains > kMaxDomains)
+    throw std::invalid_argument("--domains must be in [0, " + std::to_string(kMaxDomains) +
+                                "], got " + std::to_string(options.domains));
   bench.write_scenes = options.write_scenes;
+  bench.domains = options.domains;
   return bench;
 }
 
@@ -98,6 +105,13 @@ int bench_command(const BenchCommandOptions& options) {
                 "pillars at 0.3 agents/m2\n",
                 bench.steps, threads, threads == 1 ? "" : "s");
     std::fputs(bench_table(runs).c_str(), stdout);
+    if (const std::string domains = bench_domain_table(runs); !domains.empty()) {
+      std::printf("as if split into %d domains (recursive bisection by agent count; ghosts: other "
+                  "domains' agents within the halo of a domain's box; migrations: agents that "
+                  "changed domain since the step before):\n",
+                  bench.domains);
+      std::fputs(domains.c_str(), stdout);
+    }
     std::fflush(stdout);
 
     if (!options.out.empty())

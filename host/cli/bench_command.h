@@ -15,6 +15,7 @@ struct BenchCommandOptions {
   std::string out;          ///< JSON of every figure ("" = none).
   std::string plot;         ///< PNG plot ("" = none).
   std::string write_scenes; ///< Directory for the scene files ("" = none).
+  int domains = 0;          ///< Observe the runs as split into this many domains (0 = not).
 };
 
 /// Runs the bench, prints the table to stdout and progress to stderr, writes the requested

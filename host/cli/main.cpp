@@ -177,6 +177,12 @@ int main(int argc, char** argv) {
   bench_cmd->add_option("--write-scenes", bench.write_scenes,
                         "Directory to write the generated scenes to (bench_<agents>.json, "
                         "runnable with 'crowd run')");
+  bench_cmd
+      ->add_option("--domains", bench.domains,
+                   "Also observe each run as if split into this many MPI ranks' domains, and "
+                   "print their agents, ghosts and migrations per step (0 = not; at most 1024)")
+      ->check(crowd::cli::non_negative_integer())
+      ->default_val(0);
 
   crowd::VerifyCommandOptions verify;
   CLI::App* verify_cmd = app.add_subcommand(

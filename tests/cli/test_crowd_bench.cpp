@@ -102,6 +102,32 @@ TEST(CrowdBench, SmokeRunWritesEveryOutput) {
   }
 }
 
+TEST(CrowdBench, DomainsReportTheSplitOfEveryRun) {
+  TempDir dir;
+  const auto json_path = dir / "bench.json";
+  const auto result = run_cli("bench --agents 400 --steps 10 --backends cpu --domains 3 --out " +
+                              json_path.string());
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_NE(result.output.find("as if split into 3 domains"), std::string::npos) << result.output;
+  const auto json = nlohmann::json::parse(read_file(json_path));
+  ASSERT_EQ(json["runs"].size(), 1u);
+  const auto& domains = json["runs"][0]["domains"];
+  ASSERT_TRUE(domains.is_object()) << json.dump();
+  EXPECT_EQ(domains["domains"], 3);
+  // 400 agents in three domains balanced by count: 133 or 134 each at the first step.
+  EXPECT_NEAR(domains["mean_agents"].get<double>(), 400.0 / 3.0, 1.0);
+  EXPECT_LE(domains["max_agents"].get<int>(), 147); // within the 10% before a new bisection
+  EXPECT_GT(domains["halo_m"].get<double>(), 0.0);
+  EXPECT_GE(domains["halo_fraction"].get<double>(), 0.0);
+
+  // Without --domains, no such figures.
+  const auto plain =
+      run_cli("bench --agents 200 --steps 3 --backends cpu --out " + json_path.string());
+  ASSERT_EQ(plain.exit_code, 0) << plain.output;
+  EXPECT_EQ(plain.output.find("as if split"), std::string::npos);
+  EXPECT_FALSE(nlohmann::json::parse(read_file(json_path))["runs"][0].contains("domains"));
+}
+
 TEST(CrowdBench, BadOptionsGiveOneMessageAndANonZeroExit) {
   const struct {
     const char* arguments;
@@ -113,6 +139,8 @@ TEST(CrowdBench, BadOptionsGiveOneMessageAndANonZeroExit) {
       {"--agents -5", "--agents"},
       {"--steps 0", "--steps: must be a whole number in [1, 2147483647], got '0'"},
       {"--threads -1", "--threads: must be a whole number in [0, 2147483647], got '-1'"},
+      {"--domains -2", "--domains: must be a whole number in [0, 2147483647], got '-2'"},
+      {"--domains 5000", "--domains must be in [0, 1024], got 5000"},
   };
   for (const auto& c : cases) {
     const auto result = run_cli(std::string("bench ") + c.arguments);

@@ -1,0 +1,123 @@
+#include "host/distributed/domain_split.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace crowd {
+namespace {
+
+constexpr float kInfinity = std::numeric_limits<float>::infinity();
+
+float ground(const glm::vec3& p, int axis) {
+  return axis == 0 ? p.x : p.z;
+}
+
+} // namespace
+
+float DomainBox::distance_to(const glm::vec3& p) const {
+  const float dx = std::max({lo.x - p.x, 0.0f, p.x - hi.x});
+  const float dz = std::max({lo.y - p.z, 0.0f, p.z - hi.y});
+  return std::sqrt(dx * dx + dz * dz);
+}
+
+DomainSplit::DomainSplit() {
+  boxes_.push_back({{-kInfinity, -kInfinity}, {kInfinity, kInfinity}});
+  nodes_.push_back({0, 0.0f, -1, -1, 0});
+}
+
+DomainSplit DomainSplit::bisect(std::span<const glm::vec3> positions,
+                                std::span<const std::uint8_t> present, int domains) {
+  DomainSplit split;
+  split.boxes_.clear();
+  split.nodes_.clear();
+  std::vector<int> ids;
+  for (std::size_t i = 0; i < std::min(positions.size(), present.size()); ++i)
+    if (present[i])
+      ids.push_back(static_cast<int>(i));
+  split.split(positions, ids, 0, ids.size(), std::max(domains, 1),
+              {{-kInfinity, -kInfinity}, {kInfinity, kInfinity}});
+  return split;
+}
+
+int DomainSplit::split(std::span<const glm::vec3> positions, std::vector<int>& ids,
+                       std::size_t begin, std::size_t end, int domains, DomainBox box) {
+  const int node = static_cast<int>(nodes_.size());
+  nodes_.push_back({});
+  if (domains == 1) {
+    nodes_[static_cast<std::size_t>(node)].domain = static_cast<int>(boxes_.size());
+    boxes_.push_back(box);
+    return node;
+  }
+  // Cut across the longer side of the agents' extent (the box itself may be unbounded).
+  glm::vec2 lo(kInfinity), hi(-kInfinity);
+  for (std::size_t k = begin; k < end; ++k) {
+    const glm::vec3& p = positions[static_cast<std::size_t>(ids[k])];
+    lo = glm::min(lo, glm::vec2(p.x, p.z));
+    hi = glm::max(hi, glm::vec2(p.x, p.z));
+  }
+  const int axis = begin < end && hi.y - lo.y > hi.x - lo.x ? 1 : 0;
+  const int low_domains = domains / 2;
+  // The low side's share of the agents, in proportion to its domains.
+  const std::size_t middle = begin + (end - begin) * static_cast<std::size_t>(low_domains) /
+                                         static_cast<std::size_t>(domains);
+  const auto before = [&](int a, int b) {
+    const float ca = ground(positions[static_cast<std::size_t>(a)], axis);
+    const float cb = ground(positions[static_cast<std::size_t>(b)], axis);
+    return ca < cb || (ca == cb && a < b);
+  };
+  float cut = 0.0f;
+  if (begin == end) {
+    // No agents: halve the box where it is bounded, else cut at its finite edge or at 0.
+    const float a = axis == 0 ? box.lo.x : box.lo.y, b = axis == 0 ? box.hi.x : box.hi.y;
+    cut = std::isfinite(a) && std::isfinite(b) ? 0.5f * (a + b)
+          : std::isfinite(a)                   ? a + 1.0f
+          : std::isfinite(b)                   ? b - 1.0f
+                                               : 0.0f;
+  } else {
+    const auto first = ids.begin() + static_cast<std::ptrdiff_t>(begin);
+    const auto mid = ids.begin() + static_cast<std::ptrdiff_t>(middle);
+    const auto last = ids.begin() + static_cast<std::ptrdiff_t>(end);
+    std::nth_element(first, mid, last, before);
+    const float above =
+        mid == last ? kInfinity : ground(positions[static_cast<std::size_t>(*mid)], axis);
+    if (mid == first) {
+      cut = above;
+    } else {
+      const float below =
+          ground(positions[static_cast<std::size_t>(*std::max_element(first, mid, before))], axis);
+      // Halfway between the two sides; where they share a coordinate the cut falls on it and
+      // the tie goes up (the split is then off by the tied agents).
+      cut = std::isfinite(above) ? 0.5f * (below + above) : below + 1.0f;
+    }
+    // Every agent below the cut on the low side, the rest on the high side.
+    std::stable_partition(first, last, [&](int id) {
+      return ground(positions[static_cast<std::size_t>(id)], axis) < cut;
+    });
+  }
+  std::size_t low_end = begin;
+  while (low_end < end && ground(positions[static_cast<std::size_t>(ids[low_end])], axis) < cut)
+    ++low_end;
+  DomainBox low_box = box, high_box = box;
+  (axis == 0 ? low_box.hi.x : low_box.hi.y) = cut;
+  (axis == 0 ? high_box.lo.x : high_box.lo.y) = cut;
+  const int low = split(positions, ids, begin, low_end, low_domains, low_box);
+  const int high = split(positions, ids, low_end, end, domains - low_domains, high_box);
+  Node& n = nodes_[static_cast<std::size_t>(node)];
+  n.axis = axis;
+  n.cut = cut;
+  n.low = low;
+  n.high = high;
+  return node;
+}
+
+int DomainSplit::domain_of(const glm::vec3& p) const {
+  int node = 0;
+  while (nodes_[static_cast<std::size_t>(node)].domain < 0) {
+    const Node& n = nodes_[static_cast<std::size_t>(node)];
+    node = ground(p, n.axis) < n.cut ? n.low : n.high;
+  }
+  return nodes_[static_cast<std::size_t>(node)].domain;
+}
+
+} // namespace crowd
