@@ -44,6 +44,13 @@ void gather_ascending(tbb::combinable<std::vector<std::int32_t>>& asked,
 
 } // namespace
 
+void Executor::fetch_corridor_starts(AgentArrays& agents, std::span<const std::int32_t> which,
+                                     std::span<std::int32_t> first) {
+  const CorridorArrays& rows = agents.corridors;
+  for (std::size_t j = 0; j < which.size(); ++j)
+    first[j] = rows.size[static_cast<std::size_t>(which[j])] > 0 ? rows.row(which[j])[0] : -1;
+}
+
 void Executor::check_corridors(AgentArrays& agents) {
   const CorridorView rows = agents.corridors.view();
   parallel_for_each_agent(agents.corridors.count(), 64,

@@ -113,6 +113,11 @@ public:
   /// by the phases. Here the host's rows are the rows: nothing to do.
   virtual void fetch_corridor_rows(AgentArrays& /*agents*/,
                                    std::span<const std::int32_t> /*which*/) {}
+  /// The first polygon of the corridor rows of `which` into `first` (same length; -1 for an
+  /// empty row), without making the rows current: what the path queue decides on. An executor
+  /// that keeps the rows in device memory reads 4 bytes of each row the host does not hold.
+  virtual void fetch_corridor_starts(AgentArrays& agents, std::span<const std::int32_t> which,
+                                     std::span<std::int32_t> first);
 
   // ---- The phases of a step. Between begin_step and end_step the executor works on the
   // `agents` given to begin_step, which must outlive end_step.

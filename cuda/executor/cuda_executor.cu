@@ -388,6 +388,16 @@ public:
       guarded(agents, [&] { corridors_.fetch(agents.corridors, which, stream_.get()); });
   }
 
+  void fetch_corridor_starts(AgentArrays& agents, std::span<const std::int32_t> which,
+                             std::span<std::int32_t> first) override {
+    if (!device_tables_) {
+      Executor::fetch_corridor_starts(agents, which, first);
+      return;
+    }
+    guarded(agents,
+            [&] { corridors_.fetch_starts(agents.corridors, which, first, stream_.get()); });
+  }
+
   // ---- The phases (Executor::step runs them in order; the tests one at a time).
 
   void begin_step(AgentArrays& agents, const KernelStepParams& params, StepInputs inputs) override {

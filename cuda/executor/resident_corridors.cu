@@ -150,6 +150,17 @@ __global__ void __launch_bounds__(kAgentPolicy.threads_per_block)
   batch.state[j] = rows.state[i];
 }
 
+/// The first polygon of each listed agent's row (-1 for an empty row), one agent per thread.
+__global__ void __launch_bounds__(kAgentPolicy.threads_per_block)
+    gather_starts_kernel(CorridorView rows, const std::int32_t* agents, std::int32_t* first,
+                         int count) {
+  const int j = thread_index();
+  if (j >= count)
+    return;
+  const int i = agents[j];
+  first[j] = rows.size[i] > 0 ? rows.row(i)[0] : -1;
+}
+
 /// Indices of the counters the phases' kernels add to.
 enum Counter : int { kAskedCount = 0, kCorrectionCount = 1, kLargestCorrection = 2, kCounters = 3 };
 
@@ -406,6 +417,42 @@ void ResidentCorridors::fetch(CorridorArrays& rows, std::span<const std::int32_t
     }
   }
   gather(rows, missing, false, stream);
+}
+
+void ResidentCorridors::fetch_starts(const CorridorArrays& rows,
+                                     std::span<const std::int32_t> which,
+                                     std::span<std::int32_t> first, cudaStream_t stream) {
+  std::vector<std::int32_t> missing;   // agents whose row only the device has
+  std::vector<std::size_t> missing_at; // and where their answers go
+  for (std::size_t j = 0; j < which.size(); ++j) {
+    const std::int32_t i = which[j];
+    const auto r = static_cast<std::size_t>(i);
+    if (i >= 0 && i < rows_ && !rows.held[r]) {
+      missing.push_back(i);
+      missing_at.push_back(j);
+    } else {
+      first[j] = rows.size[r] > 0 ? rows.row(i)[0] : -1;
+    }
+  }
+  const std::size_t k = missing.size();
+  if (k == 0)
+    return;
+  const std::size_t bytes = 2 * k * sizeof(std::int32_t); // the agents up, their starts down
+  unsigned char* host = staging(bytes, stream);
+  std::memcpy(host, missing.data(), k * sizeof(std::int32_t));
+  batch_.reserve(bytes, "the start polygons of " + std::to_string(k) + " corridor rows");
+  auto* agents = reinterpret_cast<std::int32_t*>(batch_.data());
+  CROWD_CUDA_CHECK(
+      cudaMemcpyAsync(agents, host, k * sizeof(std::int32_t), cudaMemcpyHostToDevice, stream));
+  gather_starts_kernel<<<blocks(static_cast<int>(k)), kAgentPolicy.threads_per_block, 0, stream>>>(
+      view(), agents, agents + k, static_cast<int>(k));
+  CROWD_CUDA_CHECK_LAUNCH("gather_starts_kernel");
+  CROWD_CUDA_CHECK(cudaMemcpyAsync(host + k * sizeof(std::int32_t), agents + k,
+                                   k * sizeof(std::int32_t), cudaMemcpyDeviceToHost, stream));
+  CROWD_CUDA_CHECK(cudaStreamSynchronize(stream));
+  const auto* starts = reinterpret_cast<const std::int32_t*>(host + k * sizeof(std::int32_t));
+  for (std::size_t m = 0; m < k; ++m)
+    first[missing_at[m]] = starts[m];
 }
 
 void ResidentCorridors::check(const NavmeshTablesView& nav, CorridorArrays& rows,

@@ -56,6 +56,10 @@ public:
 
   /// Brings the rows of `which` that the host does not hold down to it. Synchronous.
   void fetch(CorridorArrays& rows, std::span<const std::int32_t> which, cudaStream_t stream);
+  /// The first polygon of the rows of `which` into `first` (-1 for an empty row): the host's
+  /// where it holds the row, else 4 bytes read from the device's. Synchronous.
+  void fetch_starts(const CorridorArrays& rows, std::span<const std::int32_t> which,
+                    std::span<std::int32_t> first, cudaStream_t stream);
 
   /// The validity look-ahead of every row into rows.checks (downloaded). Synchronous.
   void check(const NavmeshTablesView& nav, CorridorArrays& rows, cudaStream_t stream);

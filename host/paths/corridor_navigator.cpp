@@ -122,6 +122,7 @@ struct CorridorNavigator::Impl {
   AgentArrays& arrays;
   CorridorArrays& rows; // arrays.corridors
   CorridorRowFetch fetch_rows;
+  CorridorStartFetch fetch_row_starts;
   std::deque<NavAgent> agents;
   std::deque<int> queue; // agents waiting for a path search, first come first served
   tbb::enumerable_thread_specific<NavQueryPtr> queries;
@@ -151,9 +152,10 @@ struct CorridorNavigator::Impl {
   std::array<std::uint8_t, kQueryFilterTypes> own_search{};
 
   Impl(const NavMesh& mesh, const SolverOptions& opts, tbb::task_arena& task_arena,
-       AgentArrays& agent_arrays, CorridorRowFetch fetch)
+       AgentArrays& agent_arrays, CorridorRowFetch fetch, CorridorStartFetch fetch_starts)
       : navmesh(mesh), options(opts), arena(task_arena), arrays(agent_arrays),
         rows(agent_arrays.corridors), fetch_rows(std::move(fetch)),
+        fetch_row_starts(std::move(fetch_starts)),
         queries([this] { return navmesh.make_query(options.path_search_nodes); }),
         graph(mesh.detour(), mesh.filter()), portals(mesh.detour()),
         shapes(mesh.detour(), mesh.filter()), tables(navmesh_tables_view(portals, shapes)) {
@@ -201,6 +203,19 @@ struct CorridorNavigator::Impl {
   void fetch(std::span<const std::int32_t> which) const {
     if (fetch_rows && !which.empty())
       fetch_rows(which);
+  }
+
+  // The first polygon of the rows of `which` (dense indices, -1 for an empty row), read
+  // without making the rows current where they live in device memory.
+  std::vector<std::int32_t> starts_of(std::span<const std::int32_t> which) const {
+    std::vector<std::int32_t> first(which.size());
+    if (fetch_row_starts) {
+      fetch_row_starts(which, first);
+      return first;
+    }
+    for (std::size_t j = 0; j < which.size(); ++j)
+      first[j] = rows.size[static_cast<std::size_t>(which[j])] > 0 ? rows.row(which[j])[0] : -1;
+    return first;
   }
 
   const PolygonIndex& polygons() const { return portals.index(); }
@@ -512,8 +527,11 @@ struct CorridorNavigator::Impl {
   // place. Every decision is taken in queue order, so the outcome does not depend on threads.
   void run_path_searches() {
     ++path_step;
-    // Every queued agent's start polygon is read (those beyond the budget too).
-    fetch(std::vector<std::int32_t>(queue.begin(), queue.end()));
+    // Every queued agent's start polygon is read (those beyond the budget too), and only that:
+    // in a planning burst the queue holds most of the crowd, whose rows would otherwise cross
+    // from the device every step. The rows of the agents served come down below.
+    const std::vector<std::int32_t> queued(queue.begin(), queue.end());
+    const std::vector<std::int32_t> starts = starts_of(queued);
     int budget = std::max(0, options.path_requests_per_step);
     // A short queue is served within a few steps by exact A* searches, one per agent (a tree
     // plans toward its goal polygon's centroid, which in a few sample scenes left agents
@@ -522,14 +540,15 @@ struct CorridorNavigator::Impl {
     std::vector<int> from_tree, by_astar;
     std::vector<std::int32_t> new_trees;
     std::deque<int> waiting;
-    for (const int i : queue) {
+    for (std::size_t q = 0; q < queued.size(); ++q) {
+      const int i = queued[q];
       NavAgent& a = agents[static_cast<std::size_t>(i)];
       if (a.state != TargetState::WaitingForPath) {
         a.queued = false; // the goal was cleared meanwhile
         continue;
       }
       const int goal = graph.index_of(a.target_ref);
-      const int start = graph.index_of(first_polygon(i));
+      const int start = graph.index_of(starts[q] >= 0 ? polygons().ref_of(starts[q]) : 0);
       if (goal >= 0 && start >= 0 && share && shares_paths(i)) {
         auto it = trees.find(goal);
         if (it == trees.end() && budget > 0) {
@@ -550,6 +569,9 @@ struct CorridorNavigator::Impl {
       }
       waiting.push_back(i);
     }
+    std::vector<std::int32_t> serving(from_tree.begin(), from_tree.end());
+    serving.insert(serving.end(), by_astar.begin(), by_astar.end());
+    fetch(serving);
     tbb::parallel_for(std::size_t{0}, new_trees.size(), [&](std::size_t k) {
       graph.build_tree(new_trees[k], trees.at(new_trees[k]).tree, tree_window(new_trees[k]));
     });
@@ -891,8 +913,9 @@ void CorridorNavigator::navmesh_changed() {
 
 CorridorNavigator::CorridorNavigator(const NavMesh& navmesh, const SolverOptions& options,
                                      tbb::task_arena& arena, AgentArrays& arrays,
-                                     CorridorRowFetch fetch)
-    : impl_(std::make_unique<Impl>(navmesh, options, arena, arrays, std::move(fetch))) {
+                                     CorridorRowFetch fetch, CorridorStartFetch fetch_starts)
+    : impl_(std::make_unique<Impl>(navmesh, options, arena, arrays, std::move(fetch),
+                                   std::move(fetch_starts))) {
   CorridorArrays& rows = arrays.corridors;
   if (rows.count() > 0 &&
       (rows.capacity != options.max_path_polys || rows.corner_capacity != options.max_corners))
@@ -1054,10 +1077,14 @@ void CorridorNavigator::plan(float dt, StageTimes& times) {
     }
     {
       ScopedStage stage(times, "paths");
-      // The rows of what the look-ahead found, and of the agents Detour checks on the host.
+      // The rows check_validity reads: of a start or look-ahead polygon the look-ahead found
+      // invalid, and of the agents Detour checks on the host. A path near its end needs only
+      // the finding (every agent still waiting for its first path has one).
       std::vector<std::int32_t> found;
       for (int i = 0; i < m.rows.count(); ++i)
-        if (m.rows.checks[static_cast<std::size_t>(i)] != 0 || m.own_filter(i))
+        if ((m.rows.checks[static_cast<std::size_t>(i)] &
+             (kCorridorStartInvalid | kCorridorAheadInvalid)) != 0 ||
+            m.own_filter(i))
           found.push_back(i);
       m.fetch(found);
       m.for_each_agent([&](int i) {

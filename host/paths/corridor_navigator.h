@@ -38,14 +38,20 @@ class ArchiveReader;
 /// Makes the host's copies of these agents' corridor rows current: Executor::fetch_corridor_rows
 /// on the executor that runs the corridor phases.
 using CorridorRowFetch = std::function<void(std::span<const std::int32_t>)>;
+/// The first polygon of these agents' corridor rows (-1 for an empty row), without making the
+/// rows current: Executor::fetch_corridor_starts on the executor that runs the corridor phases.
+using CorridorStartFetch =
+    std::function<void(std::span<const std::int32_t>, std::span<std::int32_t>)>;
 
 class CorridorNavigator {
 public:
   /// Works on `arrays` (which must outlive it): their corridor rows, positions, modes and the
-  /// steering inputs it writes. It reads a row only after `fetch` made it current; without
-  /// one, the host's rows are taken to be the rows.
+  /// steering inputs it writes. It reads a row only after `fetch` made it current, and the
+  /// path queue's start polygons through `fetch_starts`; without them, the host's rows are
+  /// taken to be the rows.
   CorridorNavigator(const NavMesh& navmesh, const SolverOptions& options, tbb::task_arena& arena,
-                    AgentArrays& arrays, CorridorRowFetch fetch = {});
+                    AgentArrays& arrays, CorridorRowFetch fetch = {},
+                    CorridorStartFetch fetch_starts = {});
   ~CorridorNavigator();
   CorridorNavigator(const CorridorNavigator&) = delete;
   CorridorNavigator& operator=(const CorridorNavigator&) = delete;

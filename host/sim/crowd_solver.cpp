@@ -36,10 +36,14 @@ CrowdSolver::CrowdSolver(const NavMesh& navmesh, const SolverOptions& options,
     throw std::invalid_argument("solver options out of range");
   arrays_.max_neighbors = options_.max_neighbors;
   arrays_.max_segments = options_.max_wall_segments;
-  navigator_ = std::make_unique<CorridorNavigator>(navmesh_, options_, arena_, arrays_,
-                                                   [this](std::span<const std::int32_t> which) {
-                                                     executor_->fetch_corridor_rows(arrays_, which);
-                                                   });
+  navigator_ = std::make_unique<CorridorNavigator>(
+      navmesh_, options_, arena_, arrays_,
+      [this](std::span<const std::int32_t> which) {
+        executor_->fetch_corridor_rows(arrays_, which);
+      },
+      [this](std::span<const std::int32_t> which, std::span<std::int32_t> first) {
+        executor_->fetch_corridor_starts(arrays_, which, first);
+      });
   build_walls();
   executor_->set_navmesh_tables(navigator_->tables());
   kernel_params_.collision_iterations = options_.collision_iterations;

@@ -64,7 +64,10 @@ CorridorRun run_phases(const NavMesh& navmesh, Executor& executor, int steps) {
   AgentArrays& arrays = run.arrays;
   CorridorNavigator navigator(
       navmesh, options, arena, arrays,
-      [&](std::span<const std::int32_t> which) { executor.fetch_corridor_rows(arrays, which); });
+      [&](std::span<const std::int32_t> which) { executor.fetch_corridor_rows(arrays, which); },
+      [&](std::span<const std::int32_t> which, std::span<std::int32_t> first) {
+        executor.fetch_corridor_starts(arrays, which, first);
+      });
   const PartlyAskingTables tables(navigator.tables());
   executor.set_navmesh_tables(tables.view);
   std::mt19937 rng(5);

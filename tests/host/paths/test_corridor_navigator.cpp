@@ -147,6 +147,58 @@ TEST_P(NavigatorAnswers, MovesTheTablesCannotMakeComeFromDetour) {
   EXPECT_GT(by_tables.count, 0) << "some agents wanted to walk into pillars";
 }
 
+// Where the rows live in device memory, every row the navigator fetches crosses the bus. While
+// a crowd is planned, its queue holds most agents and each of their corridors is still one
+// polygon (a path near its end, to the look-ahead): the navigator reads their start polygons
+// (4 bytes each) and fetches the rows of the agents it serves, not of every queued one.
+TEST(NavigatorFetches, APlanningBurstReadsTheQueuesStartPolygonsAndTheServedAgentsRows) {
+  const NavMesh navmesh = NavMesh::build(test::pillar_field_in_tiles(0));
+  SolverOptions options;
+  options.path_requests_per_step = 4;
+  options.path_share_queue_length = 1000; // every agent by A*, 4 per step
+  tbb::task_arena arena{2};
+  AgentArrays arrays;
+  std::vector<std::int32_t> rows_fetched, starts_read;
+  CorridorNavigator navigator(
+      navmesh, options, arena, arrays,
+      [&](std::span<const std::int32_t> which) {
+        rows_fetched.insert(rows_fetched.end(), which.begin(), which.end());
+      },
+      [&](std::span<const std::int32_t> which, std::span<std::int32_t> first) {
+        starts_read.insert(starts_read.end(), which.begin(), which.end());
+        for (std::size_t j = 0; j < which.size(); ++j)
+          first[j] = arrays.corridors.size[static_cast<std::size_t>(which[j])] > 0
+                         ? arrays.corridors.row(which[j])[0]
+                         : -1;
+      });
+  std::mt19937 rng(9);
+  std::uniform_real_distribution<float> coord(-28.0f, 28.0f);
+  const std::int32_t set = arrays.avoidance_set_of(AvoidanceParams{});
+  while (arrays.count() < 100) {
+    const auto start = navmesh.nearest_point({coord(rng), 0.0f, coord(rng)});
+    const auto goal = navmesh.nearest_point({coord(rng), 0.0f, coord(rng)});
+    if (!start || !goal)
+      continue;
+    const int i = arrays.append(*start, 0.4f, 2.0f, 8.0f, 5.0f, 2.0f, set);
+    ASSERT_TRUE(navigator.add_agent(i, 3.5f));
+    navigator.set_target(i, *goal);
+  }
+  const std::unique_ptr<Executor> executor = make_cpu_executor(2);
+  executor->set_navmesh_tables(navigator.tables());
+  StageTimes times;
+  for (int step = 0; step < 3; ++step) {
+    rows_fetched.clear();
+    starts_read.clear();
+    const std::size_t queued = navigator.pending_path_requests();
+    executor->check_corridors(arrays);
+    navigator.plan(0.1f, times);
+    EXPECT_EQ(starts_read.size(), queued) << "step " << step;
+    // The 4 served (no topology optimisation is due in the first 0.5 s).
+    EXPECT_EQ(rows_fetched.size(), 4u) << "step " << step;
+    EXPECT_EQ(navigator.pending_path_requests(), queued - 4) << "step " << step;
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(OneTileAndTiles, NavigatorAnswers, ::testing::Values(0, 32),
                          [](const ::testing::TestParamInfo<int>& tile_size) {
                            return tile_size.param == 0 ? std::string("one_tile")
