@@ -96,6 +96,10 @@ struct CorridorArrays {
   const std::int32_t* row(int i) const {
     return polys.data() + static_cast<std::ptrdiff_t>(i) * capacity;
   }
+  /// Row i's first polygon (the agent's), -1 for an empty row.
+  std::int32_t first_polygon(int i) const {
+    return size[static_cast<std::size_t>(i)] > 0 ? row(i)[0] : -1;
+  }
 
   /// The rows as the corridor phases' bodies read and write them (host pointers).
   CorridorView view() {

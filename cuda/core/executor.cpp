@@ -46,9 +46,8 @@ void gather_ascending(tbb::combinable<std::vector<std::int32_t>>& asked,
 
 void Executor::fetch_corridor_starts(AgentArrays& agents, std::span<const std::int32_t> which,
                                      std::span<std::int32_t> first) {
-  const CorridorArrays& rows = agents.corridors;
   for (std::size_t j = 0; j < which.size(); ++j)
-    first[j] = rows.size[static_cast<std::size_t>(which[j])] > 0 ? rows.row(which[j])[0] : -1;
+    first[j] = agents.corridors.first_polygon(which[j]);
 }
 
 void Executor::check_corridors(AgentArrays& agents) {

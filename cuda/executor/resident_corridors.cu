@@ -431,7 +431,7 @@ void ResidentCorridors::fetch_starts(const CorridorArrays& rows,
       missing.push_back(i);
       missing_at.push_back(j);
     } else {
-      first[j] = rows.size[r] > 0 ? rows.row(i)[0] : -1;
+      first[j] = rows.first_polygon(i);
     }
   }
   const std::size_t k = missing.size();

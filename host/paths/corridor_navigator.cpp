@@ -214,7 +214,7 @@ struct CorridorNavigator::Impl {
       return first;
     }
     for (std::size_t j = 0; j < which.size(); ++j)
-      first[j] = rows.size[static_cast<std::size_t>(which[j])] > 0 ? rows.row(which[j])[0] : -1;
+      first[j] = rows.first_polygon(which[j]);
     return first;
   }
 
@@ -281,7 +281,8 @@ struct CorridorNavigator::Impl {
     return path;
   }
   dtPolyRef first_polygon(int i) const {
-    return rows.size[static_cast<std::size_t>(i)] > 0 ? polygons().ref_of(rows.row(i)[0]) : 0;
+    const std::int32_t first = rows.first_polygon(i);
+    return first >= 0 ? polygons().ref_of(first) : 0;
   }
 
   // The point of `poly` nearest `target`: where a path that stops short of its target (longer

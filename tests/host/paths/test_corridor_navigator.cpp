@@ -167,9 +167,7 @@ TEST(NavigatorFetches, APlanningBurstReadsTheQueuesStartPolygonsAndTheServedAgen
       [&](std::span<const std::int32_t> which, std::span<std::int32_t> first) {
         starts_read.insert(starts_read.end(), which.begin(), which.end());
         for (std::size_t j = 0; j < which.size(); ++j)
-          first[j] = arrays.corridors.size[static_cast<std::size_t>(which[j])] > 0
-                         ? arrays.corridors.row(which[j])[0]
-                         : -1;
+          first[j] = arrays.corridors.first_polygon(which[j]);
       });
   std::mt19937 rng(9);
   std::uniform_real_distribution<float> coord(-28.0f, 28.0f);
