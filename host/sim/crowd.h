@@ -191,9 +191,9 @@ public:
   /// ApiError otherwise.
   void update(float dt);
 
-  /// Ids handed out so far (removed agents included).
   /// The options the crowd was made with.
   const CrowdOptions& options() const;
+  /// Ids handed out so far (removed agents included).
   int agent_count() const;
   /// Whether agent `id` was added and not removed.
   bool is_active(int id) const;
