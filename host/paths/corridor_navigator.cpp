@@ -280,9 +280,10 @@ struct CorridorNavigator::Impl {
       path[p] = polygons().ref_of(row[p]);
     return path;
   }
-  dtPolyRef first_polygon(int i) const {
-    const std::int32_t first = rows.first_polygon(i);
-    return first >= 0 ? polygons().ref_of(first) : 0;
+  dtPolyRef first_polygon(int i) const { return ref_of_row_polygon(rows.first_polygon(i)); }
+  /// A row's dense polygon index as Detour's reference; 0 for none (-1).
+  dtPolyRef ref_of_row_polygon(std::int32_t polygon) const {
+    return polygon >= 0 ? polygons().ref_of(polygon) : 0;
   }
 
   // The point of `poly` nearest `target`: where a path that stops short of its target (longer
@@ -549,7 +550,7 @@ struct CorridorNavigator::Impl {
         continue;
       }
       const int goal = graph.index_of(a.target_ref);
-      const int start = graph.index_of(starts[q] >= 0 ? polygons().ref_of(starts[q]) : 0);
+      const int start = graph.index_of(ref_of_row_polygon(starts[q]));
       if (goal >= 0 && start >= 0 && share && shares_paths(i)) {
         auto it = trees.find(goal);
         if (it == trees.end() && budget > 0) {
