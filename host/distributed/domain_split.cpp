@@ -67,6 +67,7 @@ int DomainSplit::split(std::span<const glm::vec3> positions, std::vector<int>& i
     return ca < cb || (ca == cb && a < b);
   };
   float cut = 0.0f;
+  std::size_t low_end = begin; // the low side's agents: ids[begin, low_end)
   if (begin == end) {
     // No agents: halve the box where it is bounded, else cut at its finite edge or at 0.
     const float a = axis == 0 ? box.lo.x : box.lo.y, b = axis == 0 ? box.hi.x : box.hi.y;
@@ -91,13 +92,12 @@ int DomainSplit::split(std::span<const glm::vec3> positions, std::vector<int>& i
       cut = std::isfinite(above) ? 0.5f * (below + above) : below + 1.0f;
     }
     // Every agent below the cut on the low side, the rest on the high side.
-    std::stable_partition(first, last, [&](int id) {
-      return ground(positions[static_cast<std::size_t>(id)], axis) < cut;
-    });
+    low_end = static_cast<std::size_t>(
+        std::stable_partition(
+            first, last,
+            [&](int id) { return ground(positions[static_cast<std::size_t>(id)], axis) < cut; }) -
+        ids.begin());
   }
-  std::size_t low_end = begin;
-  while (low_end < end && ground(positions[static_cast<std::size_t>(ids[low_end])], axis) < cut)
-    ++low_end;
   DomainBox low_box = box, high_box = box;
   (axis == 0 ? low_box.hi.x : low_box.hi.y) = cut;
   (axis == 0 ? high_box.lo.x : high_box.lo.y) = cut;

@@ -41,15 +41,14 @@ public:
   const DomainSplit& split() const { return split_; }
 
 private:
-  int domains_;
-  float halo_;
   float tolerance_;
   DomainSplit split_;
   bool split_made_ = false;
-  std::vector<int> owner_; ///< Each agent's domain at the last step; -1 when absent.
+  std::vector<int> owner_;  ///< Each agent's domain at the last step; -1 when absent.
+  std::vector<int> domain_; ///< Scratch: each agent's domain this step; -1 when absent.
   std::vector<std::uint8_t> present_;
   std::vector<int> agents_, ghosts_; ///< Scratch, per domain.
-  DomainFigures figures_;
+  DomainFigures figures_;            ///< Its domains and halo too: the tally's settings.
   double agent_sum_ = 0, ghost_sum_ = 0;
   long long migrations_ = 0;
 };
