@@ -21,6 +21,7 @@ set(CROWD_CORE_SOURCES
   host/checkpoint/checkpoint_file.cpp
   host/checkpoint/fnv1a.cpp
   host/checkpoint/solver_options_archive.cpp
+  host/distributed/domain_assignment.cpp
   host/distributed/domain_split.cpp
   host/distributed/domain_tally.cpp
   host/navmesh/contour_clearance.cpp
@@ -201,6 +202,7 @@ set(CROWD_TEST_SOURCES
   host/bench/test_bench_runner.cpp
   host/bench/test_bench_scene.cpp
   host/checkpoint/test_checkpoint_file.cpp
+  host/distributed/test_domain_assignment.cpp
   host/distributed/test_domain_split.cpp
   host/distributed/test_domain_tally.cpp
   host/navmesh/test_corridor_width.cpp

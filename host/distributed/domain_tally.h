@@ -7,7 +7,7 @@
 // taken from a real run on one process.
 #pragma once
 
-#include "host/distributed/domain_split.h"
+#include "host/distributed/domain_assignment.h"
 #include "host/output/metrics.h"
 
 #include <cstdint>
@@ -38,19 +38,14 @@ public:
 
   void observe(std::span<const glm::vec3> positions, std::span<const AgentPhase> phases);
   DomainFigures figures() const;
-  const DomainSplit& split() const { return split_; }
+  const DomainSplit& split() const { return assignment_.split(); }
 
 private:
-  float tolerance_;
-  DomainSplit split_;
-  bool split_made_ = false;
-  std::vector<int> owner_;  ///< Each agent's domain at the last step; -1 when absent.
-  std::vector<int> domain_; ///< Scratch: each agent's domain this step; -1 when absent.
+  DomainAssignment assignment_;
   std::vector<std::uint8_t> present_;
-  std::vector<int> agents_, ghosts_; ///< Scratch, per domain.
-  DomainFigures figures_;            ///< Its domains and halo too: the tally's settings.
+  std::vector<int> ghosts_; ///< Scratch, per domain.
+  DomainFigures figures_;   ///< Its domains and halo too: the tally's settings.
   double agent_sum_ = 0, ghost_sum_ = 0;
-  long long migrations_ = 0;
 };
 
 } // namespace crowd
