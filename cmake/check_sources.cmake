@@ -6,7 +6,7 @@ include(${SOURCE_DIR}/cmake/sources.cmake)
 
 set(listed)
 foreach(file IN LISTS CROWD_CORE_SOURCES CROWD_CUDA_SOURCES CROWD_RENDER_SOURCES
-                      CROWD_VIEWER_SOURCES CROWD_CLI_SOURCES)
+                      CROWD_VIEWER_SOURCES CROWD_CLI_SOURCES CROWD_MPI_SOURCES)
   list(APPEND listed ${file})
 endforeach()
 foreach(file IN LISTS CROWD_TEST_SOURCES)

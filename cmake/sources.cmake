@@ -6,6 +6,7 @@
 # crowd::crowd (crowdsim): host/ but the CLI, drawing and the window, and cuda/core.
 set(CROWD_CORE_SOURCES
   cuda/core/agent_arrays.cpp
+  cuda/core/agent_share.cpp
   cuda/core/avoidance_pattern.cpp
   cuda/core/executor.cpp
   cuda/core/wall_grid_data.cpp
@@ -157,8 +158,13 @@ set(CROWD_CLI_SOURCES
   host/cli/render_command.cpp
   host/cli/run_checkpoint.cpp
   host/cli/run_command.cpp
+  host/cli/split_run.cpp
   host/cli/verify_command.cpp
   host/cli/view_command.cpp)
+# The command line's MPI ranks (CROWD_MPI, when MPI is found).
+set(CROWD_MPI_SOURCES
+  host/distributed/mpi_agent_share.cpp
+  host/distributed/mpi_rank_group.cpp)
 
 # The unit tests (crowd_tests), relative to tests/.
 set(CROWD_TEST_SOURCES
@@ -177,6 +183,7 @@ set(CROWD_TEST_SOURCES
   cli/test_example_scenarios.cpp
   cli/test_film_shot_run.cpp
   cuda/test_agent_grid.cpp
+  cuda/test_agent_share.cpp
   cuda/test_avoidance_model_runs.cpp
   cuda/test_avoidance_sampler.cpp
   cuda/test_collision.cpp

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <oneapi/tbb/combinable.h>
+#include <stdexcept>
 
 namespace crowd {
 
@@ -23,6 +24,12 @@ void Executor::step(AgentArrays& agents, const KernelStepParams& params, StageTi
   for (int pass = 0; pass < params.collision_iterations; ++pass)
     resolve_collisions(pass);
   end_step(times);
+}
+
+void Executor::set_agent_share(AgentShare* share) {
+  if (share != nullptr)
+    throw std::runtime_error("the " + name() +
+                             " executor cannot split a run across processes: use the cpu backend");
 }
 
 namespace {

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "cuda/core/agent_arrays.h"
+#include "cuda/core/agent_share.h"
 #include "cuda/core/kernel_stage.h"
 #include "cuda/core/stage_timer.h"
 #include "cuda/core/wall_grid_data.h"
@@ -85,6 +86,12 @@ public:
   virtual void set_path_trees(const PathTreesView& trees, std::uint64_t /*version*/) {
     path_trees_ = trees;
   }
+
+  /// From now on the split stages (agent_share.h) run for share->owned() only, each followed by
+  /// share->share(); null: every agent here, as without one. The share must outlive the steps.
+  /// Throws std::runtime_error for an executor that cannot split (the CUDA executor, whose
+  /// stages would each need a round trip of their results through the host).
+  virtual void set_agent_share(AgentShare* share);
 
   /// One step of the kernel stages, the phases below in KernelStage order; adds each stage's
   /// time to `times`.

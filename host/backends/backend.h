@@ -38,6 +38,8 @@ struct StepHealth {
   int link_traversals = 0;
 };
 
+class AgentShare;
+
 class CrowdBackend {
 public:
   virtual ~CrowdBackend() = default;
@@ -79,6 +81,11 @@ public:
   /// backend derived from them must follow. Nothing by default: DetourCrowd checks its agents'
   /// corridors and targets against the navmesh every update (dtCrowd's checkPathValidity).
   virtual void navmesh_changed() {}
+
+  /// From now on the kernel stages are split with other processes through `share`
+  /// (cuda/core/agent_share.h), which must outlive the backend; null: this process alone.
+  /// Throws std::runtime_error where the backend cannot (every backend but cpu).
+  virtual void split_kernel_stages(AgentShare* share);
 
   /// Advances every agent by dt seconds.
   virtual void step(float dt) = 0;

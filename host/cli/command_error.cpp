@@ -9,28 +9,31 @@
 
 namespace crowd {
 
-int report_command_error(const std::string& scenario) {
+CommandError describe_command_error(const std::string& scenario) {
   try {
     throw;
   } catch (const ScenarioError& e) {
-    std::fprintf(stderr, "error: %s\n", e.what());
-    return 2;
+    return {std::string("error: ") + e.what(), 2};
   } catch (const TrajectoryError& e) {
-    std::fprintf(stderr, "error: %s\n", e.what());
-    return 2;
+    return {std::string("error: ") + e.what(), 2};
   } catch (const CheckpointError& e) {
-    std::fprintf(stderr, "error: %s\n", e.what());
-    return 2;
+    return {std::string("error: ") + e.what(), 2};
   } catch (const UsageError& e) {
-    std::fprintf(stderr, "error: %s\n", e.what());
-    return 2;
+    return {std::string("error: ") + e.what(), 2};
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "error: %s: %s\n", scenario.c_str(), e.what());
-    return 1;
+    return {"error: " + scenario + ": " + e.what(), 1};
   } catch (...) {
-    std::fprintf(stderr, "error: %s: unknown failure\n", scenario.c_str());
-    return 1;
+    return {"error: " + scenario + ": unknown failure", 1};
   }
+}
+
+int CommandError::print() const {
+  std::fprintf(stderr, "%s\n", message.c_str());
+  return exit_code;
+}
+
+int report_command_error(const std::string& scenario) {
+  return describe_command_error(scenario).print();
 }
 
 } // namespace crowd

@@ -6,9 +6,11 @@
 #include "host/cli/run_command.h"
 #include "host/cli/verify_command.h"
 #include "host/cli/view_command.h"
+#include "host/distributed/rank_group.h"
 
 #include <CLI/CLI.hpp>
 #include <iostream>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -316,20 +318,33 @@ int main(int argc, char** argv) {
 
   if (const int exit_code = crowd::cli::parse_command_line(app, argc, argv); exit_code >= 0)
     return exit_code;
-  // One message for the whole launch (rank 0's), and every rank stops: mpirun reports the exit.
-  if (const auto ranks = crowd::launcher_ranks()) {
-    if (ranks->rank == 0)
-      std::cerr << crowd::no_mpi_message(*ranks) << "\n";
+  // Under mpirun with several ranks: run and resume split the crowd across them (CROWD_MPI);
+  // anything else, or a build without MPI, says why once (rank 0) and every rank stops.
+  std::unique_ptr<crowd::RankGroup> ranks;
+  if (const auto launched = crowd::launcher_ranks()) {
+#if defined(CROWD_HAS_MPI)
+    ranks = crowd::make_mpi_rank_group(argc, argv);
+    if (!run_cmd->parsed() && !resume_cmd->parsed()) {
+      if (ranks->rank() == 0)
+        std::cerr << "crowd: crowd " << app.get_subcommands().front()->get_name()
+                  << " does not split across MPI ranks (crowd run and crowd resume do): run it "
+                     "without mpirun, or with one rank (mpirun -n 1)\n";
+      return 2;
+    }
+#else
+    if (launched->rank == 0)
+      std::cerr << crowd::no_mpi_message(*launched) << "\n";
     return 2;
+#endif
   }
   if (view_cmd->parsed())
     return crowd::view_command(view);
   if (render_cmd->parsed())
     return crowd::render_command(render);
   if (run_cmd->parsed())
-    return crowd::run_command(run);
+    return crowd::run_command(run, ranks.get());
   if (resume_cmd->parsed())
-    return crowd::resume_command(resume);
+    return crowd::resume_command(resume, ranks.get());
   if (bench_cmd->parsed())
     return crowd::bench_command(bench);
   if (verify_cmd->parsed())

@@ -7,6 +7,7 @@
 #include "host/cli/interrupt_signals.h"
 #include "host/cli/progress.h"
 #include "host/cli/run_checkpoint.h"
+#include "host/cli/split_run.h"
 #include "host/navmesh/navmesh.h"
 #include "host/output/character_cast.h"
 #include "host/output/film_resampler.h"
@@ -25,6 +26,7 @@
 #include <filesystem>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <vector>
 
@@ -127,9 +129,13 @@ void check_options(const RunOptions& options) {
                           "state cannot be saved");
 }
 
-SimulationOptions simulation_options(const RunOptions& options) {
+SimulationOptions simulation_options(const RunOptions& options, const SplitRun& split) {
   SimulationOptions sim_options;
+  sim_options.agent_share = split.agent_share();
   sim_options.backend = parse_backend_kind(options.backend);
+  // Split across ranks, `auto` is the backend that splits (a GPU's would refuse).
+  if (sim_options.agent_share != nullptr && sim_options.backend == BackendKind::Auto)
+    sim_options.backend = BackendKind::Cpu;
   sim_options.solver = options.solver;
   sim_options.solver.threads = options.threads;
   sim_options.stuck_seconds = options.stuck_seconds;
@@ -218,7 +224,7 @@ private:
 /// The loop shared by run and resume: steps sim.step_index() + 1 .. total_steps, delivers the
 /// frames, writes checkpoints, then finishes outputs and metrics.
 int run_steps(const RunOptions& options, Simulation& sim, RunOutputs& outputs, int total_steps,
-              Checkpointer& checkpointer) {
+              Checkpointer& checkpointer, SplitRun& split) {
   std::vector<std::string> types;
   const auto frame = [&] {
     for (int id = static_cast<int>(types.size()); id < sim.agent_count(); ++id)
@@ -251,12 +257,16 @@ int run_steps(const RunOptions& options, Simulation& sim, RunOutputs& outputs, i
   }
   // --quiet: no progress and no summary; warnings, checkpoint notices and errors still.
   ProgressReporter progress(total_steps, stderr, 2.0, options.quiet);
-  bool stop = signals.received() != 0;
+  // Split across ranks, every rank stops at the step the first signal reached any of them.
+  int interrupted_by = split.agreed_signal(signals.received());
+  bool stop = interrupted_by != 0;
   std::size_t faults_seen = sim.faults().size(); // a resumed run warned of these already
   for (int s = first; s <= total_steps && !stop; ++s) {
     sim.step();
-    warn_new_faults(sim, faults_seen, progress);
-    stop = signals.received() != 0;
+    if (split.speaks())
+      warn_new_faults(sim, faults_seen, progress);
+    interrupted_by = split.agreed_signal(signals.received());
+    stop = interrupted_by != 0;
     const bool written_step = s % options.every == 0 || s == total_steps;
     const auto outputs_start = std::chrono::steady_clock::now();
     if (written_step)
@@ -276,8 +286,9 @@ int run_steps(const RunOptions& options, Simulation& sim, RunOutputs& outputs, i
     progress.update(s, sim.last_step_ms());
   }
   progress.finish();
+  // A signal after the last step's check still marks the run interrupted, on every rank alike.
+  interrupted_by = split.agreed_signal(signals.received());
   const MetricsSummary summary = sim.metrics();
-  const int interrupted_by = signals.received();
   // Complete: a last checkpoint at the final step, so that resuming it says so instead of
   // looking for output streams that are finished.
   if (interrupted_by == 0 && checkpointer.enabled() && sim.step_index() >= total_steps)
@@ -299,8 +310,12 @@ int run_steps(const RunOptions& options, Simulation& sim, RunOutputs& outputs, i
       json["interrupted"] = true;
     write_file_atomically(options.metrics, json.dump(2) + "\n");
   }
-  if (!options.quiet)
+  if (!options.quiet) {
     print_summary(summary, stdout);
+    std::fputs(split.traffic_summary().c_str(), stdout);
+  }
+  if (interrupted_by != 0 && !split.speaks())
+    return 128 + interrupted_by;
   if (interrupted_by != 0) {
     std::fflush(stdout);
     std::fprintf(stderr, "interrupted by %s at step %d: outputs hold steps 0..%d\n",
@@ -345,61 +360,102 @@ std::vector<std::filesystem::path> input_files(const RunOptions& options,
 
 } // namespace
 
-int run_command(const RunOptions& options) {
+int run_command(const RunOptions& given, RankGroup* ranks) {
+  SplitRun split(ranks);
+  std::optional<CommandError> error;
   try {
-    check_options(options);
+    check_options(given);
+  } catch (...) {
+    error = describe_command_error(given.scenario);
+  }
+  if (const std::optional<int> exit_code = split.agree_on_setup(error))
+    return *exit_code;
+  const RunOptions options = split.options_of_this_rank(given);
+  std::optional<Simulation> sim;
+  std::optional<RunOutputs> outputs;
+  std::optional<Checkpointer> checkpointer;
+  int total_steps = 0;
+  try {
     Scenario scenario = load_run_scenario(options);
-    const int total_steps = run_step_count(options, scenario);
+    total_steps = run_step_count(options, scenario);
     const InputFingerprints inputs = options.checkpoint.empty()
                                          ? InputFingerprints{}
                                          : InputFingerprints::of(input_files(options, scenario));
-    Simulation sim(std::move(scenario), simulation_options(options));
+    sim.emplace(std::move(scenario), simulation_options(options, split));
     // A checkpoint names the outputs' temporaries: absolute, so resume works from anywhere.
-    RunOutputs outputs(options.checkpoint.empty() ? options : with_absolute_paths(options), sim);
-    Checkpointer checkpointer(options, total_steps, inputs);
-    return run_steps(options, sim, outputs, total_steps, checkpointer);
+    outputs.emplace(options.checkpoint.empty() ? options : with_absolute_paths(options), *sim);
+    checkpointer.emplace(options, total_steps, inputs);
   } catch (...) {
-    return report_command_error(options.scenario);
+    error = describe_command_error(options.scenario);
+  }
+  if (const std::optional<int> exit_code = split.agree_on_setup(error))
+    return *exit_code;
+  try {
+    return run_steps(options, *sim, *outputs, total_steps, *checkpointer, split);
+  } catch (...) {
+    return split.fail_while_stepping(describe_command_error(options.scenario));
   }
 }
 
-int resume_command(const ResumeOptions& resume) {
+int resume_command(const ResumeOptions& resume, RankGroup* ranks) {
+  SplitRun split(ranks);
+  std::optional<CommandError> error;
+  std::optional<Simulation> sim;
+  std::optional<RunOutputs> outputs;
+  std::optional<Checkpointer> checkpointer;
+  RunOptions options;
+  int total_steps = 0;
+  bool complete = false;
   try {
     const CheckpointBody body(resume.checkpoint);
     ArchiveReader in = body.reader();
     RunRecord record = restore_run_record(in);
     record.inputs.check_unchanged(resume.checkpoint);
-    RunOptions& options = record.options;
     if (resume.threads)
-      options.threads = *resume.threads;
-    options.quiet = options.quiet || resume.quiet;
-    check_options(options);
+      record.options.threads = *resume.threads;
+    record.options.quiet = record.options.quiet || resume.quiet;
+    check_options(record.options);
+    options = split.options_of_this_rank(record.options);
+    total_steps = record.total_steps;
     Scenario scenario = load_run_scenario(options);
-    if (run_step_count(options, scenario) != record.total_steps)
+    if (run_step_count(options, scenario) != total_steps)
       in.fail("the run's step count does not match the scenario");
-    Simulation sim(std::move(scenario), simulation_options(options));
-    sim.restore_checkpoint(in);
-    if (sim.step_index() >= record.total_steps) {
-      std::string outputs;
-      for (const std::string& out : options.out)
-        outputs += (outputs.empty() ? "" : ", ") + out;
-      std::fprintf(stderr, "%s: the run is already complete: all %d steps were run%s\n",
-                   resume.checkpoint.c_str(), record.total_steps,
-                   outputs.empty() ? "" : (" and its outputs written (" + outputs + ")").c_str());
-      return 0;
+    sim.emplace(std::move(scenario), simulation_options(options, split));
+    sim->restore_checkpoint(in);
+    complete = sim->step_index() >= total_steps;
+    if (complete) {
+      if (split.speaks()) {
+        std::string written;
+        for (const std::string& out : options.out)
+          written += (written.empty() ? "" : ", ") + out;
+        std::fprintf(stderr, "%s: the run is already complete: all %d steps were run%s\n",
+                     resume.checkpoint.c_str(), total_steps,
+                     written.empty() ? "" : (" and its outputs written (" + written + ")").c_str());
+      }
+    } else {
+      outputs.emplace(options, *sim);
+      // The outputs' state follows the simulation's; a rank without outputs leaves it unread.
+      for (FrameSink* sink : outputs->all())
+        sink->restore(in);
+      if (split.speaks() && !in.at_end())
+        in.fail("bytes left after the last output's state");
+      if (split.speaks())
+        std::fprintf(stderr, "resuming %s at step %d of %d\n", options.scenario.c_str(),
+                     sim->step_index(), total_steps);
+      checkpointer.emplace(options, total_steps, record.inputs);
+      checkpointer->mark_resumed();
     }
-    RunOutputs outputs(options, sim);
-    for (FrameSink* sink : outputs.all())
-      sink->restore(in);
-    if (!in.at_end())
-      in.fail("bytes left after the last output's state");
-    std::fprintf(stderr, "resuming %s at step %d of %d\n", options.scenario.c_str(),
-                 sim.step_index(), record.total_steps);
-    Checkpointer checkpointer(options, record.total_steps, record.inputs);
-    checkpointer.mark_resumed();
-    return run_steps(options, sim, outputs, record.total_steps, checkpointer);
   } catch (...) {
-    return report_command_error(resume.checkpoint);
+    error = describe_command_error(resume.checkpoint);
+  }
+  if (const std::optional<int> exit_code = split.agree_on_setup(error))
+    return *exit_code;
+  if (complete)
+    return 0;
+  try {
+    return run_steps(options, *sim, *outputs, total_steps, *checkpointer, split);
+  } catch (...) {
+    return split.fail_while_stepping(describe_command_error(resume.checkpoint));
   }
 }
 

@@ -11,6 +11,8 @@
 
 namespace crowd {
 
+class RankGroup;
+
 struct RunOptions {
   std::string scenario;
   std::string backend = "auto";
@@ -57,12 +59,15 @@ inline constexpr double kDefaultFps = 24.0;
 /// Runs and returns the process exit code; prints errors to stderr. SIGINT or SIGTERM
 /// during the steps ends the run at the next step boundary with every output complete for
 /// the steps run, and returns 128 + the signal number.
-int run_command(const RunOptions& options);
+/// Under mpirun with several ranks (`ranks`, a build with MPI), each rank runs it: the kernel
+/// stages are split among them and rank 0 writes and prints (host/cli/split_run.h).
+int run_command(const RunOptions& options, RankGroup* ranks = nullptr);
 
 /// Continues the run a checkpoint was written by, from its step to the run's last, with the
 /// same outputs and checkpoints; ends like run_command. A checkpoint that cannot be used
 /// (not one, another version, damaged, input files changed, an output's stream gone) exits 2
 /// with one line naming the checkpoint and the problem.
-int resume_command(const ResumeOptions& options);
+/// Several ranks may resume the checkpoint of any number of ranks, as run_command splits.
+int resume_command(const ResumeOptions& options, RankGroup* ranks = nullptr);
 
 } // namespace crowd

@@ -58,6 +58,7 @@ public:
   std::string name() const override { return "cpu"; }
 
   void set_walls(const WallGridData& walls) override { walls_ = walls.view(); }
+  void set_agent_share(AgentShare* share) override { share_ = share; }
 
   // Nothing to upload or download: the stages work on the host's arrays in place, so neither
   // "upload" nor "download" is timed.
@@ -68,6 +69,8 @@ public:
     view_.corridors = agents.corridor_rows(navmesh_tables_);
     last_collision_pass_ = -1;
     clock_.reset();
+    if (share_ != nullptr)
+      share_->assign(agents);
   }
 
   void build_grid() override {
@@ -90,7 +93,7 @@ public:
     // In id order: visiting agents in grid (cell) order was measured no faster at 16,000
     // agents, and callgrind's cache model at 4,000 showed more L1 misses, chiefly the writes
     // of the result rows, which that order scatters.
-    for_each_agent([&](int i) {
+    for_each_split_agent(KernelStage::Proximity, [&](int i) {
       find_neighbors(i, view_, grid);
       collect_colliders(i, view_, grid);
       WorkerScratch& scratch = worker_scratch();
@@ -101,12 +104,14 @@ public:
 
   void steer() override {
     clock_.start(KernelStage::Steering);
-    for_each_agent([&](int i) { steer_with_separation(i, view_, params_.standoff, params_.dt); });
+    for_each_split_agent(KernelStage::Steering, [&](int i) {
+      steer_with_separation(i, view_, params_.standoff, params_.dt);
+    });
   }
 
   void choose_velocities() override {
     clock_.start(KernelStage::Avoidance);
-    for_each_agent([&](int i) {
+    for_each_split_agent(KernelStage::Avoidance, [&](int i) {
       CpuBlock block;
       choose_velocity(block, i, view_, worker_scratch().avoidance.view(), params_.standoff,
                       params_.dt);
@@ -129,7 +134,7 @@ public:
     if (pass == 0 || pass != last_collision_pass_ + 1 || moved_.size() != n)
       moved_.assign(n, 1);
     last_collision_pass_ = pass;
-    for_each_agent([&](int i) {
+    for_each_split_agent(KernelStage::Collisions, [&](int i) {
       if (displacement_may_change(i, view_, moved_.data()))
         collision_displacement(i, view_, params_.collision);
     });
@@ -178,7 +183,23 @@ private:
     arena_.execute([&] { parallel_for_each_agent(view_.count, 64, f); });
   }
 
+  /// f(i) for the agents of split `stage`: every agent, or the share's, whose results then reach
+  /// the other processes and theirs this one (agent_share.h).
+  template <class F> void for_each_split_agent(KernelStage stage, F&& f) {
+    if (share_ == nullptr)
+      return for_each_agent(f);
+    if (agents_ == nullptr)
+      throw std::logic_error("CPU executor: a phase ran before begin_step");
+    const std::span<const std::int32_t> owned = share_->owned();
+    arena_.execute([&] {
+      parallel_for_each_agent(static_cast<int>(owned.size()), 64,
+                              [&](int k) { f(owned[static_cast<std::size_t>(k)]); });
+    });
+    share_->share(*agents_, stage);
+  }
+
   tbb::task_arena arena_;
+  AgentShare* share_ = nullptr;
   WallGridView walls_;
   AgentArrays* agents_ = nullptr; ///< The step's arrays, from begin_step.
   AgentView view_;                ///< agents_->view()

@@ -44,7 +44,11 @@ std::unique_ptr<CrowdBackend> make_crowd_backend(const NavMesh& navmesh,
                                                  const CrowdOptions& options) {
   const float detour_radius =
       options.max_agent_radius > 0.0f ? options.max_agent_radius : navmesh.settings().agent_radius;
-  return make_backend(options.backend, navmesh, options.solver, options.max_agents, detour_radius);
+  std::unique_ptr<CrowdBackend> backend =
+      make_backend(options.backend, navmesh, options.solver, options.max_agents, detour_radius);
+  if (options.agent_share != nullptr)
+    backend->split_kernel_stages(options.agent_share);
+  return backend;
 }
 
 } // namespace

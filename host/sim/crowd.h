@@ -32,6 +32,7 @@ namespace crowd {
 
 class ArchiveWriter;
 class ArchiveReader;
+class AgentShare;
 class Simulation;
 
 struct CrowdOptions {
@@ -51,6 +52,10 @@ struct CrowdOptions {
   /// (m, >= 0) its placement and neighbour grid are sized for, 0 for the navmesh's agent radius.
   int max_agents = 1024;
   float max_agent_radius = 0.0f;
+  /// The kernel stages split with other processes (cuda/core/agent_share.h; an MPI run's,
+  /// host/distributed), which must outlive the crowd; null: this process computes every agent.
+  /// The cpu backend only.
+  AgentShare* agent_share = nullptr;
 };
 
 /// Where an agent stands with its target (dtCrowdAgent::targetState).

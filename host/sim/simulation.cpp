@@ -74,6 +74,7 @@ CrowdOptions crowd_options(const SimulationOptions& options, const Scenario& sce
   CrowdOptions crowd;
   crowd.backend = options.backend;
   crowd.solver = options.solver;
+  crowd.agent_share = options.agent_share;
   const int scene = static_cast<int>(scene_agents);
   crowd.max_agents =
       scene > DetourCrowdBackend::kMaxCapacity

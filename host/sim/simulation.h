@@ -28,6 +28,7 @@
 
 namespace crowd {
 
+class AgentShare;
 class CrowdSolver;
 class ArchiveWriter;
 class ArchiveReader;
@@ -48,6 +49,8 @@ struct SimulationOptions {
   /// can be compared under each: an agent already on it keeps its parameters, the others get
   /// the model's defaults ("good" for DetourCrowd's sampling). cpu and cuda backends.
   std::optional<AvoidanceModel> avoidance_model;
+  /// CrowdOptions::agent_share: the kernel stages split with the other ranks of an MPI run.
+  AgentShare* agent_share = nullptr;
 };
 
 /// Parses "keep_right", "keep_left", "off"; throws std::invalid_argument otherwise.

@@ -1,18 +1,23 @@
-// host/cli/launcher_ranks.h: this build has no MPI, so started by mpirun as one of several
-// ranks, `crowd` refuses with one message (rank 0's) and a non-zero exit on every rank, and
-// writes nothing: the ranks would otherwise each run the whole scene and write the same files
-// over each other. One rank under a launcher is a plain run.
+// `crowd` under mpirun. A build with MPI (CROWD_MPI) splits one run across the ranks
+// (host/distributed): the outputs of 1 to 4 ranks are the bytes of a run without mpirun, a bad
+// input is said once and stops every rank, and a rank killed outright does not leave the others
+// hanging. A build without MPI (host/cli/launcher_ranks.h), started as one of several ranks,
+// refuses with one message (rank 0's) and a non-zero exit on every rank, and writes nothing: the
+// ranks would otherwise each run the whole scene and write the same files over each other. One
+// rank under a launcher is a plain run in both.
 #include "tests/cli/cli_runner.h"
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <ostream>
 #include <string>
+#include <vector>
 
 namespace crowd::testing {
 namespace {
-
-constexpr const char* kRefusal = "this build has no MPI";
 
 /// Sets an environment variable for the scope of a test (the CLI inherits it).
 class ScopedVariable {
@@ -27,6 +32,25 @@ public:
 private:
   const char* name_;
 };
+
+bool have_mpirun() {
+  return run_shell("command -v mpirun").exit_code == 0;
+}
+constexpr const char* kNoMpirun =
+    "no mpirun on this machine (Debian's openmpi-bin, which .ci/setup installs)";
+
+/// `crowd ARGUMENTS` as `ranks` ranks of Open MPI's mpirun. As root in CI containers Open MPI
+/// wants both ALLOW variables; --oversubscribe: more ranks than the machine's 2 cores; no
+/// single-copy shared memory (ptrace-based CMA, which containers forbid).
+CliResult mpirun_cli(int ranks, const std::string& arguments) {
+  return run_shell("OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
+                   "OMPI_MCA_btl_vader_single_copy_mechanism=none mpirun --oversubscribe -n " +
+                   std::to_string(ranks) + " " + CROWD_CLI_PATH + " " + arguments);
+}
+
+#if !defined(CROWD_CLI_HAS_MPI)
+
+constexpr const char* kRefusal = "this build has no MPI";
 
 std::string run_circle_into(const std::filesystem::path& out) {
   return "run " + sample("circle.json") + " --backend cpu --steps 5 --quiet --out " + out.string();
@@ -65,19 +89,200 @@ TEST(CrowdRunUnderMpirun, OneRankIsAPlainRun) {
 }
 
 TEST(CrowdRunUnderMpirun, TheRealMpirunStopsEveryRank) {
-  if (run_shell("command -v mpirun").exit_code != 0)
-    GTEST_SKIP() << "no mpirun on this machine (Debian's openmpi-bin, which .ci/setup installs)";
+  if (!have_mpirun())
+    GTEST_SKIP() << kNoMpirun;
   TempDir dir;
-  // As root in CI containers Open MPI wants both of these; --oversubscribe: 3 ranks on 2 cores.
-  const CliResult r = run_shell(
-      "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun --oversubscribe -n 3 " +
-      std::string(CROWD_CLI_PATH) + " " + run_circle_into(dir / "shot.csv"));
+  const CliResult r = mpirun_cli(3, run_circle_into(dir / "shot.csv"));
   EXPECT_NE(r.exit_code, 0) << r.output;
   const std::size_t said = r.output.find(kRefusal);
   EXPECT_NE(said, std::string::npos) << r.output;
   EXPECT_EQ(r.output.find(kRefusal, said + 1), std::string::npos) << "said once:\n" << r.output;
   EXPECT_FALSE(std::filesystem::exists(dir / "shot.csv"));
 }
+
+#else // CROWD_CLI_HAS_MPI
+
+std::string tail_of(const std::string& text) {
+  return text.substr(text.size() > 4000 ? text.size() - 4000 : 0);
+}
+
+struct MpiRun {
+  const char* scenario;
+  const char* options; ///< Besides --out, --metrics and the rest the test adds.
+  std::vector<const char*> outputs;
+  const char* name;
+};
+
+void PrintTo(const MpiRun& run, std::ostream* out) {
+  *out << run.name;
+}
+
+class MpiSamples : public ::testing::TestWithParam<MpiRun> {};
+
+/// The run's metrics without what depends on timing.
+nlohmann::json metrics_without_timings(const std::filesystem::path& file) {
+  nlohmann::json m = nlohmann::json::parse(read_file(file));
+  for (const char* timing : {"step_ms_mean", "step_ms_p95", "stage_ms", "host_memory_bytes"})
+    m.erase(timing);
+  return m;
+}
+
+TEST_P(MpiSamples, OneToFourRanksWriteTheBytesOfOneProcess) {
+  if (!have_mpirun())
+    GTEST_SKIP() << kNoMpirun;
+  const MpiRun& run = GetParam();
+  TempDir dir;
+  const auto command = [&](const std::string& prefix) {
+    std::string line = "run " + sample(run.scenario) + " --backend cpu --threads 1 --quiet " +
+                       run.options + " --metrics " + (dir / (prefix + "metrics.json")).string();
+    for (const char* out : run.outputs)
+      line += " --out " + (dir / (prefix + out)).string();
+    return line;
+  };
+  const CliResult alone = run_cli(command("alone-"));
+  ASSERT_EQ(alone.exit_code, 0) << tail_of(alone.output);
+  const nlohmann::json alone_metrics = metrics_without_timings(dir / "alone-metrics.json");
+  for (int ranks = 1; ranks <= 4; ++ranks) {
+    const std::string prefix = std::to_string(ranks) + "-ranks-";
+    const CliResult split = mpirun_cli(ranks, command(prefix));
+    ASSERT_EQ(split.exit_code, 0) << ranks << " ranks:\n" << tail_of(split.output);
+    for (const char* out : run.outputs) {
+      const std::string expected = read_file(dir / (std::string("alone-") + out));
+      ASSERT_GT(expected.size(), 1000u) << out;
+      EXPECT_TRUE(read_file(dir / (prefix + out)) == expected)
+          << out << " of " << ranks << " ranks differs from the one-process run's";
+    }
+    EXPECT_EQ(metrics_without_timings(dir / (prefix + "metrics.json")), alone_metrics)
+        << ranks << " ranks";
+  }
+  // Only the requested files: no rank wrote anything of its own.
+  std::size_t files = 0;
+  for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator(dir.path()))
+    ++files;
+  EXPECT_EQ(files, 5 * (run.outputs.size() + 1));
+}
+
+// circle: 100 agents pressed through one point, neighbours across every domain border; film_shot:
+// emitters, waypoints and waits, its film exported as USD and CSV at 24 fps; dropped_crate:
+// obstacles put down and lifted; links: off-mesh links crossed.
+INSTANTIATE_TEST_SUITE_P(
+    MpiRuns, MpiSamples,
+    ::testing::Values(
+        MpiRun{"circle.json", "--steps 150", {"trajectory.csv"}, "circle"},
+        MpiRun{"film_shot.json", "--steps 240 --fps 24", {"shot.usda", "shot.csv"}, "film_shot"},
+        MpiRun{"dropped_crate.json", "--steps 250", {"trajectory.csv"}, "dropped_crate"},
+        MpiRun{"links.json", "--steps 200", {"trajectory.csv"}, "links"}),
+    [](const ::testing::TestParamInfo<MpiRun>& param) { return std::string(param.param.name); });
+
+TEST(CrowdRunUnderMpirun, RanksLeftWithNoAgentsStillWriteTheBytesOfOneProcess) {
+  if (!have_mpirun())
+    GTEST_SKIP() << kNoMpirun;
+  TempDir dir;
+  // Two agents swapping corners, on four ranks: two domains hold no agent.
+  const std::filesystem::path scenario = dir / "two.json";
+  std::ofstream(scenario) << R"({"dt": 0.1, "duration": 12, "world": {"bounds": [[0, 0], [10, 10]]},
+    "agents": [{"position": [1, 0, 1], "goal": [9, 0, 9]}, {"position": [9, 0, 9], "goal": [1, 0, 1]}]})";
+  const std::string run = "run " + scenario.string() + " --backend cpu --threads 1 --quiet --out ";
+  const CliResult alone = run_cli(run + (dir / "alone.csv").string());
+  ASSERT_EQ(alone.exit_code, 0) << tail_of(alone.output);
+  const CliResult split = mpirun_cli(4, run + (dir / "split.csv").string());
+  ASSERT_EQ(split.exit_code, 0) << tail_of(split.output);
+  EXPECT_TRUE(read_file(dir / "split.csv") == read_file(dir / "alone.csv"));
+}
+
+TEST(CrowdRunUnderMpirun, ABadScenarioIsSaidOnceAndStopsEveryRank) {
+  if (!have_mpirun())
+    GTEST_SKIP() << kNoMpirun;
+  TempDir dir;
+  const std::filesystem::path scenario = dir / "bad.json";
+  std::ofstream(scenario) << R"({"dt": 0.1, "duration": 1, "world": {"size": [10, 10]},
+    "agents": [{"position": [1, 0, 1], "goal": [9, 0, 9], "radius": -1}]})";
+  const CliResult r = mpirun_cli(3, "run " + scenario.string() + " --backend cpu --out " +
+                                        (dir / "t.csv").string());
+  EXPECT_NE(r.exit_code, 0) << r.output;
+  const std::size_t said = r.output.find("bad.json");
+  ASSERT_NE(said, std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("bad.json", said + 1), std::string::npos) << "said once:\n" << r.output;
+  EXPECT_FALSE(std::filesystem::exists(dir / "t.csv"));
+}
+
+TEST(CrowdRunUnderMpirun, AKilledRankStopsTheOthersAndLeavesNoOutput) {
+  if (!have_mpirun())
+    GTEST_SKIP() << kNoMpirun;
+  TempDir dir;
+  const std::string out = (dir / "t.csv").string();
+  // This run's ranks, and no other test's (ctest runs tests side by side): their command line
+  // names this test's own output.
+  const std::string ranks = "'^" + std::string(CROWD_CLI_PATH) + " run .*" + out + "'";
+  // A run far longer than the test; once its 3 ranks are stepping, the newest is killed
+  // outright (SIGKILL: no handler runs). mpirun must then end the others, and the requested
+  // output must not appear: its temporary stays hidden.
+  const CliResult r = run_shell(
+      "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
+      "OMPI_MCA_btl_vader_single_copy_mechanism=none mpirun --oversubscribe -n 3 " +
+      std::string(CROWD_CLI_PATH) + " run " + sample("circle.json") +
+      " --backend cpu --threads 1 --quiet --steps 1000000 --out " + out + " > " +
+      (dir / "log").string() + " 2>&1 & m=$!; for i in $(seq 300); do [ \"$(pgrep -c -f " + ranks +
+      ")\" -ge 3 ] && break; sleep 0.1; done; sleep 2; pkill -KILL -n -f " + ranks +
+      "; timeout 60 tail --pid=$m -f /dev/null; if kill -0 $m 2>/dev/null; then "
+      "echo HUNG; kill -KILL $m; fi; wait $m; echo \"mpirun exit $?\"");
+  EXPECT_EQ(r.output.find("HUNG"), std::string::npos) << r.output << read_file(dir / "log");
+  EXPECT_EQ(r.output.find("mpirun exit 0"), std::string::npos) << r.output;
+  EXPECT_EQ(run_shell("pgrep -f " + ranks).exit_code, 1) << "no rank left running";
+  EXPECT_FALSE(std::filesystem::exists(out));
+}
+
+TEST(CrowdRunUnderMpirun, ASignalToMpirunStopsEveryRankAtOneStepAndAnotherRankCountResumes) {
+  if (!have_mpirun())
+    GTEST_SKIP() << kNoMpirun;
+  TempDir dir;
+  const std::string run = "run " + sample("circle.json") +
+                          " --backend cpu --threads 1 --quiet --steps 20000 --every 100 --out ";
+  const CliResult alone = run_cli(run + (dir / "alone.csv").string());
+  ASSERT_EQ(alone.exit_code, 0) << tail_of(alone.output);
+
+  // SIGTERM to mpirun (a farm's scheduler stopping the job; Ctrl-C in a terminal, SIGINT, does
+  // the same), which passes SIGTERM to every rank; sent once the first checkpoint (step 500) is
+  // written, when every rank is stepping. mpirun passes it on about a second later (some
+  // thousands of steps here): the run is long enough to be stopped well before its end.
+  // In parentheses: run_shell's 2>&1 then takes mpirun's messages too.
+  const CliResult interrupted =
+      run_shell("(OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
+                "OMPI_MCA_btl_vader_single_copy_mechanism=none mpirun --oversubscribe -n 3 " +
+                std::string(CROWD_CLI_PATH) + " " + run + (dir / "split.csv").string() +
+                " --checkpoint " + (dir / "run.ckpt").string() +
+                " --checkpoint-every 500 & m=$!; for i in $(seq 600); do "
+                "[ -e " +
+                (dir / "run.ckpt").string() +
+                " ] && break; sleep 0.05; done; kill -TERM $m; "
+                "wait $m)");
+  const std::string said = "interrupted by SIGTERM at step ";
+  const std::size_t at = interrupted.output.find(said);
+  ASSERT_NE(at, std::string::npos) << tail_of(interrupted.output);
+  EXPECT_EQ(interrupted.output.find(said, at + 1), std::string::npos)
+      << "said once:\n"
+      << tail_of(interrupted.output);
+  ASSERT_TRUE(std::filesystem::exists(dir / "run.ckpt")) << tail_of(interrupted.output);
+
+  // Resumed on 2 ranks, the trajectory is the uninterrupted one-process run's.
+  const CliResult resumed = mpirun_cli(2, "resume " + (dir / "run.ckpt").string() + " --quiet");
+  ASSERT_EQ(resumed.exit_code, 0) << tail_of(resumed.output);
+  EXPECT_TRUE(read_file(dir / "split.csv") == read_file(dir / "alone.csv"))
+      << "interrupted on 3 ranks and resumed on 2, the trajectory differs from one process's";
+}
+
+TEST(CrowdRunUnderMpirun, CommandsThatDoNotSplitSaySoOnce) {
+  if (!have_mpirun())
+    GTEST_SKIP() << kNoMpirun;
+  const CliResult r = mpirun_cli(2, "bench --agents 100 --steps 2 --backends cpu");
+  EXPECT_NE(r.exit_code, 0) << r.output;
+  const std::string refusal = "crowd bench does not split across MPI ranks";
+  const std::size_t said = r.output.find(refusal);
+  ASSERT_NE(said, std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find(refusal, said + 1), std::string::npos) << "said once:\n" << r.output;
+}
+
+#endif // CROWD_CLI_HAS_MPI
 
 } // namespace
 } // namespace crowd::testing

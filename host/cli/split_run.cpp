@@ -1,0 +1,61 @@
+#include "host/cli/split_run.h"
+
+#include <cstdio>
+#include <string>
+
+namespace crowd {
+
+SplitRun::SplitRun(RankGroup* ranks) : ranks_(ranks) {}
+
+RunOptions SplitRun::options_of_this_rank(RunOptions options) const {
+  if (speaks())
+    return options;
+  options.out.clear();
+  options.metrics.clear();
+  options.checkpoint.clear();
+  options.checkpoint_every.reset();
+  options.quiet = true;
+  return options;
+}
+
+std::optional<int> SplitRun::agree_on_setup(const std::optional<CommandError>& error) {
+  if (ranks_ == nullptr) {
+    if (error)
+      return error->print();
+    return std::nullopt;
+  }
+  const int exit_code = ranks_->max_over_ranks(error ? error->exit_code : 0);
+  if (exit_code == 0)
+    return std::nullopt;
+  // The lowest failing rank says why: a bad input fails every rank alike, and is said once.
+  const int first_failing = -ranks_->max_over_ranks(error ? -ranks_->rank() : -ranks_->size());
+  if (error && ranks_->rank() == first_failing)
+    error->print();
+  return exit_code;
+}
+
+int SplitRun::fail_while_stepping(const CommandError& error) {
+  const int exit_code = error.print();
+  if (ranks_ != nullptr)
+    ranks_->abort(exit_code);
+  return exit_code;
+}
+
+int SplitRun::agreed_signal(int received) {
+  return ranks_ == nullptr ? received : ranks_->max_over_ranks(received);
+}
+
+std::string SplitRun::traffic_summary() const {
+  if (ranks_ == nullptr)
+    return "";
+  const RankTraffic t = ranks_->traffic();
+  char line[256];
+  std::snprintf(line, sizeof line,
+                "  split across %d ranks: rank 0 computed %.0f agents a step, sent %.2f MB and "
+                "received %.2f MB a step; %.1f migrations a step, %lld rebalances\n",
+                t.ranks, t.mean_owned, t.bytes_sent / 1e6, t.bytes_received / 1e6,
+                t.migrations_per_step, t.rebalances);
+  return line;
+}
+
+} // namespace crowd

@@ -1,0 +1,46 @@
+// A `crowd run` or `crowd resume` on the ranks of an MPI run (RankGroup), or alone: the one
+// place that knows what differs between the ranks. Every rank simulates the same scene (the
+// kernel stages split among them); rank 0 alone writes the outputs, metrics and checkpoints
+// and prints; a failure is said once and ends every rank with the same exit code; a signal
+// stops every rank at the same step.
+#pragma once
+
+#include "host/cli/command_error.h"
+#include "host/cli/run_command.h"
+#include "host/distributed/rank_group.h"
+
+#include <optional>
+
+namespace crowd {
+
+class SplitRun {
+public:
+  /// `ranks`: the ranks of the run, or null for a process alone.
+  explicit SplitRun(RankGroup* ranks);
+
+  /// Whether this process prints and writes: rank 0, or a process alone.
+  bool speaks() const { return ranks_ == nullptr || ranks_->rank() == 0; }
+  /// `options` as this rank runs them: rank 0's unchanged; the others' without outputs,
+  /// metrics, checkpoint or progress.
+  RunOptions options_of_this_rank(RunOptions options) const;
+  /// The split of the kernel stages for SimulationOptions; null alone.
+  AgentShare* agent_share() const { return ranks_ ? &ranks_->agent_share() : nullptr; }
+
+  /// Once the setup (reading, navmesh, outputs opened) ended on this rank, `error` when it
+  /// failed; every rank calls it. When any rank failed, the lowest of them prints its message
+  /// and every rank gets the largest exit code to return; nothing when all succeeded.
+  std::optional<int> agree_on_setup(const std::optional<CommandError>& error);
+  /// A failure while the ranks step together, where the others may wait for this one: it
+  /// prints its message and ends them all with its exit code (alone: returns it).
+  int fail_while_stepping(const CommandError& error);
+  /// The signal that stops the run (0: none), the largest any rank received: every rank calls
+  /// it at the same step boundary and gets the same answer.
+  int agreed_signal(int received);
+  /// One line of the split's traffic, for rank 0's summary ("" alone).
+  std::string traffic_summary() const;
+
+private:
+  RankGroup* ranks_;
+};
+
+} // namespace crowd

@@ -1,0 +1,61 @@
+// make_mpi_rank_group (rank_group.h): MPI_COMM_WORLD as a RankGroup.
+#include "host/distributed/mpi_agent_share.h"
+#include "host/distributed/rank_group.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <mpi.h>
+#include <stdexcept>
+
+namespace crowd {
+namespace {
+
+class MpiRankGroup final : public RankGroup {
+public:
+  MpiRankGroup(int& argc, char**& argv) {
+    int provided = MPI_THREAD_SINGLE;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+    if (provided < MPI_THREAD_FUNNELED) {
+      MPI_Finalize();
+      throw std::runtime_error("MPI: this MPI library cannot run beside worker threads "
+                               "(MPI_THREAD_FUNNELED)");
+    }
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+    MPI_Comm_size(MPI_COMM_WORLD, &size_);
+    share_ = std::make_unique<MpiAgentShare>(MPI_COMM_WORLD);
+  }
+  ~MpiRankGroup() override {
+    share_.reset();
+    MPI_Finalize();
+  }
+  MpiRankGroup(const MpiRankGroup&) = delete;
+  MpiRankGroup& operator=(const MpiRankGroup&) = delete;
+
+  int rank() const override { return rank_; }
+  int size() const override { return size_; }
+  int max_over_ranks(int value) override {
+    int result = value;
+    MPI_Allreduce(&value, &result, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    return result;
+  }
+  [[noreturn]] void abort(int exit_code) override {
+    std::fflush(nullptr);
+    MPI_Abort(MPI_COMM_WORLD, exit_code);
+    std::_Exit(exit_code); // MPI_Abort does not return; should it, this rank still ends
+  }
+  AgentShare& agent_share() override { return *share_; }
+  RankTraffic traffic() const override { return share_->traffic(); }
+
+private:
+  int rank_ = 0;
+  int size_ = 1;
+  std::unique_ptr<MpiAgentShare> share_;
+};
+
+} // namespace
+
+std::unique_ptr<RankGroup> make_mpi_rank_group(int& argc, char**& argv) {
+  return std::make_unique<MpiRankGroup>(argc, argv);
+}
+
+} // namespace crowd

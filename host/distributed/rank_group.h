@@ -1,0 +1,46 @@
+// The processes one run is split across (MPI ranks under mpirun), as the command line sees
+// them: which one this is, the collectives a run's control flow needs, and the split of the
+// kernel stages (cuda/core/agent_share.h). Nothing here names MPI: a build without it never
+// makes one (host/cli/launcher_ranks.h refuses several ranks there).
+#pragma once
+
+#include "cuda/core/agent_share.h"
+
+#include <memory>
+#include <string>
+
+namespace crowd {
+
+/// What the split of one run did, as one rank counted it.
+struct RankTraffic {
+  int ranks = 1;
+  int steps = 0;                  ///< Steps whose kernel stages were split.
+  double mean_owned = 0;          ///< Agents this rank computed, per step.
+  double bytes_sent = 0;          ///< Per step: this rank's results, sent to each other rank.
+  double bytes_received = 0;      ///< Per step: the other ranks' results.
+  double migrations_per_step = 0; ///< Agents whose domain changed from one step to the next.
+  long long rebalances = 0;       ///< Bisections after the first.
+};
+
+class RankGroup {
+public:
+  virtual ~RankGroup() = default;
+  virtual int rank() const = 0;
+  virtual int size() const = 0;
+  /// The largest `value` of any rank; a collective (every rank calls it, in the same order).
+  virtual int max_over_ranks(int value) = 0;
+  /// Stops every rank at once with `exit_code`: for a rank that fails where the others may be
+  /// waiting for it in a collective.
+  [[noreturn]] virtual void abort(int exit_code) = 0;
+  /// The split of the kernel stages among the ranks, for the solver (SimulationOptions).
+  virtual AgentShare& agent_share() = 0;
+  virtual RankTraffic traffic() const = 0;
+};
+
+#if defined(CROWD_HAS_MPI)
+/// MPI started (MPI_Init_thread, MPI_THREAD_FUNNELED: only the main thread calls MPI) on
+/// MPI_COMM_WORLD; MPI_Finalize when the group is destroyed.
+std::unique_ptr<RankGroup> make_mpi_rank_group(int& argc, char**& argv);
+#endif
+
+} // namespace crowd
