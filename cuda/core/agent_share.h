@@ -1,9 +1,10 @@
 // A step's kernel stages split across processes (issue 13, MPI ranks): each process computes the
 // stages that cost the most (proximity, steering, avoidance and the collision displacement) for
 // the agents it owns, then the results of every agent reach every process before the next stage
-// reads them. This is the replicated-data scheme of molecular dynamics ("atom decomposition":
-// S. Plimpton, "Fast parallel algorithms for short-range molecular dynamics", J. Comput. Phys.
-// 117, 1995), with ownership by spatial domain so that it can later shrink to a halo exchange.
+// reads them. The path trees a step builds are split alike, as jobs. This is the replicated-data
+// scheme of molecular dynamics ("atom decomposition": S. Plimpton, "Fast parallel algorithms for
+// short-range molecular dynamics", J. Comput. Phys. 117, 1995), with ownership by spatial domain so
+// that it can later shrink to a halo exchange.
 //
 // The executor knows only this interface: who owns an agent and how results travel is the
 // implementation's (host/distributed/mpi_agent_share.h). Each stage's result for agent i
@@ -52,6 +53,16 @@ public:
   /// After split `stage` ran for owned() on every process: every process's
   /// stage_output_columns(agents, stage) of every agent become those its owner computed.
   virtual void share(AgentArrays& agents, KernelStage stage) = 0;
+
+  // ---- Jobs that are no one agent's: the path trees a step builds (host/paths), split the
+  // same way. Every process lists the same `count` jobs in the same order.
+
+  /// Whether this process runs job `k` of a list of jobs.
+  virtual bool runs_job(std::size_t k) const = 0;
+  /// After every process ran its jobs: every job's result, in job order, on every process.
+  /// `mine` holds this process's results, in the order of its jobs (those runs_job picks).
+  virtual std::vector<std::vector<std::byte>>
+  share_jobs(std::size_t count, const std::vector<std::vector<std::byte>>& mine) = 0;
 };
 
 } // namespace crowd

@@ -11,7 +11,7 @@ void CrowdBackend::save(ArchiveWriter&) const {
                         " backend's internal state cannot be saved");
 }
 
-void CrowdBackend::split_kernel_stages(AgentShare* share) {
+void CrowdBackend::split_across_processes(AgentShare* share) {
   if (share != nullptr)
     throw std::runtime_error("the " + name() +
                              " backend cannot split a run across processes: use --backend cpu");

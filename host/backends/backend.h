@@ -82,10 +82,11 @@ public:
   /// corridors and targets against the navmesh every update (dtCrowd's checkPathValidity).
   virtual void navmesh_changed() {}
 
-  /// From now on the kernel stages are split with other processes through `share`
-  /// (cuda/core/agent_share.h), which must outlive the backend; null: this process alone.
+  /// From now on the kernel stages and the path trees each step builds are split with other
+  /// processes through `share` (cuda/core/agent_share.h), which must outlive the backend; null:
+  /// this process alone.
   /// Throws std::runtime_error where the backend cannot (every backend but cpu).
-  virtual void split_kernel_stages(AgentShare* share);
+  virtual void split_across_processes(AgentShare* share);
 
   /// Advances every agent by dt seconds.
   virtual void step(float dt) = 0;

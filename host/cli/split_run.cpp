@@ -49,12 +49,13 @@ std::string SplitRun::traffic_summary() const {
   if (ranks_ == nullptr)
     return "";
   const RankTraffic t = ranks_->traffic();
-  char line[256];
+  char line[320];
   std::snprintf(line, sizeof line,
                 "  split across %d ranks: rank 0 computed %.0f agents a step, sent %.2f MB and "
-                "received %.2f MB a step; %.1f migrations a step, %lld rebalances\n",
+                "received %.2f MB a step; %.1f migrations a step, %lld rebalances; %lld path "
+                "trees built on one rank for all\n",
                 t.ranks, t.mean_owned, t.bytes_sent / 1e6, t.bytes_received / 1e6,
-                t.migrations_per_step, t.rebalances);
+                t.migrations_per_step, t.rebalances, t.jobs_shared);
   return line;
 }
 

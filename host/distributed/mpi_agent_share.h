@@ -26,6 +26,12 @@ public:
     return owned_by_[static_cast<std::size_t>(rank_)];
   }
   void share(AgentArrays& agents, KernelStage stage) override;
+  /// Job k runs on rank k mod size.
+  bool runs_job(std::size_t k) const override {
+    return k % static_cast<std::size_t>(size_) == static_cast<std::size_t>(rank_);
+  }
+  std::vector<std::vector<std::byte>>
+  share_jobs(std::size_t count, const std::vector<std::vector<std::byte>>& mine) override;
 
   RankTraffic traffic() const;
 
@@ -40,6 +46,11 @@ private:
   std::vector<int> counts_, offsets_; ///< Bytes per rank, for MPI_Allgatherv.
   int steps_ = 0;
   double owned_sum_ = 0, sent_sum_ = 0, received_sum_ = 0;
+  double jobs_sent_sum_ = 0, jobs_received_sum_ = 0; ///< Of share_jobs, all steps.
+  long long jobs_shared_ = 0;
+  /// Counts (ints, as MPI takes them) and offsets of one all-gather: `per_rank` bytes from
+  /// each rank; throws when they pass what one MPI_Allgatherv carries.
+  void fit_counts(const std::vector<long long>& per_rank, const char* what);
 };
 
 } // namespace crowd

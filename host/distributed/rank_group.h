@@ -20,6 +20,7 @@ struct RankTraffic {
   double bytes_received = 0;      ///< Per step: the other ranks' results.
   double migrations_per_step = 0; ///< Agents whose domain changed from one step to the next.
   long long rebalances = 0;       ///< Bisections after the first.
+  long long jobs_shared = 0;      ///< Path trees built on one rank and sent to the others.
 };
 
 class RankGroup {

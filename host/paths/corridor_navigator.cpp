@@ -144,6 +144,8 @@ struct CorridorNavigator::Impl {
   /// (DT_STRAIGHTPATH_OFFMESH_CONNECTION): take_links looks whether it is near enough to cross.
   std::vector<std::uint8_t> link_ahead;
   int crossings = 0; ///< Links taken by the last take_links.
+  /// The processes the path trees of a step are split among (set_agent_share); null: alone.
+  AgentShare* agent_share = nullptr;
   /// The query filters by type (set_query_filter), and per type whether its agents are
   /// followed by Detour on the host (another passage than the tables') and whether they search
   /// alone (other costs or passage than the shared trees' and tile routes').
@@ -574,9 +576,7 @@ struct CorridorNavigator::Impl {
     std::vector<std::int32_t> serving(from_tree.begin(), from_tree.end());
     serving.insert(serving.end(), by_astar.begin(), by_astar.end());
     fetch(serving);
-    tbb::parallel_for(std::size_t{0}, new_trees.size(), [&](std::size_t k) {
-      graph.build_tree(new_trees[k], trees.at(new_trees[k]).tree, tree_window(new_trees[k]));
-    });
+    build_trees(new_trees);
     std::vector<std::uint8_t> served(from_tree.size());
     tbb::parallel_for(std::size_t{0}, from_tree.size(), [&](std::size_t k) {
       const NavAgent& a = agents[static_cast<std::size_t>(from_tree[k])];
@@ -615,6 +615,32 @@ struct CorridorNavigator::Impl {
     }
     queue = std::move(waiting);
     evict_trees();
+  }
+
+  /// The trees of `goals` (in trees already, empty), built on the workers; split with the
+  /// other processes where there are (each builds its share and they exchange them: a tree
+  /// depends only on its goal, so it is the same wherever it is built).
+  void build_trees(const std::vector<std::int32_t>& goals) {
+    const auto build = [&](std::size_t k) {
+      graph.build_tree(goals[k], trees.at(goals[k]).tree, tree_window(goals[k]));
+    };
+    if (agent_share == nullptr) {
+      tbb::parallel_for(std::size_t{0}, goals.size(), build);
+      return;
+    }
+    std::vector<std::size_t> mine;
+    for (std::size_t k = 0; k < goals.size(); ++k)
+      if (agent_share->runs_job(k))
+        mine.push_back(k);
+    std::vector<std::vector<std::byte>> built(mine.size());
+    tbb::parallel_for(std::size_t{0}, mine.size(), [&](std::size_t j) {
+      build(mine[j]);
+      built[j] = path_tree_bytes(trees.at(goals[mine[j]]).tree);
+    });
+    const std::vector<std::vector<std::byte>> all = agent_share->share_jobs(goals.size(), built);
+    for (std::size_t k = 0; k < goals.size(); ++k)
+      if (!agent_share->runs_job(k))
+        trees.at(goals[k]).tree = path_tree_from_bytes(all[k]);
   }
 
   // The pool of trees the corridor bodies top corridors up from, after the cache changed; in
@@ -887,6 +913,10 @@ struct CorridorNavigator::Impl {
                     arrays.radius[k]);
   }
 };
+
+void CorridorNavigator::set_agent_share(AgentShare* share) {
+  impl_->agent_share = share;
+}
 
 void CorridorNavigator::navmesh_changed() {
   Impl& m = *impl_;

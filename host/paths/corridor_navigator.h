@@ -98,6 +98,9 @@ public:
   /// corridor kept up to the first polygon that is gone; those agents plan again, and an agent
   /// standing where the navmesh is gone moves to its nearest point.
   void navmesh_changed();
+  /// The path trees a step builds split with other processes from now on (AgentShare's jobs;
+  /// an MPI run's ranks), which must outlive the navigator; null: all built here.
+  void set_agent_share(AgentShare* share);
   /// Before the kernels: validity checks, budgeted path searches, topology optimisation, and
   /// each agent's mode, desired speed and corridor state bits for the executor's corridor phases
   /// (cuda/kernels/corridor_following.h), which find the corners and the preferred velocity.

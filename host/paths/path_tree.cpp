@@ -5,8 +5,10 @@
 #include <DetourNavMeshQuery.h>
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <functional>
 #include <limits>
+#include <stdexcept>
 #include <utility>
 
 namespace crowd {
@@ -222,6 +224,44 @@ std::size_t PolygonGraph::memory_bytes() const {
          area_cost_.capacity() * sizeof(float) + tile_.capacity() * sizeof(std::int32_t) +
          (rev_start_.capacity() + rev_from_.capacity()) * sizeof(std::int32_t) +
          rev_mid_.capacity() * sizeof(glm::vec3);
+}
+
+std::vector<std::byte> path_tree_bytes(const PathTree& tree) {
+  const std::int32_t head[3] = {tree.goal, static_cast<std::int32_t>(tree.polygons.capacity()),
+                                static_cast<std::int32_t>(tree.polygons.size())};
+  const std::size_t row = tree.size() * sizeof(std::int32_t);
+  std::vector<std::byte> out(sizeof head + 2 * row);
+  std::memcpy(out.data(), head, sizeof head);
+  if (row > 0) {
+    std::memcpy(out.data() + sizeof head, tree.polygons.data(), row);
+    std::memcpy(out.data() + sizeof head + row, tree.next.data(), row);
+  }
+  return out;
+}
+
+PathTree path_tree_from_bytes(std::span<const std::byte> bytes) {
+  std::int32_t head[3];
+  if (bytes.size() < sizeof head)
+    throw std::invalid_argument("path tree bytes: too short");
+  std::memcpy(head, bytes.data(), sizeof head);
+  const auto capacity = static_cast<std::size_t>(head[1]);
+  const auto size = static_cast<std::size_t>(head[2]);
+  if (head[2] < 0 || head[1] < head[2] ||
+      bytes.size() != sizeof head + 2 * size * sizeof(std::int32_t))
+    throw std::invalid_argument("path tree bytes: the lengths do not match");
+  PathTree tree;
+  tree.goal = head[0];
+  // A fresh vector's reserve(n) allocates n: the rows' capacity is the builder's.
+  tree.polygons.reserve(capacity);
+  tree.next.reserve(capacity);
+  tree.polygons.resize(size);
+  tree.next.resize(size);
+  if (size > 0) {
+    const std::size_t row = size * sizeof(std::int32_t);
+    std::memcpy(tree.polygons.data(), bytes.data() + sizeof head, row);
+    std::memcpy(tree.next.data(), bytes.data() + sizeof head + row, row);
+  }
+  return tree;
 }
 
 } // namespace crowd

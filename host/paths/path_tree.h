@@ -41,6 +41,13 @@ struct PathTree {
   }
 };
 
+/// The tree as bytes, for another process (an MPI run's ranks share the trees they build,
+/// host/distributed): goal, the rows' capacity (memory_bytes, which the tree cache's eviction
+/// counts, must come out the same), their length, polygons, next.
+std::vector<std::byte> path_tree_bytes(const PathTree& tree);
+/// The tree path_tree_bytes wrote. Throws std::invalid_argument for bytes it did not write.
+PathTree path_tree_from_bytes(std::span<const std::byte> bytes);
+
 /// Which tiles (by dtNavMesh tile slot, getTile's index) a search may enter; empty: all.
 using TileMask = std::vector<std::uint8_t>;
 

@@ -47,7 +47,7 @@ std::unique_ptr<CrowdBackend> make_crowd_backend(const NavMesh& navmesh,
   std::unique_ptr<CrowdBackend> backend =
       make_backend(options.backend, navmesh, options.solver, options.max_agents, detour_radius);
   if (options.agent_share != nullptr)
-    backend->split_kernel_stages(options.agent_share);
+    backend->split_across_processes(options.agent_share);
   return backend;
 }
 

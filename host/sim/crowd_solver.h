@@ -54,8 +54,12 @@ public:
   /// CorridorNavigator::navmesh_changed, and the wall grid and the executor's navmesh tables
   /// built again.
   void navmesh_changed() override;
-  /// Executor::set_agent_share: the cpu executor splits, the cuda executor throws.
-  void split_kernel_stages(AgentShare* share) override { executor_->set_agent_share(share); }
+  /// Executor::set_agent_share (the cpu executor splits, the cuda executor throws), and the
+  /// path trees of each step split alike (CorridorNavigator::set_agent_share).
+  void split_across_processes(AgentShare* share) override {
+    executor_->set_agent_share(share);
+    navigator_->set_agent_share(share);
+  }
   void step(float dt) override;
   std::span<const glm::vec3> positions() const override { return arrays_.position; }
   std::span<const glm::vec2> velocities() const override { return arrays_.velocity; }

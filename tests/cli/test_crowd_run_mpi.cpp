@@ -174,6 +174,39 @@ INSTANTIATE_TEST_SUITE_P(
         MpiRun{"links.json", "--steps 200", {"trajectory.csv"}, "links"}),
     [](const ::testing::TestParamInfo<MpiRun>& param) { return std::string(param.param.name); });
 
+TEST(CrowdRunUnderMpirun, PathTreesBuiltAcrossRanksGiveTheBytesOfOneProcess) {
+  if (!have_mpirun())
+    GTEST_SKIP() << kNoMpirun;
+  TempDir dir;
+  // 2,000 agents wait for their first path at once: past path_share_queue_length (1,024), so
+  // their paths come from shared trees, which the ranks build a share of each and exchange.
+  const CliResult scene =
+      run_cli("bench --agents 2000 --steps 1 --backends cpu --write-scenes " + dir.path().string());
+  ASSERT_EQ(scene.exit_code, 0) << tail_of(scene.output);
+  const std::string run = "run " + (dir / "bench_2000.json").string() +
+                          " --backend cpu --threads 1 --steps 12 --metrics ";
+  const auto out = [&](const std::string& name) {
+    return (dir / (name + ".json")).string() + " --out " + (dir / (name + ".csv")).string();
+  };
+  const CliResult alone = run_cli(run + out("alone") + " --quiet");
+  ASSERT_EQ(alone.exit_code, 0) << tail_of(alone.output);
+  for (const int ranks : {2, 3}) {
+    const std::string name = std::to_string(ranks) + "-ranks";
+    const CliResult split = mpirun_cli(ranks, run + out(name));
+    ASSERT_EQ(split.exit_code, 0) << tail_of(split.output);
+    EXPECT_TRUE(read_file(dir / (name + ".csv")) == read_file(dir / "alone.csv")) << name;
+    EXPECT_EQ(metrics_without_timings(dir / (name + ".json")),
+              metrics_without_timings(dir / "alone.json"))
+        << name;
+    const std::size_t at = split.output.find(" path trees built on one rank for all");
+    ASSERT_NE(at, std::string::npos) << tail_of(split.output);
+    const std::size_t number = split.output.rfind(' ', at - 1);
+    EXPECT_GT(std::stoll(split.output.substr(number + 1, at - number - 1)), 0)
+        << "no tree was shared:\n"
+        << tail_of(split.output);
+  }
+}
+
 TEST(CrowdRunUnderMpirun, RanksLeftWithNoAgentsStillWriteTheBytesOfOneProcess) {
   if (!have_mpirun())
     GTEST_SKIP() << kNoMpirun;

@@ -10,6 +10,8 @@
 #include <cstring>
 #include <gtest/gtest.h>
 #include <set>
+#include <span>
+#include <stdexcept>
 #include <vector>
 
 namespace crowd {
@@ -39,6 +41,15 @@ struct Fixture {
   explicit Fixture(const SolverOptions& options = sharing())
       : solver(navmesh, options, make_cpu_executor(options.threads)) {}
 };
+
+/// The polygon Detour places `point` on (0 for none), and where on it (`on_it`, 3 floats).
+dtPolyRef nearest_polygon(const NavMesh& navmesh, const dtNavMeshQuery& query, glm::vec3 point,
+                          float* on_it) {
+  const glm::vec3 ext = navmesh.placement_extents();
+  dtPolyRef ref = 0;
+  query.findNearestPoly(&point.x, &ext.x, &navmesh.filter(), &ref, on_it);
+  return ref;
+}
 
 float corridor_length(const NavMesh& navmesh, std::span<const dtPolyRef> path, glm::vec3 from,
                       glm::vec3 to) {
@@ -99,9 +110,8 @@ TEST(PathSharing, TreePathsAreConnectedAndAsShortAsDetoursAStar) {
   PolygonGraph graph(f.navmesh.detour(), f.navmesh.filter());
   const glm::vec3 ext = f.navmesh.placement_extents();
   const glm::vec3 goal{26.0f, 0.0f, 24.0f};
-  dtPolyRef goal_ref = 0;
   float goal_pos[3];
-  q->findNearestPoly(&goal.x, &ext.x, &f.navmesh.filter(), &goal_ref, goal_pos);
+  const dtPolyRef goal_ref = nearest_polygon(f.navmesh, *q, goal, goal_pos);
   ASSERT_NE(goal_ref, 0u);
   PathTree tree;
   graph.build_tree(graph.index_of(goal_ref), tree);
@@ -148,6 +158,30 @@ TEST(PathSharing, TreePathsAreConnectedAndAsShortAsDetoursAStar) {
     }
   }
   EXPECT_GT(checked, 40);
+}
+
+TEST(PathSharing, ATreeSentAsBytesComesBackTheSameWithTheSameMemoryFigure) {
+  // An MPI run's ranks build their share of a step's trees and send them to the others
+  // (host/distributed): a received tree must give every path and the cache's eviction figure
+  // (memory_bytes) of the one built here.
+  Fixture f;
+  NavQueryPtr q = f.navmesh.make_query(8192);
+  PolygonGraph graph(f.navmesh.detour(), f.navmesh.filter());
+  float goal_pos[3];
+  const dtPolyRef goal_ref = nearest_polygon(f.navmesh, *q, {26.0f, 0.0f, 24.0f}, goal_pos);
+  ASSERT_NE(goal_ref, 0u);
+  PathTree built;
+  graph.build_tree(graph.index_of(goal_ref), built);
+  ASSERT_GT(built.size(), 10u);
+  const std::vector<std::byte> bytes = path_tree_bytes(built);
+  const PathTree received = path_tree_from_bytes(bytes);
+  EXPECT_EQ(received.goal, built.goal);
+  EXPECT_EQ(received.polygons, built.polygons);
+  EXPECT_EQ(received.next, built.next);
+  EXPECT_EQ(received.memory_bytes(), built.memory_bytes());
+  EXPECT_THROW(path_tree_from_bytes(std::span(bytes).first(bytes.size() - 4)),
+               std::invalid_argument);
+  EXPECT_THROW(path_tree_from_bytes(std::span(bytes).first(8)), std::invalid_argument);
 }
 
 TEST(PathSharing, BudgetServesAManyAgentCrowdWithinAFewSteps) {
