@@ -1,15 +1,29 @@
 // A step's kernel stages split across processes (issue 13, MPI ranks): each process computes the
 // stages that cost the most (proximity, steering, avoidance and the collision displacement) for
-// the agents it owns, then the results of every agent reach every process before the next stage
-// reads them. The path trees a step builds are split alike, as jobs. This is the replicated-data
-// scheme of molecular dynamics ("atom decomposition": S. Plimpton, "Fast parallel algorithms for
-// short-range molecular dynamics", J. Comput. Phys. 117, 1995), with ownership by spatial domain so
-// that it can later shrink to a halo exchange.
+// the agents it owns, the agents of its spatial domain. Every process holds every agent's rows,
+// and the stages every process runs for every agent (grid, integration, the corridor phases on
+// the host) read them; what a split stage writes reaches only the processes that read it:
+//
+// - a result the whole-crowd stages read (the chosen velocity, the collision displacement, the
+//   fault bits) reaches every process after the stage;
+// - a result the neighbours' stages read (the desired velocity, which DetourCrowd's sampling reads
+//   of each neighbour) reaches the processes that own a neighbour of the agent: ghost rows, the
+//   halo of a domain-decomposed molecular dynamics code, here found exactly from the neighbour
+//   lists the owner's proximity stage wrote;
+// - the agent's own state that later steps read (time-to-collision clocks and collider list,
+//   standoff clock) stays with the owner and moves with the agent when it changes domain
+//   (migration);
+// - a result only the owner reads this step (neighbour and wall lists) stays with it.
+//
+// This is the replicated-data scheme of molecular dynamics (S. Plimpton, "Fast parallel algorithms
+// for short-range molecular dynamics", J. Comput. Phys. 117, 1995) with ownership and traffic by
+// spatial domain. Each stage's result for agent i depends only on what the stage reads, which
+// every process that computes agent i holds as one process would, so every row a process reads is
+// that of one process computing every agent, byte for byte; gather_everything() makes every row
+// so before a checkpoint.
 //
 // The executor knows only this interface: who owns an agent and how results travel is the
-// implementation's (host/distributed/mpi_agent_share.h). Each stage's result for agent i
-// depends only on the state before the stage, so the arrays after a shared stage are the
-// arrays one process computing every agent would have, byte for byte.
+// implementation's (host/distributed/mpi_agent_share.h).
 #pragma once
 
 #include "cuda/core/agent_arrays.h"
@@ -28,6 +42,20 @@ struct AgentColumn {
   std::size_t bytes_per_agent = 0;
 };
 
+/// Which processes read what a split stage wrote for an agent (see the top of this file).
+enum class ColumnReach : std::uint8_t {
+  Owner,      ///< Only the agent's owner, within this step.
+  OwnerKept,  ///< The agent's owner, in later steps too: moves with the agent to a new owner.
+  Neighbours, ///< The owners of its neighbours, this step: sent to them as ghost rows.
+  Everyone,   ///< Every process (the stages every process runs for every agent read it).
+};
+
+/// A column a split stage writes, and who reads it.
+struct StageColumn {
+  AgentColumn column;
+  ColumnReach reach = ColumnReach::Everyone;
+};
+
 /// Whether `stage` runs on the owned agents only (and is then shared); the other stages run for
 /// every agent on every process, being cheap (grid, integration) or the executor's own
 /// (upload, download).
@@ -37,22 +65,32 @@ constexpr bool is_split_stage(KernelStage stage) {
 }
 
 /// The columns of `agents` that split `stage` writes for the agent it computes (and for no
-/// other agent), in a fixed order: what must reach every process after it. For Collisions, the
-/// displacement half of a pass (collision_displacement); each process then applies every
-/// agent's displacement. None for a stage that is not split.
-std::vector<AgentColumn> stage_output_columns(AgentArrays& agents, KernelStage stage);
+/// other agent), in a fixed order, each with its reach. For Collisions, the displacement half of
+/// a pass (collision_displacement); each process then applies every agent's displacement. None
+/// for a stage that is not split.
+std::vector<StageColumn> stage_output_columns(AgentArrays& agents, KernelStage stage);
+
+/// Every column a split stage writes and `keep` accepts the reach of, each once (a column two
+/// stages write, listed at its first), in stage order.
+std::vector<AgentColumn> split_columns(AgentArrays& agents, bool (*keep)(ColumnReach));
 
 class AgentShare {
 public:
   virtual ~AgentShare() = default;
   /// At the start of a step's kernel stages: decides which agents this process computes this
-  /// step, from `agents` as the step starts (the same arrays on every process).
-  virtual void assign(const AgentArrays& agents) = 0;
+  /// step, from `agents` as the step starts (every process holds the same positions), and brings
+  /// it the OwnerKept rows of the agents that came to it from another process.
+  virtual void assign(AgentArrays& agents) = 0;
   /// The agents this process computes in the split stages of this step, ascending.
   virtual std::span<const std::int32_t> owned() const = 0;
-  /// After split `stage` ran for owned() on every process: every process's
-  /// stage_output_columns(agents, stage) of every agent become those its owner computed.
+  /// After split `stage` ran for owned() on every process: the Everyone columns of every agent,
+  /// and the Neighbours columns of every neighbour of an owned agent, become those its owner
+  /// computed. After Proximity, the neighbour lists tell each process which agents it reads.
   virtual void share(AgentArrays& agents, KernelStage stage) = 0;
+  /// Between steps (every process calls it at the same step): every split column of every agent,
+  /// in the arrays the last assign() split, becomes its owner's, so that the arrays are those of
+  /// one process computing every agent (for a checkpoint).
+  virtual void gather_everything() = 0;
 
   // ---- Jobs that are no one agent's: the path trees a step builds (host/paths), split the
   // same way. Every process lists the same `count` jobs in the same order.

@@ -181,12 +181,14 @@ struct RunOutputs {
   }
 };
 
-/// Writes the checkpoint: the run record, the simulation, then every output's state.
+/// Writes the checkpoint: the run record, the simulation, then every output's state. Split
+/// across ranks, every rank takes part (the state is gathered) and rank 0 writes.
 class Checkpointer {
 public:
-  Checkpointer(const RunOptions& options, int total_steps, InputFingerprints inputs)
+  Checkpointer(const RunOptions& options, int total_steps, InputFingerprints inputs,
+               SplitRun& split)
       : options_(with_absolute_paths(options)), total_steps_(total_steps),
-        inputs_(std::move(inputs)) {}
+        inputs_(std::move(inputs)), split_(split) {}
 
   bool due(int step) const {
     return !options_.checkpoint.empty() && step < total_steps_ &&
@@ -199,6 +201,10 @@ public:
 
   void write(const Simulation& sim, const RunOutputs& outputs, ProgressReporter& progress) const {
     const auto start = std::chrono::steady_clock::now();
+    split_.gather_state_for_checkpoint();
+    written_ = true;
+    if (!split_.speaks())
+      return;
     ArchiveWriter body;
     save_run_record(body, options_, total_steps_, inputs_);
     sim.save_checkpoint(body);
@@ -210,13 +216,13 @@ public:
     progress.end_line();
     std::fprintf(stderr, "checkpoint at step %d: %s (%.1f MB, %.0f ms)\n", sim.step_index(),
                  options_.checkpoint.c_str(), static_cast<double>(body.bytes().size()) / 1e6, ms);
-    written_ = true;
   }
 
 private:
   RunOptions options_;
   int total_steps_;
   InputFingerprints inputs_;
+  SplitRun& split_;
   mutable bool written_ = false;
   bool resumed_ = false;
 };
@@ -384,7 +390,7 @@ int run_command(const RunOptions& given, RankGroup* ranks) {
     sim.emplace(std::move(scenario), simulation_options(options, split));
     // A checkpoint names the outputs' temporaries: absolute, so resume works from anywhere.
     outputs.emplace(options.checkpoint.empty() ? options : with_absolute_paths(options), *sim);
-    checkpointer.emplace(options, total_steps, inputs);
+    checkpointer.emplace(options, total_steps, inputs, split);
   } catch (...) {
     error = describe_command_error(options.scenario);
   }
@@ -442,7 +448,7 @@ int resume_command(const ResumeOptions& resume, RankGroup* ranks) {
       if (split.speaks())
         std::fprintf(stderr, "resuming %s at step %d of %d\n", options.scenario.c_str(),
                      sim->step_index(), total_steps);
-      checkpointer.emplace(options, total_steps, record.inputs);
+      checkpointer.emplace(options, total_steps, record.inputs, split);
       checkpointer->mark_resumed();
     }
   } catch (...) {

@@ -12,8 +12,6 @@ RunOptions SplitRun::options_of_this_rank(RunOptions options) const {
     return options;
   options.out.clear();
   options.metrics.clear();
-  options.checkpoint.clear();
-  options.checkpoint_every.reset();
   options.quiet = true;
   return options;
 }
@@ -41,6 +39,11 @@ int SplitRun::fail_while_stepping(const CommandError& error) {
   return exit_code;
 }
 
+void SplitRun::gather_state_for_checkpoint() {
+  if (ranks_ != nullptr)
+    ranks_->agent_share().gather_everything();
+}
+
 int SplitRun::agreed_signal(int received) {
   return ranks_ == nullptr ? received : ranks_->max_over_ranks(received);
 }
@@ -51,10 +54,10 @@ std::string SplitRun::traffic_summary() const {
   const RankTraffic t = ranks_->traffic();
   char line[320];
   std::snprintf(line, sizeof line,
-                "  split across %d ranks: rank 0 computed %.0f agents a step, sent %.2f MB and "
-                "received %.2f MB a step; %.1f migrations a step, %lld rebalances; %lld path "
-                "trees built on one rank for all\n",
-                t.ranks, t.mean_owned, t.bytes_sent / 1e6, t.bytes_received / 1e6,
+                "  split across %d ranks: rank 0 computed %.0f agents a step and read %.0f ghosts, "
+                "sent %.2f MB and received %.2f MB a step; %.1f migrations a step, %lld "
+                "rebalances; %lld path trees built on one rank for all\n",
+                t.ranks, t.mean_owned, t.mean_ghosts, t.bytes_sent / 1e6, t.bytes_received / 1e6,
                 t.migrations_per_step, t.rebalances, t.jobs_shared);
   return line;
 }

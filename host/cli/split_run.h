@@ -21,7 +21,7 @@ public:
   /// Whether this process prints and writes: rank 0, or a process alone.
   bool speaks() const { return ranks_ == nullptr || ranks_->rank() == 0; }
   /// `options` as this rank runs them: rank 0's unchanged; the others' without outputs,
-  /// metrics, checkpoint or progress.
+  /// metrics or progress (they keep the checkpoint's, to gather the state at its steps).
   RunOptions options_of_this_rank(RunOptions options) const;
   /// The split of the kernel stages for SimulationOptions; null alone.
   AgentShare* agent_share() const { return ranks_ ? &ranks_->agent_share() : nullptr; }
@@ -36,6 +36,9 @@ public:
   /// The signal that stops the run (0: none), the largest any rank received: every rank calls
   /// it at the same step boundary and gets the same answer.
   int agreed_signal(int received);
+  /// Before a checkpoint, on every rank at the same step: every agent's state, which each rank
+  /// keeps of its own agents only, gathered on every rank (AgentShare::gather_everything).
+  void gather_state_for_checkpoint();
   /// One line of the split's traffic, for rank 0's summary ("" alone).
   std::string traffic_summary() const;
 

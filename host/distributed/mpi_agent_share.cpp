@@ -1,6 +1,5 @@
 #include "host/distributed/mpi_agent_share.h"
 
-#include <algorithm>
 #include <climits>
 #include <cstring>
 #include <stdexcept>
@@ -16,136 +15,272 @@ int size_of(MPI_Comm comm) {
   return size;
 }
 
+std::size_t row_bytes(const std::vector<AgentColumn>& columns) {
+  std::size_t row = 0;
+  for (const AgentColumn& c : columns)
+    row += c.bytes_per_agent;
+  return row;
+}
+
+/// The rows of `columns` of `agents`, agent after agent, each agent's columns in turn, at `out`;
+/// returns the end.
+std::byte* pack_rows(const std::vector<AgentColumn>& columns, std::span<const std::int32_t> agents,
+                     std::byte* out) {
+  for (const std::int32_t i : agents)
+    for (const AgentColumn& c : columns) {
+      std::memcpy(out, c.data + static_cast<std::size_t>(i) * c.bytes_per_agent, c.bytes_per_agent);
+      out += c.bytes_per_agent;
+    }
+  return out;
+}
+
+/// pack_rows undone: the rows at `in` written into `columns`; returns the end.
+const std::byte* unpack_rows(const std::vector<AgentColumn>& columns,
+                             std::span<const std::int32_t> agents, const std::byte* in) {
+  for (const std::int32_t i : agents)
+    for (const AgentColumn& c : columns) {
+      std::memcpy(c.data + static_cast<std::size_t>(i) * c.bytes_per_agent, in, c.bytes_per_agent);
+      in += c.bytes_per_agent;
+    }
+  return in;
+}
+
+std::vector<AgentColumn> reach_columns(const std::vector<StageColumn>& listed, ColumnReach reach) {
+  std::vector<AgentColumn> out;
+  for (const StageColumn& c : listed)
+    if (c.reach == reach)
+      out.push_back(c.column);
+  return out;
+}
+
 } // namespace
 
 MpiAgentShare::MpiAgentShare(MPI_Comm comm) : comm_(comm), size_(size_of(comm)), domains_(size_) {
   MPI_Comm_rank(comm_, &rank_);
-  owned_by_.resize(static_cast<std::size_t>(size_));
-  counts_.resize(static_cast<std::size_t>(size_));
-  offsets_.resize(static_cast<std::size_t>(size_));
+  owned_by_.resize(ranks());
+  ghosts_from_.resize(ranks());
+  ghosts_to_.resize(ranks());
+  counts_.resize(ranks());
+  offsets_.resize(ranks());
+  receive_counts_.resize(ranks());
+  receive_offsets_.resize(ranks());
 }
 
-void MpiAgentShare::assign(const AgentArrays& agents) {
+void MpiAgentShare::assign(AgentArrays& agents) {
+  arrays_ = &agents;
   const std::size_t n = static_cast<std::size_t>(agents.count());
   present_.resize(n);
   for (std::size_t i = 0; i < n; ++i)
     present_[i] = agents.mode[i] != kAgentInactive ? 1 : 0;
   domains_.place(agents.position, present_);
-  for (auto& owned : owned_by_)
-    owned.clear();
+  const std::span<const int> domain = domains_.domain_of_agents();
+  owner_.assign(domain.begin(), domain.end());
   // Every agent has an owner, present or not: the split stages run for every agent in one
   // process, and whatever they write for an inactive one must be the same here.
-  const std::span<const int> domain = domains_.domain_of_agents();
+  for (auto& owned : owned_by_)
+    owned.clear();
   for (std::size_t i = 0; i < n; ++i)
-    owned_by_[static_cast<std::size_t>(domain[i])].push_back(static_cast<std::int32_t>(i));
+    owned_by_[static_cast<std::size_t>(owner_[i])].push_back(static_cast<std::int32_t>(i));
+
+  // Migration: an agent's kept rows go from the rank that computed it last to its owner now.
+  // Every rank lists the same moves from the same owners, so both sides know what travels.
+  holder_.resize(n, -1);
+  PerRank send(ranks()), receive(ranks());
+  for (std::size_t i = 0; i < n; ++i) {
+    const int from = holder_[i], to = owner_[i];
+    if (from < 0 || from == to)
+      continue;
+    if (from == rank_)
+      send[static_cast<std::size_t>(to)].push_back(static_cast<std::int32_t>(i));
+    if (to == rank_)
+      receive[static_cast<std::size_t>(from)].push_back(static_cast<std::int32_t>(i));
+  }
+  exchange_rows(split_columns(agents, [](ColumnReach r) { return r == ColumnReach::OwnerKept; }),
+                send, receive);
+  holder_ = owner_;
   ++steps_;
   owned_sum_ += static_cast<double>(owned().size());
 }
 
 void MpiAgentShare::share(AgentArrays& agents, KernelStage stage) {
-  const std::vector<AgentColumn> columns = stage_output_columns(agents, stage);
-  if (size_ == 1 || columns.empty())
-    return;
-  std::size_t row = 0; // bytes of one agent, every column
-  for (const AgentColumn& c : columns)
-    row += c.bytes_per_agent;
-
-  // One block per rank, agent after agent in its owned order, each agent's columns in turn.
-  std::vector<long long> per_rank(static_cast<std::size_t>(size_));
-  for (std::size_t r = 0; r < per_rank.size(); ++r)
-    per_rank[r] = static_cast<long long>(owned_by_[r].size() * row);
-  fit_counts(per_rank, stage_name(stage));
-  const long long total = offsets_.back() + counts_.back();
-  const std::span<const std::int32_t> mine = owned();
-  send_.resize(mine.size() * row);
-  std::byte* out = send_.data();
-  for (const std::int32_t i : mine)
-    for (const AgentColumn& c : columns) {
-      std::memcpy(out, c.data + static_cast<std::size_t>(i) * c.bytes_per_agent, c.bytes_per_agent);
-      out += c.bytes_per_agent;
-    }
-  receive_.resize(static_cast<std::size_t>(total));
-  MPI_Allgatherv(send_.data(), counts_[static_cast<std::size_t>(rank_)], MPI_BYTE, receive_.data(),
-                 counts_.data(), offsets_.data(), MPI_BYTE, comm_);
-  for (int r = 0; r < size_; ++r) {
-    if (r == rank_)
-      continue;
-    const std::byte* in = receive_.data() + offsets_[static_cast<std::size_t>(r)];
-    for (const std::int32_t i : owned_by_[static_cast<std::size_t>(r)])
-      for (const AgentColumn& c : columns) {
-        std::memcpy(c.data + static_cast<std::size_t>(i) * c.bytes_per_agent, in,
-                    c.bytes_per_agent);
-        in += c.bytes_per_agent;
-      }
-  }
-  sent_sum_ += static_cast<double>(send_.size());
-  received_sum_ += static_cast<double>(total) - static_cast<double>(send_.size());
+  const std::vector<StageColumn> columns = stage_output_columns(agents, stage);
+  const std::vector<AgentColumn> everyone = reach_columns(columns, ColumnReach::Everyone);
+  if (!everyone.empty())
+    all_gather_rows(everyone, stage_name(stage));
+  if (stage == KernelStage::Proximity)
+    find_ghosts(agents);
+  const std::vector<AgentColumn> ghost_rows = reach_columns(columns, ColumnReach::Neighbours);
+  if (!ghost_rows.empty())
+    exchange_rows(ghost_rows, ghosts_to_, ghosts_from_);
 }
 
-void MpiAgentShare::fit_counts(const std::vector<long long>& per_rank, const char* what) {
+void MpiAgentShare::find_ghosts(const AgentArrays& agents) {
+  const std::size_t n = static_cast<std::size_t>(agents.count());
+  wanted_.assign(n, 0);
+  const auto row = static_cast<std::size_t>(agents.max_neighbors);
+  for (const std::int32_t i : owned()) {
+    const std::size_t k = static_cast<std::size_t>(i);
+    for (std::int32_t t = 0; t < agents.neighbor_count[k]; ++t) {
+      const auto j =
+          static_cast<std::size_t>(agents.neighbor_index[k * row + static_cast<std::size_t>(t)]);
+      if (owner_[j] != rank_)
+        wanted_[j] = 1;
+    }
+  }
+  for (auto& ghosts : ghosts_from_)
+    ghosts.clear();
+  for (std::size_t j = 0; j < n; ++j)
+    if (wanted_[j]) {
+      ghosts_from_[static_cast<std::size_t>(owner_[j])].push_back(static_cast<std::int32_t>(j));
+      ++ghost_sum_;
+    }
+  ghosts_to_ = exchange_lists(ghosts_from_);
+}
+
+void MpiAgentShare::gather_everything() {
+  if (arrays_ == nullptr)
+    return; // no step split yet: every rank's rows are the same
+  all_gather_rows(split_columns(*arrays_, [](ColumnReach r) { return r != ColumnReach::Everyone; }),
+                  "the agents' state");
+  holder_.assign(static_cast<std::size_t>(arrays_->count()), -1);
+}
+
+void MpiAgentShare::fit_counts(const std::vector<long long>& per_rank, std::vector<int>& counts,
+                               std::vector<int>& offsets, const char* what) {
   long long total = 0;
   for (std::size_t r = 0; r < per_rank.size(); ++r) {
     if (total + per_rank[r] > INT_MAX)
       throw std::runtime_error("MPI split: " + std::to_string(total + per_rank[r]) + " bytes of " +
                                what +
-                               " results in one exchange, more than one MPI_Allgatherv carries "
-                               "(2^31 - 1): run on more ranks");
-    counts_[r] = static_cast<int>(per_rank[r]);
-    offsets_[r] = static_cast<int>(total);
+                               " in one exchange, more than one MPI call carries (2^31 - 1): run "
+                               "on more ranks");
+    counts[r] = static_cast<int>(per_rank[r]);
+    offsets[r] = static_cast<int>(total);
     total += per_rank[r];
   }
 }
 
+std::vector<std::byte> MpiAgentShare::all_gather_bytes(std::span<const std::byte> mine,
+                                                       const std::vector<long long>& bytes,
+                                                       const char* what) {
+  fit_counts(bytes, counts_, offsets_, what);
+  std::vector<std::byte> all(static_cast<std::size_t>(offsets_.back() + counts_.back()));
+  MPI_Allgatherv(mine.data(), counts_[rank()], MPI_BYTE, all.data(), counts_.data(),
+                 offsets_.data(), MPI_BYTE, comm_);
+  sent_sum_ += static_cast<double>(mine.size());
+  received_sum_ += static_cast<double>(all.size() - mine.size());
+  return all;
+}
+
+void MpiAgentShare::all_gather_rows(const std::vector<AgentColumn>& columns, const char* what) {
+  const std::size_t row = row_bytes(columns);
+  std::vector<long long> bytes(ranks());
+  for (std::size_t r = 0; r < ranks(); ++r)
+    bytes[r] = static_cast<long long>(owned_by_[r].size() * row);
+  send_.resize(owned().size() * row);
+  pack_rows(columns, owned(), send_.data());
+  const std::vector<std::byte> all = all_gather_bytes(send_, bytes, what);
+  for (std::size_t r = 0; r < ranks(); ++r)
+    if (r != rank())
+      unpack_rows(columns, owned_by_[r], all.data() + offsets_[r]);
+}
+
+MpiAgentShare::PerRank MpiAgentShare::exchange_lists(const PerRank& to) {
+  std::vector<long long> send_bytes(ranks()), receive_bytes(ranks());
+  std::vector<int> send_lengths(ranks()), receive_lengths(ranks());
+  for (std::size_t r = 0; r < ranks(); ++r)
+    send_lengths[r] = static_cast<int>(to[r].size());
+  MPI_Alltoall(send_lengths.data(), 1, MPI_INT, receive_lengths.data(), 1, MPI_INT, comm_);
+  std::vector<std::int32_t> flat;
+  for (std::size_t r = 0; r < ranks(); ++r) {
+    flat.insert(flat.end(), to[r].begin(), to[r].end());
+    send_bytes[r] = static_cast<long long>(to[r].size() * sizeof(std::int32_t));
+    receive_bytes[r] =
+        static_cast<long long>(receive_lengths[r]) * static_cast<long long>(sizeof(std::int32_t));
+  }
+  fit_counts(send_bytes, counts_, offsets_, "ghost requests");
+  fit_counts(receive_bytes, receive_counts_, receive_offsets_, "ghost requests");
+  std::vector<std::int32_t> received(
+      static_cast<std::size_t>(receive_offsets_.back() + receive_counts_.back()) /
+      sizeof(std::int32_t));
+  MPI_Alltoallv(flat.data(), counts_.data(), offsets_.data(), MPI_BYTE, received.data(),
+                receive_counts_.data(), receive_offsets_.data(), MPI_BYTE, comm_);
+  PerRank from(ranks());
+  for (std::size_t r = 0; r < ranks(); ++r) {
+    const std::int32_t* first =
+        received.data() + static_cast<std::size_t>(receive_offsets_[r]) / sizeof(std::int32_t);
+    from[r].assign(first, first + receive_lengths[r]);
+  }
+  sent_sum_ += static_cast<double>(flat.size() * sizeof(std::int32_t));
+  received_sum_ += static_cast<double>(received.size() * sizeof(std::int32_t));
+  return from;
+}
+
+void MpiAgentShare::exchange_rows(const std::vector<AgentColumn>& columns, const PerRank& send,
+                                  const PerRank& receive) {
+  const std::size_t row = row_bytes(columns);
+  std::vector<long long> send_bytes(ranks()), receive_bytes(ranks());
+  std::size_t send_rows = 0;
+  for (std::size_t r = 0; r < ranks(); ++r) {
+    send_bytes[r] = static_cast<long long>(send[r].size() * row);
+    receive_bytes[r] = static_cast<long long>(receive[r].size() * row);
+    send_rows += send[r].size();
+  }
+  fit_counts(send_bytes, counts_, offsets_, "agent rows");
+  fit_counts(receive_bytes, receive_counts_, receive_offsets_, "agent rows");
+  send_.resize(send_rows * row);
+  std::byte* out = send_.data();
+  for (std::size_t r = 0; r < ranks(); ++r)
+    out = pack_rows(columns, send[r], out);
+  std::vector<std::byte> received(
+      static_cast<std::size_t>(receive_offsets_.back() + receive_counts_.back()));
+  MPI_Alltoallv(send_.data(), counts_.data(), offsets_.data(), MPI_BYTE, received.data(),
+                receive_counts_.data(), receive_offsets_.data(), MPI_BYTE, comm_);
+  const std::byte* in = received.data();
+  for (std::size_t r = 0; r < ranks(); ++r)
+    in = unpack_rows(columns, receive[r], in);
+  sent_sum_ += static_cast<double>(send_.size());
+  received_sum_ += static_cast<double>(received.size());
+}
+
 std::vector<std::vector<std::byte>>
 MpiAgentShare::share_jobs(std::size_t count, const std::vector<std::vector<std::byte>>& mine) {
-  std::vector<std::vector<std::byte>> all(count);
-  if (size_ == 1) {
-    for (std::size_t k = 0; k < count; ++k)
-      all[k] = mine[k];
-    return all;
-  }
-  const auto ranks = static_cast<std::size_t>(size_);
-  // First every job's length (job k is rank k mod size's (k / size)-th), then the bytes.
-  std::vector<long long> lengths(count, 0), my_lengths;
+  // Job k is rank k mod size's (k / size)-th: first every job's length, then the bytes, each
+  // gathered rank after rank and put back into job order.
+  const auto rank_of = [&](std::size_t k) { return k % ranks(); };
+  std::vector<long long> my_lengths;
   for (const std::vector<std::byte>& result : mine)
     my_lengths.push_back(static_cast<long long>(result.size()));
-  std::vector<long long> per_rank(ranks, 0);
+  std::vector<long long> per_rank(ranks(), 0);
   for (std::size_t k = 0; k < count; ++k)
-    per_rank[k % ranks] += static_cast<long long>(sizeof(long long));
-  fit_counts(per_rank, "path tree length");
-  std::vector<long long> gathered(count);
-  MPI_Allgatherv(my_lengths.data(), counts_[static_cast<std::size_t>(rank_)], MPI_BYTE,
-                 gathered.data(), counts_.data(), offsets_.data(), MPI_BYTE, comm_);
-  // gathered holds rank 0's jobs, then rank 1's, ...: back into job order.
-  std::vector<std::size_t> first_of_rank(ranks, 0);
-  for (std::size_t r = 1; r < ranks; ++r)
-    first_of_rank[r] =
-        first_of_rank[r - 1] + static_cast<std::size_t>(counts_[r - 1]) / sizeof(long long);
+    per_rank[rank_of(k)] += static_cast<long long>(sizeof(long long));
+  const std::vector<std::byte> gathered_lengths = all_gather_bytes(
+      std::as_bytes(std::span<const long long>(my_lengths)), per_rank, "path tree length");
+  std::vector<long long> lengths(count);
   for (std::size_t k = 0; k < count; ++k)
-    lengths[k] = gathered[first_of_rank[k % ranks] + k / ranks];
+    std::memcpy(&lengths[k],
+                gathered_lengths.data() + offsets_[rank_of(k)] + (k / ranks()) * sizeof(long long),
+                sizeof(long long));
 
   std::fill(per_rank.begin(), per_rank.end(), 0);
   for (std::size_t k = 0; k < count; ++k)
-    per_rank[k % ranks] += lengths[k];
-  fit_counts(per_rank, "path tree");
+    per_rank[rank_of(k)] += lengths[k];
   std::vector<std::byte> send;
+  send.reserve(static_cast<std::size_t>(per_rank[rank()]));
   for (const std::vector<std::byte>& result : mine)
     send.insert(send.end(), result.begin(), result.end());
-  std::vector<std::byte> receive(static_cast<std::size_t>(offsets_.back() + counts_.back()));
-  MPI_Allgatherv(send.data(), counts_[static_cast<std::size_t>(rank_)], MPI_BYTE, receive.data(),
-                 counts_.data(), offsets_.data(), MPI_BYTE, comm_);
-  std::vector<std::size_t> at(ranks);
-  for (std::size_t r = 0; r < ranks; ++r)
+  const std::vector<std::byte> gathered = all_gather_bytes(send, per_rank, "path tree");
+  std::vector<std::size_t> at(ranks());
+  for (std::size_t r = 0; r < ranks(); ++r)
     at[r] = static_cast<std::size_t>(offsets_[r]);
+  std::vector<std::vector<std::byte>> all(count);
   for (std::size_t k = 0; k < count; ++k) {
-    std::size_t& from = at[k % ranks];
+    std::size_t& from = at[rank_of(k)];
     const auto length = static_cast<std::size_t>(lengths[k]);
-    all[k].assign(receive.begin() + static_cast<std::ptrdiff_t>(from),
-                  receive.begin() + static_cast<std::ptrdiff_t>(from + length));
+    all[k].assign(gathered.begin() + static_cast<std::ptrdiff_t>(from),
+                  gathered.begin() + static_cast<std::ptrdiff_t>(from + length));
     from += length;
   }
-  jobs_sent_sum_ += static_cast<double>(send.size());
-  jobs_received_sum_ += static_cast<double>(receive.size() - send.size());
   jobs_shared_ += static_cast<long long>(count);
   return all;
 }
@@ -159,8 +294,9 @@ RankTraffic MpiAgentShare::traffic() const {
   if (steps_ == 0)
     return t;
   t.mean_owned = owned_sum_ / steps_;
-  t.bytes_sent = (sent_sum_ + jobs_sent_sum_) / steps_;
-  t.bytes_received = (received_sum_ + jobs_received_sum_) / steps_;
+  t.mean_ghosts = static_cast<double>(ghost_sum_) / steps_;
+  t.bytes_sent = sent_sum_ / steps_;
+  t.bytes_received = received_sum_ / steps_;
   t.migrations_per_step =
       steps_ > 1 ? static_cast<double>(domains_.migrations()) / (steps_ - 1) : 0.0;
   return t;

@@ -1,9 +1,16 @@
 // The split of the kernel stages (cuda/core/agent_share.h) across the ranks of an MPI
-// communicator. Every rank holds every agent's arrays; each step every rank places the agents
-// in spatial domains, one per rank, from the same positions (DomainAssignment), computes the
-// split stages for its own domain's agents, and after each such stage MPI_Allgatherv brings
-// every rank the results of the others. The same bytes reach every rank, so the step is the
-// one-process step whatever the rank count. Only the main thread calls MPI.
+// communicator. Every rank holds every agent's rows; each step every rank places the agents in
+// spatial domains, one per rank, from the same positions (DomainAssignment) and computes the
+// split stages for its own domain's agents. Then, by each column's reach:
+// - Everyone: MPI_Allgatherv of each rank's owned rows after the stage;
+// - Neighbours: after Proximity each rank asks the owner of every neighbour of its agents for
+//   that agent's rows (MPI_Alltoallv of the ids), which the owner then sends after the stage
+//   (MPI_Alltoallv): the rank's ghosts;
+// - OwnerKept: at assign(), the rank an agent left sends its rows to the rank it entered
+//   (MPI_Alltoallv): the migration;
+// - every reach but Everyone: MPI_Allgatherv of all owned rows in gather_everything().
+// Every row a rank reads is so the row of one process computing every agent, whatever the rank
+// count. Only the main thread calls MPI.
 #pragma once
 
 #include "cuda/core/agent_share.h"
@@ -21,36 +28,67 @@ class MpiAgentShare final : public AgentShare {
 public:
   explicit MpiAgentShare(MPI_Comm comm);
 
-  void assign(const AgentArrays& agents) override;
-  std::span<const std::int32_t> owned() const override {
-    return owned_by_[static_cast<std::size_t>(rank_)];
-  }
+  void assign(AgentArrays& agents) override;
+  std::span<const std::int32_t> owned() const override { return owned_by_[rank()]; }
   void share(AgentArrays& agents, KernelStage stage) override;
+  void gather_everything() override;
   /// Job k runs on rank k mod size.
-  bool runs_job(std::size_t k) const override {
-    return k % static_cast<std::size_t>(size_) == static_cast<std::size_t>(rank_);
-  }
+  bool runs_job(std::size_t k) const override { return k % ranks() == rank(); }
   std::vector<std::vector<std::byte>>
   share_jobs(std::size_t count, const std::vector<std::vector<std::byte>>& mine) override;
 
+  int rank_index() const { return rank_; }
+  int rank_count() const { return size_; }
   RankTraffic traffic() const;
 
 private:
+  /// Agent lists, one per rank, each ascending.
+  using PerRank = std::vector<std::vector<std::int32_t>>;
+
+  std::size_t rank() const { return static_cast<std::size_t>(rank_); }
+  std::size_t ranks() const { return static_cast<std::size_t>(size_); }
+  /// Rank r's `bytes[r]` bytes gathered on every rank, rank after rank (MPI_Allgatherv); `mine`
+  /// is this rank's. Throws when the total passes what one MPI_Allgatherv carries.
+  std::vector<std::byte> all_gather_bytes(std::span<const std::byte> mine,
+                                          const std::vector<long long>& bytes, const char* what);
+  /// Sends `to[r]` to rank r and returns what each rank r sent here (MPI_Alltoallv), first the
+  /// lengths (MPI_Alltoall), so no rank needs to know what the others send it.
+  PerRank exchange_lists(const PerRank& to);
+  /// The rows of `columns` of the agents `send[r]` go to rank r; those of `receive[r]` come
+  /// from rank r and are written into `columns` (MPI_Alltoallv; both sides list the same agents
+  /// in the same order).
+  void exchange_rows(const std::vector<AgentColumn>& columns, const PerRank& send,
+                     const PerRank& receive);
+  /// Every rank's owned rows of `columns` written on every rank (all_gather_bytes).
+  void all_gather_rows(const std::vector<AgentColumn>& columns, const char* what);
+  /// After Proximity: the ranks that own a neighbour of an agent here are asked for its rows.
+  void find_ghosts(const AgentArrays& agents);
+
   MPI_Comm comm_;
   int rank_ = 0;
   int size_ = 1;
   DomainAssignment domains_;
+  AgentArrays* arrays_ = nullptr; ///< Those of the last assign().
   std::vector<std::uint8_t> present_;
-  std::vector<std::vector<std::int32_t>> owned_by_; ///< Per rank, ascending.
-  std::vector<std::byte> send_, receive_;
-  std::vector<int> counts_, offsets_; ///< Bytes per rank, for MPI_Allgatherv.
+  std::vector<int> owner_; ///< Per agent, this step.
+  /// Per agent, the rank whose OwnerKept rows are current: the last step's owner, or -1 where
+  /// every rank's are (an agent added since, or no step split since the last gather).
+  std::vector<int> holder_;
+  PerRank owned_by_;
+  PerRank ghosts_from_; ///< Per rank, the agents it owns that this rank reads (its ghosts).
+  PerRank ghosts_to_;   ///< Per rank, the agents here that it reads.
+  std::vector<std::uint8_t> wanted_; ///< Scratch of find_ghosts, per agent.
+  std::vector<std::byte> send_;
+  std::vector<int> counts_, offsets_;                 ///< Bytes per rank, for MPI_Allgatherv.
+  std::vector<int> receive_counts_, receive_offsets_; ///< For MPI_Alltoallv.
   int steps_ = 0;
+  long long ghost_sum_ = 0; ///< Ghosts of every step.
   double owned_sum_ = 0, sent_sum_ = 0, received_sum_ = 0;
-  double jobs_sent_sum_ = 0, jobs_received_sum_ = 0; ///< Of share_jobs, all steps.
   long long jobs_shared_ = 0;
-  /// Counts (ints, as MPI takes them) and offsets of one all-gather: `per_rank` bytes from
-  /// each rank; throws when they pass what one MPI_Allgatherv carries.
-  void fit_counts(const std::vector<long long>& per_rank, const char* what);
+  /// Counts (ints, as MPI takes them) and offsets of `per_rank` bytes into `counts` and
+  /// `offsets`; throws when they pass what one MPI call carries.
+  static void fit_counts(const std::vector<long long>& per_rank, std::vector<int>& counts,
+                         std::vector<int>& offsets, const char* what);
 };
 
 } // namespace crowd

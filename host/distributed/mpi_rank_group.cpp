@@ -20,8 +20,6 @@ public:
       throw std::runtime_error("MPI: this MPI library cannot run beside worker threads "
                                "(MPI_THREAD_FUNNELED)");
     }
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
-    MPI_Comm_size(MPI_COMM_WORLD, &size_);
     share_ = std::make_unique<MpiAgentShare>(MPI_COMM_WORLD);
   }
   ~MpiRankGroup() override {
@@ -31,8 +29,8 @@ public:
   MpiRankGroup(const MpiRankGroup&) = delete;
   MpiRankGroup& operator=(const MpiRankGroup&) = delete;
 
-  int rank() const override { return rank_; }
-  int size() const override { return size_; }
+  int rank() const override { return share_->rank_index(); }
+  int size() const override { return share_->rank_count(); }
   int max_over_ranks(int value) override {
     int result = value;
     MPI_Allreduce(&value, &result, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
@@ -47,8 +45,6 @@ public:
   RankTraffic traffic() const override { return share_->traffic(); }
 
 private:
-  int rank_ = 0;
-  int size_ = 1;
   std::unique_ptr<MpiAgentShare> share_;
 };
 

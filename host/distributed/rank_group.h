@@ -16,8 +16,9 @@ struct RankTraffic {
   int ranks = 1;
   int steps = 0;                  ///< Steps whose kernel stages were split.
   double mean_owned = 0;          ///< Agents this rank computed, per step.
-  double bytes_sent = 0;          ///< Per step: this rank's results, sent to each other rank.
-  double bytes_received = 0;      ///< Per step: the other ranks' results.
+  double mean_ghosts = 0;         ///< Agents of other ranks whose rows it read, per step.
+  double bytes_sent = 0;          ///< Per step: what this rank sent (once, whatever the ranks).
+  double bytes_received = 0;      ///< Per step: what the other ranks sent it.
   double migrations_per_step = 0; ///< Agents whose domain changed from one step to the next.
   long long rebalances = 0;       ///< Bisections after the first.
   long long jobs_shared = 0;      ///< Path trees built on one rank and sent to the others.

@@ -621,11 +621,8 @@ struct CorridorNavigator::Impl {
   /// other processes where there are (each builds its share and they exchange them: a tree
   /// depends only on its goal, so it is the same wherever it is built).
   void build_trees(const std::vector<std::int32_t>& goals) {
-    const auto build = [&](std::size_t k) {
-      graph.build_tree(goals[k], trees.at(goals[k]).tree, tree_window(goals[k]));
-    };
     if (agent_share == nullptr) {
-      tbb::parallel_for(std::size_t{0}, goals.size(), build);
+      build_trees_here(goals);
       return;
     }
     std::vector<std::size_t> mine;
@@ -634,13 +631,22 @@ struct CorridorNavigator::Impl {
         mine.push_back(k);
     std::vector<std::vector<std::byte>> built(mine.size());
     tbb::parallel_for(std::size_t{0}, mine.size(), [&](std::size_t j) {
-      build(mine[j]);
+      build_tree_of(goals[mine[j]]);
       built[j] = path_tree_bytes(trees.at(goals[mine[j]]).tree);
     });
     const std::vector<std::vector<std::byte>> all = agent_share->share_jobs(goals.size(), built);
     for (std::size_t k = 0; k < goals.size(); ++k)
       if (!agent_share->runs_job(k))
         trees.at(goals[k]).tree = path_tree_from_bytes(all[k]);
+  }
+
+  /// The trees of `goals` (in trees already, empty), all built here on the workers.
+  void build_trees_here(const std::vector<std::int32_t>& goals) {
+    tbb::parallel_for(std::size_t{0}, goals.size(),
+                      [&](std::size_t k) { build_tree_of(goals[k]); });
+  }
+  void build_tree_of(std::int32_t goal) {
+    graph.build_tree(goal, trees.at(goal).tree, tree_window(goal));
   }
 
   // The pool of trees the corridor bodies top corridors up from, after the cache changed; in
@@ -1342,11 +1348,8 @@ void CorridorNavigator::restore(ArchiveReader& in) {
       in.fail("a cached path tree's goal polygon is not in the navmesh");
     m.trees[goal].last_used = in.get<std::uint64_t>();
   }
-  m.arena.execute([&] {
-    tbb::parallel_for(std::size_t{0}, goals.size(), [&](std::size_t k) {
-      m.graph.build_tree(goals[k], m.trees.at(goals[k]).tree, m.tree_window(goals[k]));
-    });
-  });
+  // Every process restores the same file, so each builds every tree itself: no exchange here.
+  m.arena.execute([&] { m.build_trees_here(goals); });
   in.get(m.path_step);
   m.searches = static_cast<std::size_t>(in.get<std::uint64_t>());
 }

@@ -176,10 +176,14 @@ private:
     return s;
   }
 
-  /// f(i) for every agent, in chunks of 64 spread over the arena's workers.
-  template <class F> void for_each_agent(F&& f) {
+  void require_step() const {
     if (agents_ == nullptr)
       throw std::logic_error("CPU executor: a phase ran before begin_step");
+  }
+
+  /// f(i) for every agent, in chunks of 64 spread over the arena's workers.
+  template <class F> void for_each_agent(F&& f) {
+    require_step();
     arena_.execute([&] { parallel_for_each_agent(view_.count, 64, f); });
   }
 
@@ -188,8 +192,7 @@ private:
   template <class F> void for_each_split_agent(KernelStage stage, F&& f) {
     if (share_ == nullptr)
       return for_each_agent(f);
-    if (agents_ == nullptr)
-      throw std::logic_error("CPU executor: a phase ran before begin_step");
+    require_step();
     const std::span<const std::int32_t> owned = share_->owned();
     arena_.execute([&] {
       parallel_for_each_agent(static_cast<int>(owned.size()), 64,

@@ -54,7 +54,10 @@ struct CrowdOptions {
   float max_agent_radius = 0.0f;
   /// The kernel stages split with other processes (cuda/core/agent_share.h; an MPI run's,
   /// host/distributed), which must outlive the crowd; null: this process computes every agent.
-  /// The cpu backend only.
+  /// The cpu backend only. Positions, velocities and every other reading of the crowd are those
+  /// of one process, but desired_velocity() and the debug views, which read what the split stages
+  /// keep with the agent's owner, are current only for the agents this process owns (and its
+  /// ghosts) until AgentShare::gather_everything().
   AgentShare* agent_share = nullptr;
 };
 

@@ -102,6 +102,21 @@ TEST(CrowdRunUnderMpirun, TheRealMpirunStopsEveryRank) {
 
 #else // CROWD_CLI_HAS_MPI
 
+/// `crowd ARGUMENTS --checkpoint CHECKPOINT --checkpoint-every EVERY` on `ranks` ranks, sent
+/// SIGTERM (through mpirun, which passes it to every rank about a second later) once the first
+/// checkpoint is written, when every rank is stepping: a farm's scheduler stopping the job (Ctrl-C
+/// in a terminal, SIGINT, does the same). In parentheses: run_shell's 2>&1 then takes mpirun's
+/// messages too.
+CliResult mpirun_cli_stopped_once_checkpointed(int ranks, const std::string& arguments,
+                                               const std::filesystem::path& checkpoint, int every) {
+  return run_shell("(OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
+                   "OMPI_MCA_btl_vader_single_copy_mechanism=none mpirun --oversubscribe -n " +
+                   std::to_string(ranks) + " " + CROWD_CLI_PATH + " " + arguments +
+                   " --checkpoint " + checkpoint.string() + " --checkpoint-every " +
+                   std::to_string(every) + " & m=$!; for i in $(seq 600); do [ -e " +
+                   checkpoint.string() + " ] && break; sleep 0.05; done; kill -TERM $m; wait $m)");
+}
+
 std::string tail_of(const std::string& text) {
   return text.substr(text.size() > 4000 ? text.size() - 4000 : 0);
 }
@@ -274,21 +289,10 @@ TEST(CrowdRunUnderMpirun, ASignalToMpirunStopsEveryRankAtOneStepAndAnotherRankCo
   const CliResult alone = run_cli(run + (dir / "alone.csv").string());
   ASSERT_EQ(alone.exit_code, 0) << tail_of(alone.output);
 
-  // SIGTERM to mpirun (a farm's scheduler stopping the job; Ctrl-C in a terminal, SIGINT, does
-  // the same), which passes SIGTERM to every rank; sent once the first checkpoint (step 500) is
-  // written, when every rank is stepping. mpirun passes it on about a second later (some
-  // thousands of steps here): the run is long enough to be stopped well before its end.
-  // In parentheses: run_shell's 2>&1 then takes mpirun's messages too.
-  const CliResult interrupted =
-      run_shell("(OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
-                "OMPI_MCA_btl_vader_single_copy_mechanism=none mpirun --oversubscribe -n 3 " +
-                std::string(CROWD_CLI_PATH) + " " + run + (dir / "split.csv").string() +
-                " --checkpoint " + (dir / "run.ckpt").string() +
-                " --checkpoint-every 500 & m=$!; for i in $(seq 600); do "
-                "[ -e " +
-                (dir / "run.ckpt").string() +
-                " ] && break; sleep 0.05; done; kill -TERM $m; "
-                "wait $m)");
+  // Stopped some thousands of steps after the first checkpoint (step 500): the run is long
+  // enough to be stopped well before its end.
+  const CliResult interrupted = mpirun_cli_stopped_once_checkpointed(
+      3, run + (dir / "split.csv").string(), dir / "run.ckpt", 500);
   const std::string said = "interrupted by SIGTERM at step ";
   const std::size_t at = interrupted.output.find(said);
   ASSERT_NE(at, std::string::npos) << tail_of(interrupted.output);
@@ -302,6 +306,37 @@ TEST(CrowdRunUnderMpirun, ASignalToMpirunStopsEveryRankAtOneStepAndAnotherRankCo
   ASSERT_EQ(resumed.exit_code, 0) << tail_of(resumed.output);
   EXPECT_TRUE(read_file(dir / "split.csv") == read_file(dir / "alone.csv"))
       << "interrupted on 3 ranks and resumed on 2, the trajectory differs from one process's";
+}
+
+TEST(CrowdRunUnderMpirun, ACheckpointOfThreeRanksHoldsEveryRanksStateAndResumesAlone) {
+  if (!have_mpirun())
+    GTEST_SKIP() << kNoMpirun;
+  TempDir dir;
+  // A ring corridor (world.periodic) where two flows walk through each other for ever on the
+  // time-to-collision model: whenever the run is stopped, agents carry state from step to step
+  // (the model's clocks and collider lists, standoff clocks) that each rank keeps of its own
+  // agents only; the checkpoint must gather it from every rank.
+  const std::filesystem::path scenario = dir / "ring.json";
+  std::ofstream(scenario) << R"({"dt": 0.1, "duration": 2000, "seed": 3,
+    "world": {"bounds": [[0, 0], [30, 4]], "periodic": "x"},
+    "defaults": {"radius": 0.3, "max_speed": 1.3},
+    "groups": [
+      {"count": 24, "spawn": {"rect": [[1, 0.4], [29, 3.6]]}, "goal": {"point": [40, 2]}},
+      {"count": 24, "spawn": {"rect": [[1, 0.4], [29, 3.6]]}, "goal": {"point": [-10, 2]}}]})";
+  const std::string run = "run " + scenario.string() +
+                          " --backend cpu --threads 1 --quiet --avoidance ttc --every 50 --out ";
+  const CliResult alone = run_cli(run + (dir / "alone.csv").string());
+  ASSERT_EQ(alone.exit_code, 0) << tail_of(alone.output);
+  const CliResult interrupted = mpirun_cli_stopped_once_checkpointed(
+      3, run + (dir / "split.csv").string(), dir / "run.ckpt", 300);
+  ASSERT_NE(interrupted.output.find("interrupted by SIGTERM at step "), std::string::npos)
+      << tail_of(interrupted.output);
+
+  // Resumed by one process, which reads every agent's state from the file alone.
+  const CliResult resumed = run_cli("resume " + (dir / "run.ckpt").string() + " --quiet");
+  ASSERT_EQ(resumed.exit_code, 0) << tail_of(resumed.output);
+  EXPECT_TRUE(read_file(dir / "split.csv") == read_file(dir / "alone.csv"))
+      << "a checkpoint of 3 ranks, resumed alone, gives another trajectory than one process's";
 }
 
 TEST(CrowdRunUnderMpirun, CommandsThatDoNotSplitSaySoOnce) {

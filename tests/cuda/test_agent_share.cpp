@@ -1,8 +1,9 @@
 // cuda/core/agent_share.h: a step whose split stages ran for part of the agents, the others'
-// results copied in through stage_output_columns, is the step of one process computing every
-// agent, every array bit for bit. The CPU executor runs it with a share that owns part of the
-// agents and takes the rest from a reference executor's arrays, where the other ranks of an MPI
-// run would send them (tests/cli/test_crowd_run_mpi.cpp runs the real split under mpirun).
+// results copied in by their reach (stage_output_columns), gives every row this process reads as
+// the step of one process computing every agent, bit for bit. The CPU executor runs it with a
+// share that owns part of the agents and takes the rest from a reference executor's arrays,
+// where the other ranks of an MPI run would send them (tests/cli/test_crowd_run_mpi.cpp runs the
+// real split under mpirun).
 #include "cuda/core/agent_share.h"
 #include "cuda/core/executor.h"
 #include "host/distributed/domain_assignment.h"
@@ -37,35 +38,77 @@ Ownership owning(bool (*owns)(int id, const AgentArrays&)) {
   };
 }
 
-/// One rank of a pretend split: computes the agents `ownership` gives it, and takes every other
-/// agent's results of a stage from `others` (the reference's arrays, which ran the stage
-/// already).
+bool contains(const std::vector<std::int32_t>& sorted, std::int32_t i) {
+  return std::binary_search(sorted.begin(), sorted.end(), i);
+}
+
+/// Agent i's rows of `columns` copied from `from` into `to`.
+void copy_rows(const std::vector<AgentColumn>& to, const std::vector<AgentColumn>& from,
+               std::int32_t i) {
+  for (std::size_t c = 0; c < to.size(); ++c) {
+    const std::size_t bytes = to[c].bytes_per_agent;
+    std::memcpy(to[c].data + static_cast<std::size_t>(i) * bytes,
+                from[c].data + static_cast<std::size_t>(i) * bytes, bytes);
+  }
+}
+
+/// The columns of `stage` (every split stage: kKernelStageCount) of the reach `keep` picks.
+std::vector<AgentColumn> columns_of(AgentArrays& agents, bool (*keep)(ColumnReach)) {
+  return split_columns(agents, keep);
+}
+bool kept_reach(ColumnReach r) {
+  return r == ColumnReach::OwnerKept;
+}
+bool not_everyone(ColumnReach r) {
+  return r != ColumnReach::Everyone;
+}
+
+/// One rank of a pretend split: computes the agents `ownership` gives it, and takes what the
+/// other ranks would send it, by reach, from `others` (the reference's arrays, which ran every
+/// stage for every agent already): every agent's Everyone columns, its ghosts' Neighbours
+/// columns, and the OwnerKept columns of the agents that came to it.
 class CopyingShare final : public AgentShare {
 public:
-  CopyingShare(const AgentArrays& others, Ownership ownership)
+  CopyingShare(AgentArrays& others, Ownership ownership)
       : others_(others), ownership_(std::move(ownership)) {}
 
-  void assign(const AgentArrays& agents) override {
+  void assign(AgentArrays& agents) override {
+    const std::vector<std::int32_t> before = owned_;
     owned_ = ownership_(agents);
-    ++assigned_;
+    arrays_ = &agents;
+    shared_this_step_.clear();
+    if (assigned_++ == 0)
+      return; // every process holds the same rows before the first step
+    for (const std::int32_t i : owned_)
+      if (!contains(before, i)) {
+        copy_rows(columns_of(agents, kept_reach), columns_of(others_, kept_reach), i);
+        ++migrated_;
+      }
   }
   std::span<const std::int32_t> owned() const override { return owned_; }
   void share(AgentArrays& agents, KernelStage stage) override {
     ASSERT_TRUE(is_split_stage(stage)) << stage_name(stage);
-    const std::vector<AgentColumn> mine = stage_output_columns(agents, stage);
-    const std::vector<AgentColumn> theirs =
-        stage_output_columns(const_cast<AgentArrays&>(others_), stage);
+    const std::vector<StageColumn> mine = stage_output_columns(agents, stage);
+    const std::vector<StageColumn> theirs = stage_output_columns(others_, stage);
     ASSERT_EQ(mine.size(), theirs.size());
-    for (int i = 0; i < agents.count(); ++i) {
-      if (std::binary_search(owned_.begin(), owned_.end(), i))
+    if (stage == KernelStage::Proximity)
+      find_ghosts(agents);
+    for (std::size_t c = 0; c < mine.size(); ++c) {
+      ASSERT_EQ(mine[c].reach, theirs[c].reach);
+      const ColumnReach reach = mine[c].reach;
+      if (reach != ColumnReach::Everyone && reach != ColumnReach::Neighbours)
         continue;
-      for (std::size_t c = 0; c < mine.size(); ++c) {
-        const std::size_t bytes = mine[c].bytes_per_agent;
-        std::memcpy(mine[c].data + static_cast<std::size_t>(i) * bytes,
-                    theirs[c].data + static_cast<std::size_t>(i) * bytes, bytes);
-      }
+      for (int i = 0; i < agents.count(); ++i)
+        if (!contains(owned_, i) && (reach == ColumnReach::Everyone || contains(ghosts_, i)))
+          copy_rows({mine[c].column}, {theirs[c].column}, i);
     }
     shared_.push_back(stage);
+    shared_this_step_.push_back(stage);
+  }
+  void gather_everything() override {
+    for (int i = 0; i < arrays_->count(); ++i)
+      if (!contains(owned_, i))
+        copy_rows(columns_of(*arrays_, not_everyone), columns_of(others_, not_everyone), i);
   }
 
   // Jobs: all of them run here (the split of jobs is the MPI runs' tests').
@@ -75,52 +118,133 @@ public:
     return mine;
   }
 
+  /// `actual` as this rank reads it equals `expected`: every array bit for bit, but for the
+  /// split columns this rank does not read now. It reads every agent's Everyone columns, the
+  /// OwnerKept columns of its own agents, and, once the stage that writes them ran this step,
+  /// the Owner columns of its own agents and the Neighbours columns of its own and its ghosts.
+  ::testing::AssertionResult reads_as(AgentArrays& expected, const AgentArrays& actual) const {
+    AgentArrays read = actual;
+    for (std::size_t s = 0; s < kKernelStageCount; ++s) {
+      const auto stage = static_cast<KernelStage>(s);
+      const bool ran = std::find(shared_this_step_.begin(), shared_this_step_.end(), stage) !=
+                       shared_this_step_.end();
+      const std::vector<StageColumn> mine = stage_output_columns(read, stage);
+      const std::vector<StageColumn> theirs = stage_output_columns(expected, stage);
+      for (std::size_t c = 0; c < mine.size(); ++c)
+        for (int i = 0; i < read.count(); ++i) {
+          const bool own = contains(owned_, i);
+          bool reads = true;
+          switch (mine[c].reach) {
+          case ColumnReach::Everyone:
+            break;
+          case ColumnReach::OwnerKept:
+            reads = own;
+            break;
+          case ColumnReach::Owner:
+            reads = own && ran;
+            break;
+          case ColumnReach::Neighbours:
+            reads = (own || contains(ghosts_, i)) && ran;
+            break;
+          }
+          if (!reads)
+            copy_rows({mine[c].column}, {theirs[c].column}, i);
+        }
+    }
+    return test::bit_identical(expected, read);
+  }
+
   int assigned_ = 0;
+  long long migrated_ = 0;
+  std::size_t most_ghosts_ = 0;
   std::vector<KernelStage> shared_;
+  std::vector<KernelStage> shared_this_step_;
+  std::vector<std::int32_t> owned_;
+  std::vector<std::int32_t> ghosts_; ///< The neighbours of owned agents that are not, ascending.
 
 private:
-  const AgentArrays& others_;
+  void find_ghosts(const AgentArrays& agents) {
+    ghosts_.clear();
+    const auto row = static_cast<std::size_t>(agents.max_neighbors);
+    for (const std::int32_t i : owned_)
+      for (std::int32_t t = 0; t < agents.neighbor_count[static_cast<std::size_t>(i)]; ++t) {
+        const std::int32_t j =
+            agents.neighbor_index[static_cast<std::size_t>(i) * row + static_cast<std::size_t>(t)];
+        if (!contains(owned_, j))
+          ghosts_.push_back(j);
+      }
+    std::sort(ghosts_.begin(), ghosts_.end());
+    ghosts_.erase(std::unique(ghosts_.begin(), ghosts_.end()), ghosts_.end());
+    most_ghosts_ = std::max(most_ghosts_, ghosts_.size());
+  }
+
+  AgentArrays& others_;
   Ownership ownership_;
-  std::vector<std::int32_t> owned_;
+  AgentArrays* arrays_ = nullptr;
 };
 
-/// Runs `steps` steps of a random crowd (every avoidance model in it) phase by phase on a
-/// reference CPU executor and on one whose share owns the agents `owns` picks; after every
-/// phase, every array of the two must be equal bit for bit.
-void expect_split_step_equals_whole(const Ownership& owns, int steps) {
-  std::mt19937 rng(20261128u);
-  RandomCrowd whole;
-  test::add_random_agents(whole, 240, rng, /*big_pattern_every=*/7, /*force_model_every=*/5,
-                          /*orca_every=*/11, /*ttc_every=*/3);
-  RandomCrowd split = whole;
-  const WallGridData walls = test::random_crowd_walls();
-  auto reference = make_cpu_executor(2);
-  auto executor = make_cpu_executor(2);
-  reference->set_walls(walls);
-  executor->set_walls(walls);
-  CopyingShare share(whole.agents, owns);
-  executor->set_agent_share(&share);
+/// A random crowd (every avoidance model in it) stepped phase by phase on a reference CPU
+/// executor (`whole`) and on one whose share owns the agents `owns` picks (`split`).
+struct SplitPair {
+  RandomCrowd whole, split;
+  std::unique_ptr<Executor> reference = make_cpu_executor(2), executor = make_cpu_executor(2);
+  std::unique_ptr<CopyingShare> share;
 
-  for (int step = 0; step < steps; ++step) {
-    if (step == steps / 2)
-      for (int id = 3; id < whole.agents.count(); id += 37) {
-        test::remove_random_agent(whole, id);
-        test::remove_random_agent(split, id);
-      }
+  explicit SplitPair(const Ownership& owns) {
+    std::mt19937 rng(20261128u);
+    test::add_random_agents(whole, 240, rng, /*big_pattern_every=*/7, /*force_model_every=*/5,
+                            /*orca_every=*/11, /*ttc_every=*/3);
+    split = whole;
+    const WallGridData walls = test::random_crowd_walls();
+    reference->set_walls(walls);
+    executor->set_walls(walls);
+    share = std::make_unique<CopyingShare>(whole.agents, owns);
+    executor->set_agent_share(share.get());
+  }
+  void begin_step() {
     test::plan_random_crowd(whole);
     test::plan_random_crowd(split);
     reference->begin_step(whole.agents, whole.params());
     executor->begin_step(split.agents, split.params());
-    for (const test::StepPhase& phase : test::step_phases(whole.params())) {
-      test::run_phase(*reference, phase);
-      test::run_phase(*executor, phase);
-      ASSERT_TRUE(test::bit_identical(whole.agents, split.agents))
-          << "step " << step << ", " << test::phase_name(phase);
-    }
+  }
+  void run(const test::StepPhase& phase) {
+    test::run_phase(*reference, phase);
+    test::run_phase(*executor, phase);
+  }
+  void end_step() {
     StageTimes times;
     reference->end_step(times);
     executor->end_step(times);
   }
+};
+
+/// Runs `steps` steps of a SplitPair; after every phase, every row the split one reads must
+/// equal the reference's bit for bit, and after the steps and a gather, every row. Returns the
+/// share, for its counts.
+std::unique_ptr<CopyingShare> expect_split_step_equals_whole(const Ownership& owns, int steps) {
+  SplitPair pair(owns);
+  CopyingShare& share = *pair.share;
+  for (int step = 0; step < steps; ++step) {
+    if (step == steps / 2)
+      for (int id = 3; id < pair.whole.agents.count(); id += 37) {
+        test::remove_random_agent(pair.whole, id);
+        test::remove_random_agent(pair.split, id);
+      }
+    pair.begin_step();
+    for (const test::StepPhase& phase : test::step_phases(pair.whole.params())) {
+      pair.run(phase);
+      [&] {
+        ASSERT_TRUE(share.reads_as(pair.whole.agents, pair.split.agents))
+            << "step " << step << ", " << test::phase_name(phase);
+      }();
+      if (::testing::Test::HasFatalFailure())
+        return std::move(pair.share);
+    }
+    pair.end_step();
+  }
+  // A checkpoint's gather: every row that of the whole step.
+  share.gather_everything();
+  EXPECT_TRUE(test::bit_identical(pair.whole.agents, pair.split.agents));
   EXPECT_EQ(share.assigned_, steps);
   // Each split stage once a step, the collisions once a pass.
   const auto count = [&](KernelStage stage) {
@@ -129,7 +253,8 @@ void expect_split_step_equals_whole(const Ownership& owns, int steps) {
   EXPECT_EQ(count(KernelStage::Proximity), steps);
   EXPECT_EQ(count(KernelStage::Steering), steps);
   EXPECT_EQ(count(KernelStage::Avoidance), steps);
-  EXPECT_EQ(count(KernelStage::Collisions), steps * whole.params().collision_iterations);
+  EXPECT_EQ(count(KernelStage::Collisions), steps * pair.whole.params().collision_iterations);
+  return std::move(pair.share);
 }
 
 TEST(AgentShare, OwningEveryOtherAgentGivesTheWholeStep) {
@@ -152,24 +277,80 @@ TEST(AgentShare, OwningNoAgentGivesTheWholeStep) {
 
 TEST(AgentShare, OwningEachOfFourDomainsGivesTheWholeStep) {
   // The MPI split's own placement (DomainAssignment, as MpiAgentShare uses it), as each of the
-  // four ranks: agents cross between domains during the steps.
+  // four ranks: agents cross between domains during the steps, their kept state with them.
+  long long migrated = 0;
   for (int rank = 0; rank < 4; ++rank) {
     auto domains = std::make_shared<DomainAssignment>(4);
     auto present = std::make_shared<std::vector<std::uint8_t>>();
-    expect_split_step_equals_whole(
-        [=](const AgentArrays& a) {
-          present->assign(a.mode.size(), 0);
-          for (std::size_t i = 0; i < a.mode.size(); ++i)
-            (*present)[i] = a.mode[i] != kAgentInactive ? 1 : 0;
-          domains->place(a.position, *present);
-          std::vector<std::int32_t> owned;
-          for (int i = 0; i < a.count(); ++i)
-            if (domains->domain_of_agents()[static_cast<std::size_t>(i)] == rank)
-              owned.push_back(i);
-          return owned;
-        },
-        8);
+    migrated += expect_split_step_equals_whole(
+                    [=](const AgentArrays& a) {
+                      present->assign(a.mode.size(), 0);
+                      for (std::size_t i = 0; i < a.mode.size(); ++i)
+                        (*present)[i] = a.mode[i] != kAgentInactive ? 1 : 0;
+                      domains->place(a.position, *present);
+                      std::vector<std::int32_t> owned;
+                      for (int i = 0; i < a.count(); ++i)
+                        if (domains->domain_of_agents()[static_cast<std::size_t>(i)] == rank)
+                          owned.push_back(i);
+                      return owned;
+                    },
+                    8)
+                    ->migrated_;
   }
+  EXPECT_GT(migrated, 0);
+}
+
+TEST(AgentShare, AnAgentWhoseNeighboursAreAllGhostsAvoidsThemAsAlone) {
+  // One agent owned, in the thick of the crowd: every neighbour is another rank's, and its
+  // avoidance reads their desired velocities from their ghost rows.
+  const auto busiest = [](const AgentArrays& a) {
+    std::int32_t best = 0;
+    int most = -1;
+    for (int i = 0; i < a.count(); ++i) {
+      int near = 0;
+      for (int j = 0; j < a.count(); ++j) {
+        const glm::vec3 d =
+            a.position[static_cast<std::size_t>(j)] - a.position[static_cast<std::size_t>(i)];
+        near += (j != i && d.x * d.x + d.z * d.z < 4.0f) ? 1 : 0;
+      }
+      if (near > most) {
+        most = near;
+        best = i;
+      }
+    }
+    return best;
+  };
+  auto chosen = std::make_shared<std::int32_t>(-1);
+  const auto share = expect_split_step_equals_whole(
+      [=](const AgentArrays& a) {
+        if (*chosen < 0)
+          *chosen = busiest(a);
+        return std::vector<std::int32_t>{*chosen};
+      },
+      12);
+  EXPECT_GE(share->most_ghosts_, 3u);
+  EXPECT_EQ(share->migrated_, 0);
+}
+
+TEST(AgentShare, WithoutItsGhostsAnAgentWouldAvoidStaleNeighbours) {
+  // The checks above can fail: the same split with the ghosts' desired velocities zeroed (what a
+  // process that received no ghost rows might read) gives its own agents other velocities.
+  SplitPair pair(owning([](int id, const AgentArrays&) { return id % 2 == 0; }));
+  bool differed = false;
+  for (int step = 0; step < 6 && !differed; ++step) {
+    pair.begin_step();
+    for (const test::StepPhase& phase : test::step_phases(pair.whole.params())) {
+      if (phase.stage == KernelStage::Avoidance)
+        for (int i = 1; i < pair.split.agents.count(); i += 2)
+          pair.split.agents.desired_velocity[static_cast<std::size_t>(i)] = glm::vec2(0.0f);
+      pair.run(phase);
+    }
+    for (const std::int32_t i : pair.share->owned_)
+      differed = differed || pair.split.agents.new_velocity[static_cast<std::size_t>(i)] !=
+                                 pair.whole.agents.new_velocity[static_cast<std::size_t>(i)];
+    pair.end_step();
+  }
+  EXPECT_TRUE(differed);
 }
 
 TEST(AgentShare, OnlyTheExpensivePerAgentStagesAreSplit) {
