@@ -6,7 +6,6 @@
 # crowd::crowd (crowdsim): host/ but the CLI, drawing and the window, and cuda/core.
 set(CROWD_CORE_SOURCES
   cuda/core/agent_arrays.cpp
-  cuda/core/agent_share.cpp
   cuda/core/avoidance_pattern.cpp
   cuda/core/executor.cpp
   cuda/core/wall_grid_data.cpp

@@ -29,7 +29,8 @@ void Executor::step(AgentArrays& agents, const KernelStepParams& params, StageTi
 void Executor::set_agent_share(AgentShare* share) {
   if (share != nullptr)
     throw std::runtime_error("the " + name() +
-                             " executor cannot split a run across processes: use the cpu backend");
+                             " executor cannot split a run across processes: use the cpu or cuda "
+                             "backend");
 }
 
 namespace {

@@ -89,8 +89,9 @@ public:
 
   /// From now on the split stages (agent_share.h) run for share->owned() only, each followed by
   /// share->share(); null: every agent here, as without one. The share must outlive the steps.
-  /// Throws std::runtime_error for an executor that cannot split (the CUDA executor, whose
-  /// stages would each need a round trip of their results through the host).
+  /// The cpu executor splits in place; the cuda executor runs the split stages for its agents on
+  /// its device and exchanges their results through the host arrays. Throws
+  /// std::runtime_error for an executor that cannot split (this default).
   virtual void set_agent_share(AgentShare* share);
 
   /// One step of the kernel stages, the phases below in KernelStage order; adds each stage's
@@ -185,8 +186,10 @@ protected:
 std::unique_ptr<Executor> make_cpu_executor(int threads);
 
 #if defined(CROWD_HAS_CUDA)
-/// The CUDA executor on the current device. Throws std::runtime_error when none is present.
-std::unique_ptr<Executor> make_cuda_executor();
+/// The CUDA executor on device `device` modulo the device count (one GPU per MPI rank of a node:
+/// its local rank), or on the current device when `device` < 0; the device becomes the calling
+/// thread's current one. Throws std::runtime_error when none is present.
+std::unique_ptr<Executor> make_cuda_executor(int device = -1);
 /// Number of CUDA devices present (0 when the runtime finds none).
 int cuda_device_count();
 /// The current device's name as the runtime reports it ("" when there is none). Under

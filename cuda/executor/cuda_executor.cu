@@ -87,18 +87,28 @@ __device__ int agent_index() {
   return static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
 }
 
+/// The agents a split stage computes (cuda/core/agent_share.h): agents[0 .. count) on the
+/// device, or every agent 0 .. count - 1 when `agents` is null (no split).
+struct AgentSubset {
+  const std::int32_t* agents = nullptr;
+  int count = 0;
+  __device__ int agent(int k) const { return agents != nullptr ? agents[k] : k; }
+};
+
 /// Stage 4: neighbours, ttc colliders and wall segments of one agent per thread.
 /// @param[in,out] v            the agents (device pointers)
+/// @param[in]     who          the agents to compute
 /// @param[in]     agent_grid   this step's agent grid
 /// @param[in]     walls        the wall grid
 /// @param         scratch_distance [count * max_segments] find_wall_segments scratch
 /// @param         scratch_ids      [count * max_segments] find_wall_segments scratch
 __global__ void __launch_bounds__(kAgentPolicy.threads_per_block)
-    proximity_kernel(AgentView v, AgentGridView agent_grid, WallGridView walls,
+    proximity_kernel(AgentView v, AgentSubset who, AgentGridView agent_grid, WallGridView walls,
                      float* scratch_distance, std::int32_t* scratch_ids) {
-  const int i = agent_index();
-  if (i >= v.count)
+  const int k = agent_index();
+  if (k >= who.count)
     return;
+  const int i = who.agent(k);
   find_neighbors(i, v, agent_grid);
   collect_colliders(i, v, agent_grid);
   const long long row = static_cast<long long>(i) * v.max_segments;
@@ -107,11 +117,11 @@ __global__ void __launch_bounds__(kAgentPolicy.threads_per_block)
 
 /// Stage 5: preferred velocity, standoff breaker and separation -> desired_velocity.
 __global__ void __launch_bounds__(kAgentPolicy.threads_per_block)
-    steering_kernel(AgentView v, StandoffParams standoff, float dt) {
-  const int i = agent_index();
-  if (i >= v.count)
+    steering_kernel(AgentView v, AgentSubset who, StandoffParams standoff, float dt) {
+  const int k = agent_index();
+  if (k >= who.count)
     return;
-  steer_with_separation(i, v, standoff, dt);
+  steer_with_separation(who.agent(k), v, standoff, dt);
 }
 
 /// Stage 6: one block per agent (blockIdx.x), one thread per velocity sample. At least one
@@ -120,18 +130,21 @@ __global__ void __launch_bounds__(kAgentPolicy.threads_per_block)
 /// bytes, bench/kernel_resources.sh); with it 72 registers, no spill.
 /// @tparam kThreads block size, one of kAvoidanceBlockSizes
 /// @param[in,out] v      the agents (device pointers); writes new_velocity
+/// @param[in]     who    the agents to compute, one block each
 /// @param[in]     layout where the AvoidanceScratch arrays sit in dynamic shared memory
 template <int kThreads>
 __global__ void __launch_bounds__(kThreads, 1)
-    avoidance_kernel(AgentView v, AvoidanceSharedLayout layout, StandoffParams standoff, float dt) {
+    avoidance_kernel(AgentView v, AgentSubset who, AvoidanceSharedLayout layout,
+                     StandoffParams standoff, float dt) {
   // Dynamic: the circle and segment arrays scale with max_neighbors and max_segments.
   extern __shared__ __align__(kSharedAlignment) unsigned char avoidance_shared[]; // [layout.bytes]
   __shared__ typename GpuBlock<kThreads>::Shared block_shared;
-  const int i = static_cast<int>(blockIdx.x);
-  if (i >= v.count) // uniform across the block, so no thread misses a barrier
+  const int k = static_cast<int>(blockIdx.x);
+  if (k >= who.count) // uniform across the block, so no thread misses a barrier
     return;
   GpuBlock<kThreads> block(block_shared);
-  choose_velocity(block, i, v, carve_avoidance_scratch(avoidance_shared, layout), standoff, dt);
+  choose_velocity(block, who.agent(k), v, carve_avoidance_scratch(avoidance_shared, layout),
+                  standoff, dt);
 }
 
 /// Stage 7: acceleration limit and move.
@@ -157,6 +170,31 @@ __global__ void __launch_bounds__(kAgentPolicy.threads_per_block)
   collision_pass_into(i, v, collision, moved, displaced_before, displaced_after);
 }
 
+/// Stage 8 split across processes, the first half of a pass: the pushes of the agents this
+/// process computes (displaced_before as in collision_pass_kernel), which the processes then
+/// exchange before every one applies every push (collision_apply_kernel).
+__global__ void __launch_bounds__(kAgentPolicy.threads_per_block)
+    collision_displacement_kernel(AgentView v, AgentSubset who, CollisionParams collision,
+                                  const std::uint8_t* displaced_before) {
+  const int k = agent_index();
+  if (k >= who.count)
+    return;
+  const int i = who.agent(k);
+  if (displaced_before == nullptr || displacement_may_change(i, v, displaced_before))
+    collision_displacement(i, v, collision);
+}
+
+/// Stage 8 split across processes, the second half of a pass: every agent moved by its push,
+/// in place (the pushes are all known), and whether it was displaced.
+__global__ void __launch_bounds__(kAgentPolicy.threads_per_block)
+    collision_apply_kernel(AgentView v, std::uint8_t* displaced_after) {
+  const int i = agent_index();
+  if (i >= v.count)
+    return;
+  apply_displacement(i, v);
+  displaced_after[i] = was_displaced(i, v);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Host side.
 // ---------------------------------------------------------------------------------------------
@@ -165,7 +203,7 @@ __global__ void __launch_bounds__(kAgentPolicy.threads_per_block)
 constexpr std::size_t kDefaultDynamicSharedLimit = 48 * 1024;
 
 template <int kThreads>
-void launch_avoidance(int count, const AgentView& view, const AvoidanceSharedLayout& layout,
+void launch_avoidance(AgentSubset who, const AgentView& view, const AvoidanceSharedLayout& layout,
                       const StandoffParams& standoff, float dt, cudaStream_t stream) {
   if (layout.bytes > kDefaultDynamicSharedLimit) {
     // Very large max_neighbors / max_segments: ask for more; fails (checked) beyond the device.
@@ -173,18 +211,19 @@ void launch_avoidance(int count, const AgentView& view, const AvoidanceSharedLay
                                           cudaFuncAttributeMaxDynamicSharedMemorySize,
                                           static_cast<int>(layout.bytes)));
   }
-  avoidance_kernel<kThreads><<<count, kThreads, layout.bytes, stream>>>(view, layout, standoff, dt);
+  avoidance_kernel<kThreads>
+      <<<who.count, kThreads, layout.bytes, stream>>>(view, who, layout, standoff, dt);
   CROWD_CUDA_CHECK_LAUNCH("avoidance_kernel");
 }
 
 /// Launches the avoidance kernel instantiated for `block_size` (one of kAvoidanceBlockSizes).
 template <std::size_t... I>
-void launch_avoidance_for_size(int block_size, std::index_sequence<I...>, int count,
+void launch_avoidance_for_size(int block_size, std::index_sequence<I...>, AgentSubset who,
                                const AgentView& view, const AvoidanceSharedLayout& layout,
                                const StandoffParams& standoff, float dt, cudaStream_t stream) {
   const bool launched =
       ((block_size == kAvoidanceBlockSizes[I]
-            ? (launch_avoidance<kAvoidanceBlockSizes[I]>(count, view, layout, standoff, dt, stream),
+            ? (launch_avoidance<kAvoidanceBlockSizes[I]>(who, view, layout, standoff, dt, stream),
                true)
             : false) ||
        ...);
@@ -293,6 +332,11 @@ public:
   }
 
   std::string name() const override { return "cuda"; }
+
+  /// The split stages run for the share's agents on this device; their results travel through
+  /// the host arrays (downloaded after the stage, shared, uploaded), and the state the share
+  /// migrates goes up at the start of each step.
+  void set_agent_share(AgentShare* share) override { share_ = share; }
 
   void set_walls(const WallGridData& walls) override {
     try {
@@ -443,6 +487,8 @@ public:
     inputs_uploaded_ = false;
     view_.corridors = device_tables_ ? corridors_.rows_view(device_tables_->view(), count_)
                                      : AgentCorridorsView{};
+    if (share_ != nullptr)
+      assign_split(agents);
   }
 
   /// 3: the CPU executor's Thrust code, on the device.
@@ -467,18 +513,26 @@ public:
     record(KernelStage::Proximity);
     const AgentGridView grid{{params_.agent_grid, cell_start_.data(), grid_items_.data()},
                              grid_points_.data()};
-    proximity_kernel<<<agent_blocks(), agent_threads(), 0, stream_.get()>>>(
-        view_, grid, walls_, segment_scratch_distance_.data(), segment_scratch_ids_.data());
-    CROWD_CUDA_CHECK_LAUNCH("proximity_kernel");
+    const AgentSubset who = split_agents();
+    if (who.count > 0) {
+      proximity_kernel<<<blocks_for(who.count, kAgentPolicy), agent_threads(), 0, stream_.get()>>>(
+          view_, who, grid, walls_, segment_scratch_distance_.data(), segment_scratch_ids_.data());
+      CROWD_CUDA_CHECK_LAUNCH("proximity_kernel");
+    }
+    share_stage(KernelStage::Proximity);
   }
 
   void steer() override {
     if (count_ == 0)
       return;
     record(KernelStage::Steering);
-    steering_kernel<<<agent_blocks(), agent_threads(), 0, stream_.get()>>>(view_, params_.standoff,
-                                                                           params_.dt);
-    CROWD_CUDA_CHECK_LAUNCH("steering_kernel");
+    const AgentSubset who = split_agents();
+    if (who.count > 0) {
+      steering_kernel<<<blocks_for(who.count, kAgentPolicy), agent_threads(), 0, stream_.get()>>>(
+          view_, who, params_.standoff, params_.dt);
+      CROWD_CUDA_CHECK_LAUNCH("steering_kernel");
+    }
+    share_stage(KernelStage::Steering);
   }
 
   /// 6: one block per agent.
@@ -486,9 +540,12 @@ public:
     if (count_ == 0)
       return;
     record(KernelStage::Avoidance);
-    launch_avoidance_for_size(
-        avoidance_block_size_, std::make_index_sequence<kAvoidanceBlockSizes.size()>{}, count_,
-        view_, avoidance_layout_, params_.standoff, params_.dt, stream_.get());
+    const AgentSubset who = split_agents();
+    if (who.count > 0)
+      launch_avoidance_for_size(avoidance_block_size_,
+                                std::make_index_sequence<kAvoidanceBlockSizes.size()>{}, who, view_,
+                                avoidance_layout_, params_.standoff, params_.dt, stream_.get());
+    share_stage(KernelStage::Avoidance);
   }
 
   void integrate() override {
@@ -515,6 +572,22 @@ public:
         follows ? (pass % 2 ? displaced_even_.data() : displaced_odd_.data()) : nullptr;
     std::uint8_t* displaced_after = pass % 2 ? displaced_odd_.data() : displaced_even_.data();
     last_collision_pass_ = pass;
+    if (share_ != nullptr) {
+      // Split: this process's pushes, every process's exchanged, then every agent moved in place
+      // (the CPU executor's order: the same positions).
+      const AgentSubset who = split_agents();
+      if (who.count > 0) {
+        collision_displacement_kernel<<<blocks_for(who.count, kAgentPolicy), agent_threads(), 0,
+                                        stream_.get()>>>(view_, who, params_.collision,
+                                                         displaced_before);
+        CROWD_CUDA_CHECK_LAUNCH("collision_displacement_kernel");
+      }
+      share_stage(KernelStage::Collisions);
+      collision_apply_kernel<<<agent_blocks(), agent_threads(), 0, stream_.get()>>>(
+          view_, displaced_after);
+      CROWD_CUDA_CHECK_LAUNCH("collision_apply_kernel");
+      return;
+    }
     collision_pass_kernel<<<agent_blocks(), agent_threads(), 0, stream_.get()>>>(
         view_, params_.collision, moved, displaced_before, displaced_after);
     CROWD_CUDA_CHECK_LAUNCH("collision_pass_kernel");
@@ -938,6 +1011,82 @@ private:
     inputs_uploaded_ = false;
   }
 
+  // ---- The split across processes (cuda/core/agent_share.h).
+
+  /// The agents the split stages compute here: the share's, or every agent.
+  AgentSubset split_agents() const {
+    if (share_ == nullptr)
+      return {nullptr, count_};
+    return {owned_agents_.data(), static_cast<int>(share_->owned().size())};
+  }
+
+  /// At the start of a step's stages: the share decides which agents are computed here and
+  /// brings the kept state of those that came from another process into the host arrays,
+  /// which go up (the host holds what end_step downloaded of the others: the same rows).
+  void assign_split(AgentArrays& agents) {
+    share_->assign(agents);
+    const std::span<const std::int32_t> owned = share_->owned();
+    owned_agents_.reserve(owned.size(), "the list of the agents this process computes");
+    if (!owned.empty())
+      CROWD_CUDA_CHECK(cudaMemcpyAsync(owned_agents_.data(), owned.data(),
+                                       bytes_of<std::int32_t>(owned.size()), cudaMemcpyHostToDevice,
+                                       stream_.get()));
+    copy_split_columns(
+        split_columns(agents, [](ColumnReach r) { return r == ColumnReach::OwnerKept; }), false);
+  }
+
+  /// After split `stage` ran here: what the other processes read of it comes down whole (and,
+  /// after proximity, the neighbour lists the share finds the ghosts from), travels, and the
+  /// rows that arrived go up.
+  void share_stage(KernelStage stage) {
+    if (share_ == nullptr)
+      return;
+    AgentArrays& agents = *agents_;
+    std::vector<AgentColumn> travelling, down;
+    for (const StageColumn& c : stage_output_columns(agents, stage))
+      if (c.reach == ColumnReach::Everyone || c.reach == ColumnReach::Neighbours)
+        travelling.push_back(c.column);
+    down = travelling;
+    if (stage == KernelStage::Proximity) {
+      down.push_back({reinterpret_cast<std::byte*>(agents.neighbor_index.data()), 0});
+      down.push_back({reinterpret_cast<std::byte*>(agents.neighbor_count.data()), 0});
+    }
+    copy_split_columns(down, true);
+    share_->share(agents, stage);
+    copy_split_columns(travelling, false);
+  }
+
+  /// Copies the host arrays that `columns` name (by their data) to the device (`down` false)
+  /// or from it, whole; waits for a download.
+  void copy_split_columns(const std::vector<AgentColumn>& columns, bool down) {
+    AgentArrays& a = *agents_;
+    const auto copy = [&](auto& host, auto& device) {
+      const auto* data = reinterpret_cast<const std::byte*>(host.data());
+      const bool named = std::any_of(columns.begin(), columns.end(),
+                                     [&](const AgentColumn& c) { return c.data == data; });
+      if (!named)
+        return;
+      if (down)
+        copy_to_host(host, device);
+      else
+        copy_to_device(device, host);
+    };
+    // Every array a split stage writes (stage_output_columns).
+    copy(a.neighbor_index, neighbor_index_);
+    copy(a.neighbor_distance_sq, neighbor_distance_sq_);
+    copy(a.neighbor_count, neighbor_count_);
+    copy(a.collider_index, collider_index_);
+    copy(a.ttc_state, ttc_state_);
+    copy(a.segment, segment_);
+    copy(a.segment_count, segment_count_);
+    copy(a.status, status_);
+    copy(a.desired_velocity, desired_velocity_);
+    copy(a.standoff_clock, standoff_clock_);
+    copy(a.standoff_partner, standoff_partner_);
+    copy(a.new_velocity, new_velocity_);
+    copy(a.displacement, displacement_);
+  }
+
   int agent_blocks() const { return blocks_for(count_, kAgentPolicy); }
   static constexpr int agent_threads() { return kAgentPolicy.threads_per_block; }
 
@@ -1122,6 +1271,8 @@ private:
   /// Some agent avoids by time to collision: its state comes down every step.
   bool uses_ttc_ = false;
   AvoidanceSharedLayout avoidance_layout_;
+  AgentShare* share_ = nullptr;             ///< set_agent_share's; null: not split.
+  DeviceBuffer<std::int32_t> owned_agents_; ///< share_->owned(), this step.
 };
 
 } // namespace
@@ -1148,7 +1299,7 @@ std::string cuda_device_name() {
   return properties.name;
 }
 
-std::unique_ptr<Executor> make_cuda_executor() {
+std::unique_ptr<Executor> make_cuda_executor(int device) {
   int count = 0;
   const cudaError_t status = cudaGetDeviceCount(&count);
   if (status != cudaSuccess) {
@@ -1168,6 +1319,8 @@ std::unique_ptr<Executor> make_cuda_executor() {
     throw std::runtime_error("no CUDA device found: the CUDA runtime reports 0 devices; the cuda "
                              "backend needs an NVIDIA GPU, use cpu instead");
   }
+  if (device >= 0)
+    CROWD_CUDA_CHECK(cudaSetDevice(device % count));
   return std::make_unique<CudaExecutor>();
 }
 

@@ -13,8 +13,9 @@ void CrowdBackend::save(ArchiveWriter&) const {
 
 void CrowdBackend::split_across_processes(AgentShare* share) {
   if (share != nullptr)
-    throw std::runtime_error("the " + name() +
-                             " backend cannot split a run across processes: use --backend cpu");
+    throw std::runtime_error(
+        "the " + name() +
+        " backend cannot split a run across processes: use --backend cpu or cuda");
 }
 
 void CrowdBackend::restore(ArchiveReader& in) {

@@ -30,7 +30,8 @@ bool cuda_device_available() {
 
 std::unique_ptr<CrowdBackend> make_backend(BackendKind kind, const NavMesh& navmesh,
                                            const SolverOptions& options, int detour_capacity,
-                                           float detour_max_radius) {
+                                           float detour_max_radius,
+                                           [[maybe_unused]] int cuda_device) {
   if (kind == BackendKind::Auto)
     kind = cuda_device_available() ? BackendKind::Cuda : BackendKind::Cpu;
   switch (kind) {
@@ -38,7 +39,7 @@ std::unique_ptr<CrowdBackend> make_backend(BackendKind kind, const NavMesh& navm
     return std::make_unique<CrowdSolver>(navmesh, options, make_cpu_executor(options.threads));
   case BackendKind::Cuda:
 #if defined(CROWD_HAS_CUDA)
-    return std::make_unique<CrowdSolver>(navmesh, options, make_cuda_executor());
+    return std::make_unique<CrowdSolver>(navmesh, options, make_cuda_executor(cuda_device));
 #else
     throw std::runtime_error("backend 'cuda' is not available: this build has no CUDA backend "
                              "(nvcc was not found when it was configured); use --backend cpu");

@@ -27,11 +27,12 @@ bool cuda_device_available();
 
 /// The backend of `kind` on `navmesh` (which must outlive it). DetourCrowd cannot grow after
 /// dtCrowd::init: `detour_capacity` agents at once, of radius at most `detour_max_radius` (m),
-/// for the detour backend only. Throws std::runtime_error for cuda in a build without it or on
-/// a machine without a device, or for a capacity DetourCrowd cannot hold; std::invalid_argument
+/// for the detour backend only. The cuda backend runs on device `cuda_device` (make_cuda_executor;
+/// < 0: the current device). Throws std::runtime_error for cuda in a build without it or on a
+/// machine without a device, or for a capacity DetourCrowd cannot hold; std::invalid_argument
 /// for solver options out of range.
 std::unique_ptr<CrowdBackend> make_backend(BackendKind kind, const NavMesh& navmesh,
                                            const SolverOptions& options, int detour_capacity,
-                                           float detour_max_radius);
+                                           float detour_max_radius, int cuda_device = -1);
 
 } // namespace crowd

@@ -133,9 +133,9 @@ SimulationOptions simulation_options(const RunOptions& options, const SplitRun& 
   SimulationOptions sim_options;
   sim_options.agent_share = split.agent_share();
   sim_options.backend = parse_backend_kind(options.backend);
-  // Split across ranks, `auto` is the backend that splits (a GPU's would refuse).
-  if (sim_options.agent_share != nullptr && sim_options.backend == BackendKind::Auto)
-    sim_options.backend = BackendKind::Cpu;
+  // Split across ranks, each rank of a node on its own GPU (when the cuda backend runs).
+  if (sim_options.agent_share != nullptr)
+    sim_options.cuda_device = split.local_rank();
   sim_options.solver = options.solver;
   sim_options.solver.threads = options.threads;
   sim_options.stuck_seconds = options.stuck_seconds;

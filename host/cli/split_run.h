@@ -23,6 +23,8 @@ public:
   /// `options` as this rank runs them: rank 0's unchanged; the others' without outputs,
   /// metrics or progress (they keep the checkpoint's, to gather the state at its steps).
   RunOptions options_of_this_rank(RunOptions options) const;
+  /// This rank's index among the ranks on its machine (0 alone): its GPU.
+  int local_rank() const { return ranks_ ? ranks_->local_rank() : 0; }
   /// The split of the kernel stages for SimulationOptions; null alone.
   AgentShare* agent_share() const { return ranks_ ? &ranks_->agent_share() : nullptr; }
 

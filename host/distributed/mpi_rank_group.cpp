@@ -21,6 +21,10 @@ public:
                                "(MPI_THREAD_FUNNELED)");
     }
     share_ = std::make_unique<MpiAgentShare>(MPI_COMM_WORLD);
+    MPI_Comm node = MPI_COMM_NULL;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    MPI_Comm_rank(node, &local_rank_);
+    MPI_Comm_free(&node);
   }
   ~MpiRankGroup() override {
     share_.reset();
@@ -31,6 +35,7 @@ public:
 
   int rank() const override { return share_->rank_index(); }
   int size() const override { return share_->rank_count(); }
+  int local_rank() const override { return local_rank_; }
   int max_over_ranks(int value) override {
     int result = value;
     MPI_Allreduce(&value, &result, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
@@ -46,6 +51,7 @@ public:
 
 private:
   std::unique_ptr<MpiAgentShare> share_;
+  int local_rank_ = 0;
 };
 
 } // namespace

@@ -29,6 +29,8 @@ public:
   virtual ~RankGroup() = default;
   virtual int rank() const = 0;
   virtual int size() const = 0;
+  /// This rank's index among the ranks on the same machine (shared memory).
+  virtual int local_rank() const = 0;
   /// The largest `value` of any rank; a collective (every rank calls it, in the same order).
   virtual int max_over_ranks(int value) = 0;
   /// Stops every rank at once with `exit_code`: for a rank that fails where the others may be

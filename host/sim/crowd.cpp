@@ -45,7 +45,8 @@ std::unique_ptr<CrowdBackend> make_crowd_backend(const NavMesh& navmesh,
   const float detour_radius =
       options.max_agent_radius > 0.0f ? options.max_agent_radius : navmesh.settings().agent_radius;
   std::unique_ptr<CrowdBackend> backend =
-      make_backend(options.backend, navmesh, options.solver, options.max_agents, detour_radius);
+      make_backend(options.backend, navmesh, options.solver, options.max_agents, detour_radius,
+                   options.cuda_device);
   if (options.agent_share != nullptr)
     backend->split_across_processes(options.agent_share);
   return backend;

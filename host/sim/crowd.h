@@ -52,11 +52,15 @@ struct CrowdOptions {
   /// (m, >= 0) its placement and neighbour grid are sized for, 0 for the navmesh's agent radius.
   int max_agents = 1024;
   float max_agent_radius = 0.0f;
+  /// The device of the cuda backend, modulo the device count (an MPI rank's local rank, so that
+  /// the ranks of a node share its GPUs); < 0: the current device (the first, unless the
+  /// application chose another).
+  int cuda_device = -1;
   /// The kernel stages split with other processes (cuda/core/agent_share.h; an MPI run's,
   /// host/distributed), which must outlive the crowd; null: this process computes every agent.
-  /// The cpu backend only. Positions, velocities and every other reading of the crowd are those
-  /// of one process, but desired_velocity() and the debug views, which read what the split stages
-  /// keep with the agent's owner, are current only for the agents this process owns (and its
+  /// The cpu and cuda backends. Positions, velocities and every other reading of the crowd are
+  /// those of one process, but desired_velocity() and the debug views, which read what the split
+  /// stages keep with the agent's owner, are current only for the agents this process owns (and its
   /// ghosts) until AgentShare::gather_everything().
   AgentShare* agent_share = nullptr;
 };

@@ -54,7 +54,7 @@ public:
   /// CorridorNavigator::navmesh_changed, and the wall grid and the executor's navmesh tables
   /// built again.
   void navmesh_changed() override;
-  /// Executor::set_agent_share (the cpu executor splits, the cuda executor throws), and the
+  /// Executor::set_agent_share (both executors split), and the
   /// path trees of each step split alike (CorridorNavigator::set_agent_share).
   void split_across_processes(AgentShare* share) override {
     executor_->set_agent_share(share);

@@ -75,6 +75,7 @@ CrowdOptions crowd_options(const SimulationOptions& options, const Scenario& sce
   crowd.backend = options.backend;
   crowd.solver = options.solver;
   crowd.agent_share = options.agent_share;
+  crowd.cuda_device = options.cuda_device;
   const int scene = static_cast<int>(scene_agents);
   crowd.max_agents =
       scene > DetourCrowdBackend::kMaxCapacity

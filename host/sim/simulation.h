@@ -51,6 +51,8 @@ struct SimulationOptions {
   std::optional<AvoidanceModel> avoidance_model;
   /// CrowdOptions::agent_share: the kernel stages split with the other ranks of an MPI run.
   AgentShare* agent_share = nullptr;
+  /// CrowdOptions::cuda_device.
+  int cuda_device = -1;
 };
 
 /// Parses "keep_right", "keep_left", "off"; throws std::invalid_argument otherwise.

@@ -6,6 +6,7 @@
 // ranks would otherwise each run the whole scene and write the same files over each other. One
 // rank under a launcher is a plain run in both.
 #include "tests/cli/cli_runner.h"
+#include "tests/support/cuda_device.h"
 
 #include <cstdlib>
 #include <filesystem>
@@ -338,6 +339,31 @@ TEST(CrowdRunUnderMpirun, ACheckpointOfThreeRanksHoldsEveryRanksStateAndResumesA
   EXPECT_TRUE(read_file(dir / "split.csv") == read_file(dir / "alone.csv"))
       << "a checkpoint of 3 ranks, resumed alone, gives another trajectory than one process's";
 }
+
+#if defined(CROWD_HAS_CUDA)
+
+TEST(CudaCrowdRunUnderMpirun, TwoRanksEachOnItsGpuWriteTheBytesOfOneCpuProcess) {
+  // One GPU per rank (a rank's local rank picks its device among the node's): the cuda backend
+  // split across 2 ranks, against the cpu backend alone. Under GPGPU-Sim in CI (bash
+  // .ci/gpu-sim), where both ranks share the one simulated device and inherit its environment.
+  if (!have_mpirun())
+    GTEST_SKIP() << kNoMpirun;
+  if (cuda_device_count() == 0)
+    GTEST_SKIP() << test::kNoCudaDevice;
+  TempDir dir;
+  const std::string run = "run " + sample("circle.json") + " --steps " +
+                          std::to_string(test::size_for_device(300, 12)) + " --out ";
+  const CliResult alone = run_cli(run + (dir / "cpu.csv").string() + " --backend cpu --quiet");
+  ASSERT_EQ(alone.exit_code, 0) << tail_of(alone.output);
+  const CliResult split = mpirun_cli(2, run + (dir / "cuda.csv").string() + " --backend cuda");
+  ASSERT_EQ(split.exit_code, 0) << tail_of(split.output);
+  EXPECT_NE(split.output.find("backend cuda"), std::string::npos) << tail_of(split.output);
+  EXPECT_NE(split.output.find("split across 2 ranks"), std::string::npos) << tail_of(split.output);
+  EXPECT_TRUE(read_file(dir / "cuda.csv") == read_file(dir / "cpu.csv"))
+      << "2 ranks on the cuda backend differ from one process on the cpu backend";
+}
+
+#endif // CROWD_HAS_CUDA
 
 TEST(CrowdRunUnderMpirun, CommandsThatDoNotSplitSaySoOnce) {
   if (!have_mpirun())

@@ -7,6 +7,7 @@
 #include "cuda/core/agent_share.h"
 #include "cuda/core/executor.h"
 #include "host/distributed/domain_assignment.h"
+#include "tests/support/cuda_device.h"
 #include "tests/support/executor_stages.h"
 #include "tests/support/random_crowd.h"
 
@@ -34,6 +35,37 @@ Ownership owning(bool (*owns)(int id, const AgentArrays&)) {
     for (int i = 0; i < agents.count(); ++i)
       if (owns(i, agents))
         owned.push_back(i);
+    return owned;
+  };
+}
+
+/// The agents of domain `rank` of `ranks`, placed as the MPI split places them
+/// (DomainAssignment, as MpiAgentShare uses it), step after step.
+Ownership domain_of(int rank, int ranks) {
+  auto domains = std::make_shared<DomainAssignment>(ranks);
+  auto present = std::make_shared<std::vector<std::uint8_t>>();
+  return [=](const AgentArrays& a) {
+    present->assign(a.mode.size(), 0);
+    for (std::size_t i = 0; i < a.mode.size(); ++i)
+      (*present)[i] = a.mode[i] != kAgentInactive ? 1 : 0;
+    domains->place(a.position, *present);
+    std::vector<std::int32_t> owned;
+    for (int i = 0; i < a.count(); ++i)
+      if (domains->domain_of_agents()[static_cast<std::size_t>(i)] == rank)
+        owned.push_back(i);
+    return owned;
+  };
+}
+
+/// Every other agent, the even ids one step and the odd ones the next: every agent changes
+/// owner every step, and its kept state must follow it.
+Ownership swapping_every_step() {
+  auto steps = std::make_shared<int>(0);
+  return [=](const AgentArrays& a) {
+    const int parity = (*steps)++ % 2;
+    std::vector<std::int32_t> owned;
+    for (int i = parity; i < a.count(); i += 2)
+      owned.push_back(i);
     return owned;
   };
 }
@@ -183,19 +215,22 @@ private:
   AgentArrays* arrays_ = nullptr;
 };
 
-/// A random crowd (every avoidance model in it) stepped phase by phase on a reference CPU
-/// executor (`whole`) and on one whose share owns the agents `owns` picks (`split`).
+/// A random crowd (every avoidance model in it) stepped on a reference CPU executor (`whole`)
+/// and on `executor` (a CPU one by default), whose share owns the agents `owns` picks (`split`).
 struct SplitPair {
+  WallGridData walls = test::random_crowd_walls(); ///< The executors keep a view of it.
   RandomCrowd whole, split;
-  std::unique_ptr<Executor> reference = make_cpu_executor(2), executor = make_cpu_executor(2);
+  std::unique_ptr<Executor> reference = make_cpu_executor(2), executor;
   std::unique_ptr<CopyingShare> share;
 
-  explicit SplitPair(const Ownership& owns) {
+  explicit SplitPair(const Ownership& owns,
+                     std::unique_ptr<Executor> split_executor = make_cpu_executor(2),
+                     int agents = 240)
+      : executor(std::move(split_executor)) {
     std::mt19937 rng(20261128u);
-    test::add_random_agents(whole, 240, rng, /*big_pattern_every=*/7, /*force_model_every=*/5,
+    test::add_random_agents(whole, agents, rng, /*big_pattern_every=*/7, /*force_model_every=*/5,
                             /*orca_every=*/11, /*ttc_every=*/3);
     split = whole;
-    const WallGridData walls = test::random_crowd_walls();
     reference->set_walls(walls);
     executor->set_walls(walls);
     share = std::make_unique<CopyingShare>(whole.agents, owns);
@@ -215,6 +250,15 @@ struct SplitPair {
     StageTimes times;
     reference->end_step(times);
     executor->end_step(times);
+  }
+  /// A whole step on both, phase by phase (so that the share copies each phase's results of
+  /// the reference), the split executor's arrays all read back.
+  void step() {
+    begin_step();
+    for (const test::StepPhase& phase : test::step_phases(whole.params()))
+      run(phase);
+    end_step();
+    executor->read_back_everything();
   }
 };
 
@@ -280,24 +324,13 @@ TEST(AgentShare, OwningEachOfFourDomainsGivesTheWholeStep) {
   // four ranks: agents cross between domains during the steps, their kept state with them.
   long long migrated = 0;
   for (int rank = 0; rank < 4; ++rank) {
-    auto domains = std::make_shared<DomainAssignment>(4);
-    auto present = std::make_shared<std::vector<std::uint8_t>>();
-    migrated += expect_split_step_equals_whole(
-                    [=](const AgentArrays& a) {
-                      present->assign(a.mode.size(), 0);
-                      for (std::size_t i = 0; i < a.mode.size(); ++i)
-                        (*present)[i] = a.mode[i] != kAgentInactive ? 1 : 0;
-                      domains->place(a.position, *present);
-                      std::vector<std::int32_t> owned;
-                      for (int i = 0; i < a.count(); ++i)
-                        if (domains->domain_of_agents()[static_cast<std::size_t>(i)] == rank)
-                          owned.push_back(i);
-                      return owned;
-                    },
-                    8)
-                    ->migrated_;
+    migrated += expect_split_step_equals_whole(domain_of(rank, 4), 8)->migrated_;
   }
   EXPECT_GT(migrated, 0);
+}
+
+TEST(AgentShare, AgentsChangingOwnerEveryStepCarryTheirState) {
+  EXPECT_GT(expect_split_step_equals_whole(swapping_every_step(), 12)->migrated_, 1000);
 }
 
 TEST(AgentShare, AnAgentWhoseNeighboursAreAllGhostsAvoidsThemAsAlone) {
@@ -363,6 +396,34 @@ TEST(AgentShare, OnlyTheExpensivePerAgentStagesAreSplit) {
   EXPECT_FALSE(is_split_stage(KernelStage::Grid));
   EXPECT_FALSE(is_split_stage(KernelStage::Integrate));
 }
+
+#if defined(CROWD_HAS_CUDA)
+
+TEST(CudaAgentShare, ADeviceComputingPartOfTheAgentsGivesTheWholeStep) {
+  // One GPU per rank: the CUDA executor runs the split stages for its share of the agents and
+  // exchanges their results through the host arrays. Whole steps against the CPU executor
+  // computing every agent: every row this rank reads, then after a gather every row.
+  if (cuda_device_count() == 0)
+    GTEST_SKIP() << test::kNoCudaDevice;
+  const int agents = test::size_for_device(240, 60);
+  const std::vector<std::pair<const char*, Ownership>> splits{
+      {"every other agent", owning([](int id, const AgentArrays&) { return id % 2 == 1; })},
+      {"domain 1 of 4", domain_of(1, 4)},
+      {"owners swapping every step", swapping_every_step()},
+      {"no agent", owning([](int, const AgentArrays&) { return false; })}};
+  for (const auto& [name, owns] : splits) {
+    SplitPair pair(owns, make_cuda_executor(), agents);
+    for (int step = 0; step < 8; ++step) {
+      pair.step();
+      ASSERT_TRUE(pair.share->reads_as(pair.whole.agents, pair.split.agents))
+          << name << ", step " << step;
+    }
+    pair.share->gather_everything();
+    EXPECT_TRUE(test::bit_identical(pair.whole.agents, pair.split.agents)) << name;
+  }
+}
+
+#endif // CROWD_HAS_CUDA
 
 } // namespace
 } // namespace crowd
