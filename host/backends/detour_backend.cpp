@@ -303,15 +303,13 @@ TargetState DetourCrowdBackend::target_state(int id) const {
   const dtCrowdAgent* agent = agent_of(id);
   if (agent == nullptr)
     return TargetState::None;
+  if (is_searching(agent->targetState))
+    return TargetState::WaitingForPath;
   switch (agent->targetState) {
   case DT_CROWDAGENT_TARGET_FAILED:
     return TargetState::Failed;
   case DT_CROWDAGENT_TARGET_VALID:
     return TargetState::Valid;
-  case DT_CROWDAGENT_TARGET_REQUESTING:
-  case DT_CROWDAGENT_TARGET_WAITING_FOR_QUEUE:
-  case DT_CROWDAGENT_TARGET_WAITING_FOR_PATH:
-    return TargetState::WaitingForPath;
   case DT_CROWDAGENT_TARGET_VELOCITY:
     return velocity_request_[static_cast<std::size_t>(id)] ? TargetState::Velocity
                                                            : TargetState::None;
