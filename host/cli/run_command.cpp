@@ -136,6 +136,8 @@ SimulationOptions simulation_options(const RunOptions& options, const SplitRun& 
   // Split across ranks, each rank of a node on its own GPU (when the cuda backend runs).
   if (sim_options.agent_share != nullptr)
     sim_options.cuda_device = split.local_rank();
+  // Only the rank that writes the metrics observes for them.
+  sim_options.observe = split.speaks();
   sim_options.solver = options.solver;
   sim_options.solver.threads = options.threads;
   sim_options.stuck_seconds = options.stuck_seconds;
@@ -302,7 +304,7 @@ int run_steps(const RunOptions& options, Simulation& sim, RunOutputs& outputs, i
   std::vector<std::filesystem::path> kept;
   // Interrupted with a checkpoint to resume from: keep the streams it names.
   const bool resumable =
-      interrupted_by != 0 && checkpointer.exists() && summary.steps < total_steps;
+      interrupted_by != 0 && checkpointer.exists() && sim.step_index() < total_steps;
   if (resumable)
     for (FrameSink* sink : outputs.all())
       for (auto& path : sink->keep_streams_after_finish())

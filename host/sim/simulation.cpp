@@ -148,6 +148,7 @@ struct Simulation::Impl {
   std::vector<float> follow_since_plan;
   std::vector<std::size_t> followers; ///< The scenario's followers, by id.
   int step_index = 0;
+  bool observe = true; ///< SimulationOptions::observe.
   double last_step_ms = 0.0;
   StageTimes step_stages; ///< The last step's stages, "host" and "observe" included.
   /// For observers' path queries (walking_direction), made on first use.
@@ -163,7 +164,8 @@ struct Simulation::Impl {
         crowd(built_navmesh, crowd_options(options, scenario, navmesh, setups.size())),
         obstacle_events(scenario, crowd), schedule(navmesh.settings().agent_height),
         stuck(options.stuck_seconds), periodic(scenario),
-        deadlocks(navmesh.settings().agent_height), lanes(navmesh.settings().agent_height) {
+        deadlocks(navmesh.settings().agent_height), lanes(navmesh.settings().agent_height),
+        observe(options.observe) {
     for (std::size_t type = 0; type < scenario.query_filters.size(); ++type)
       crowd.set_query_filter(static_cast<int>(type), detour_filter(scenario.query_filters[type]));
     schedule.add_agents(setups, 0, crowd, 0.0);
@@ -397,8 +399,10 @@ void Simulation::step() {
   for (const auto& [stage, ms] : m.step_stages.entries())
     staged_ms += ms;
   m.step_stages.add("host", std::max(0.0, m.last_step_ms - staged_ms));
-  m.metrics->observe_step(positions(), phases(), m.on_links_by_id());
-  m.observe_flow();
+  if (m.observe) {
+    m.metrics->observe_step(positions(), phases(), m.on_links_by_id());
+    m.observe_flow();
+  }
   m.step_stages.add("observe", std::chrono::duration<double, std::milli>(
                                    std::chrono::steady_clock::now() - stepped)
                                    .count());

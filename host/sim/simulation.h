@@ -53,6 +53,11 @@ struct SimulationOptions {
   AgentShare* agent_share = nullptr;
   /// CrowdOptions::cuda_device.
   int cuda_device = -1;
+  /// false: the metrics' per-step observers (positions, overlaps, walls, links, deadlocks,
+  /// lane order) do not run, and metrics() holds only what the schedule records (arrivals,
+  /// step times): for the ranks of an MPI run that write no metrics. The trajectory is the same
+  /// either way: observers steer nothing.
+  bool observe = true;
 };
 
 /// Parses "keep_right", "keep_left", "off"; throws std::invalid_argument otherwise.

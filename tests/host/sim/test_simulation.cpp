@@ -67,6 +67,28 @@ TEST(SimulationStages, HostTimeIsTheStepOutsideTheStagesAndObserversAreApart) {
   }
 }
 
+// SimulationOptions::observe off (the ranks of an MPI run that write no metrics): the same
+// trajectory and arrivals, without the per-step observers' figures.
+TEST(SimulationStages, WithoutObserversTheRunIsTheSameAndOnlyTheirFiguresAreMissing) {
+  SimulationOptions options;
+  options.backend = BackendKind::Cpu;
+  Simulation observed = Simulation::from_file(kScenarios / "circle.json", options);
+  options.observe = false;
+  Simulation unobserved = Simulation::from_file(kScenarios / "circle.json", options);
+  for (int s = 0; s < 700; ++s) {
+    observed.step();
+    unobserved.step();
+  }
+  for (int id = 0; id < observed.agent_count(); ++id)
+    ASSERT_EQ(observed.position(id), unobserved.position(id)) << "agent " << id;
+  const MetricsSummary with = observed.metrics(), without = unobserved.metrics();
+  EXPECT_EQ(with.arrived, without.arrived);
+  EXPECT_GT(with.arrived, 0);
+  EXPECT_EQ(with.steps, without.steps);
+  EXPECT_GT(with.overlap_events, 0);
+  EXPECT_EQ(without.overlap_events, 0);
+}
+
 // An agent sent to a goal it cannot reach walks to the nearest point and stands there: it is
 // not stuck, and replanning it would only search again. What counts is the goal it has now,
 // not the one it had when it was added.
