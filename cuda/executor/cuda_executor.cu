@@ -1057,19 +1057,17 @@ private:
   }
 
   /// Copies the host arrays that `columns` name (by their data) to the device (`down` false)
-  /// or from it, whole; waits for a download.
+  /// or from it, whole, through the pinned staging as a step's copies go; waits for a download.
+  /// An upload's staging is split_staging_'s own: the copies in flight from upload_staging_
+  /// (begin_step's) may not have finished, and every later use of it waits for a download first.
   void copy_split_columns(const std::vector<AgentColumn>& columns, bool down) {
     AgentArrays& a = *agents_;
+    StagedCopies copies;
     const auto copy = [&](auto& host, auto& device) {
       const auto* data = reinterpret_cast<const std::byte*>(host.data());
-      const bool named = std::any_of(columns.begin(), columns.end(),
-                                     [&](const AgentColumn& c) { return c.data == data; });
-      if (!named)
-        return;
-      if (down)
-        copy_to_host(host, device);
-      else
-        copy_to_device(device, host);
+      if (std::any_of(columns.begin(), columns.end(),
+                      [&](const AgentColumn& c) { return c.data == data; }))
+        add_copy(copies, host, device);
     };
     // Every array a split stage writes (stage_output_columns).
     copy(a.neighbor_index, neighbor_index_);
@@ -1085,6 +1083,16 @@ private:
     copy(a.standoff_partner, standoff_partner_);
     copy(a.new_velocity, new_velocity_);
     copy(a.displacement, displacement_);
+    const std::string of = " of the split stages' results of " + std::to_string(count_) + " agents";
+    if (!down) {
+      split_staging_.reserve(copies.bytes(), "the upload" + of);
+      copies.upload(split_staging_, stream_.get());
+      return;
+    }
+    download_staging_.reserve(copies.bytes(), "the download" + of);
+    copies.start_download(download_staging_, stream_.get());
+    CROWD_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+    copies.finish_download(download_staging_);
   }
 
   int agent_blocks() const { return blocks_for(count_, kAgentPolicy); }
@@ -1252,6 +1260,7 @@ private:
 
   PinnedBuffer<unsigned char> upload_staging_;   // [bytes of one step's uploads]
   PinnedBuffer<unsigned char> download_staging_; // [bytes of one step's downloads]
+  PinnedBuffer<unsigned char> split_staging_;    // [bytes of a split stage's uploads]
   StagedCopies uploads_, downloads_;
 
   std::optional<LayoutKey> layout_; ///< What the device mirror was last uploaded for.

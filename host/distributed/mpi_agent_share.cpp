@@ -185,34 +185,44 @@ void MpiAgentShare::all_gather_rows(const std::vector<AgentColumn>& columns, con
       unpack_rows(columns, owned_by_[r], all.data() + offsets_[r]);
 }
 
+std::vector<std::byte> MpiAgentShare::all_to_all_bytes(std::span<const std::byte> send,
+                                                       const std::vector<long long>& send_bytes,
+                                                       const std::vector<long long>& receive_bytes,
+                                                       const char* what) {
+  fit_counts(send_bytes, counts_, offsets_, what);
+  fit_counts(receive_bytes, receive_counts_, receive_offsets_, what);
+  std::vector<std::byte> received(
+      static_cast<std::size_t>(receive_offsets_.back() + receive_counts_.back()));
+  MPI_Alltoallv(send.data(), counts_.data(), offsets_.data(), MPI_BYTE, received.data(),
+                receive_counts_.data(), receive_offsets_.data(), MPI_BYTE, comm_);
+  sent_sum_ += static_cast<double>(send.size());
+  received_sum_ += static_cast<double>(received.size());
+  return received;
+}
+
 MpiAgentShare::PerRank MpiAgentShare::exchange_lists(const PerRank& to) {
-  std::vector<long long> send_bytes(ranks()), receive_bytes(ranks());
+  constexpr auto kId = static_cast<long long>(sizeof(std::int32_t));
   std::vector<int> send_lengths(ranks()), receive_lengths(ranks());
   for (std::size_t r = 0; r < ranks(); ++r)
     send_lengths[r] = static_cast<int>(to[r].size());
   MPI_Alltoall(send_lengths.data(), 1, MPI_INT, receive_lengths.data(), 1, MPI_INT, comm_);
   std::vector<std::int32_t> flat;
+  std::vector<long long> send_bytes(ranks()), receive_bytes(ranks());
   for (std::size_t r = 0; r < ranks(); ++r) {
     flat.insert(flat.end(), to[r].begin(), to[r].end());
-    send_bytes[r] = static_cast<long long>(to[r].size() * sizeof(std::int32_t));
-    receive_bytes[r] =
-        static_cast<long long>(receive_lengths[r]) * static_cast<long long>(sizeof(std::int32_t));
+    send_bytes[r] = send_lengths[r] * kId;
+    receive_bytes[r] = receive_lengths[r] * kId;
   }
-  fit_counts(send_bytes, counts_, offsets_, "ghost requests");
-  fit_counts(receive_bytes, receive_counts_, receive_offsets_, "ghost requests");
-  std::vector<std::int32_t> received(
-      static_cast<std::size_t>(receive_offsets_.back() + receive_counts_.back()) /
-      sizeof(std::int32_t));
-  MPI_Alltoallv(flat.data(), counts_.data(), offsets_.data(), MPI_BYTE, received.data(),
-                receive_counts_.data(), receive_offsets_.data(), MPI_BYTE, comm_);
+  const std::vector<std::byte> received =
+      all_to_all_bytes(std::as_bytes(std::span<const std::int32_t>(flat)), send_bytes,
+                       receive_bytes, "ghost requests");
   PerRank from(ranks());
   for (std::size_t r = 0; r < ranks(); ++r) {
-    const std::int32_t* first =
-        received.data() + static_cast<std::size_t>(receive_offsets_[r]) / sizeof(std::int32_t);
-    from[r].assign(first, first + receive_lengths[r]);
+    from[r].resize(static_cast<std::size_t>(receive_lengths[r]));
+    if (receive_lengths[r] > 0) // an empty list's data() may be null
+      std::memcpy(from[r].data(), received.data() + receive_offsets_[r],
+                  static_cast<std::size_t>(receive_bytes[r]));
   }
-  sent_sum_ += static_cast<double>(flat.size() * sizeof(std::int32_t));
-  received_sum_ += static_cast<double>(received.size() * sizeof(std::int32_t));
   return from;
 }
 
@@ -226,21 +236,15 @@ void MpiAgentShare::exchange_rows(const std::vector<AgentColumn>& columns, const
     receive_bytes[r] = static_cast<long long>(receive[r].size() * row);
     send_rows += send[r].size();
   }
-  fit_counts(send_bytes, counts_, offsets_, "agent rows");
-  fit_counts(receive_bytes, receive_counts_, receive_offsets_, "agent rows");
   send_.resize(send_rows * row);
   std::byte* out = send_.data();
   for (std::size_t r = 0; r < ranks(); ++r)
     out = pack_rows(columns, send[r], out);
-  std::vector<std::byte> received(
-      static_cast<std::size_t>(receive_offsets_.back() + receive_counts_.back()));
-  MPI_Alltoallv(send_.data(), counts_.data(), offsets_.data(), MPI_BYTE, received.data(),
-                receive_counts_.data(), receive_offsets_.data(), MPI_BYTE, comm_);
+  const std::vector<std::byte> received =
+      all_to_all_bytes(send_, send_bytes, receive_bytes, "agent rows");
   const std::byte* in = received.data();
   for (std::size_t r = 0; r < ranks(); ++r)
     in = unpack_rows(columns, receive[r], in);
-  sent_sum_ += static_cast<double>(send_.size());
-  received_sum_ += static_cast<double>(received.size());
 }
 
 std::vector<std::vector<std::byte>>

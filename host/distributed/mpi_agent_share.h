@@ -51,6 +51,13 @@ private:
   /// is this rank's. Throws when the total passes what one MPI_Allgatherv carries.
   std::vector<std::byte> all_gather_bytes(std::span<const std::byte> mine,
                                           const std::vector<long long>& bytes, const char* what);
+  /// `send` holds `send_bytes[r]` bytes for each rank r in turn; returns what each rank r sent
+  /// here (`receive_bytes[r]`, which the caller knows), rank after rank (MPI_Alltoallv), and
+  /// leaves rank r's offset in receive_offsets_. Throws as all_gather_bytes.
+  std::vector<std::byte> all_to_all_bytes(std::span<const std::byte> send,
+                                          const std::vector<long long>& send_bytes,
+                                          const std::vector<long long>& receive_bytes,
+                                          const char* what);
   /// Sends `to[r]` to rank r and returns what each rank r sent here (MPI_Alltoallv), first the
   /// lengths (MPI_Alltoall), so no rank needs to know what the others send it.
   PerRank exchange_lists(const PerRank& to);
