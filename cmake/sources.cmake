@@ -230,6 +230,7 @@ set(CROWD_TEST_SOURCES
   host/output/test_locomotion.cpp
   host/output/test_metrics.cpp
   host/output/test_metrics_periodic.cpp
+  host/output/test_observation_split.cpp
   host/output/test_point_grid.cpp
   host/output/test_step_time_stats.cpp
   host/output/test_streaming_file.cpp

@@ -136,8 +136,10 @@ SimulationOptions simulation_options(const RunOptions& options, const SplitRun& 
   // Split across ranks, each rank of a node on its own GPU (when the cuda backend runs).
   if (sim_options.agent_share != nullptr)
     sim_options.cuda_device = split.local_rank();
-  // Only the rank that writes the metrics observes for them.
+  // The rank that writes the metrics observes for them; every rank measures its agents' share
+  // of what costs.
   sim_options.observe = split.speaks();
+  sim_options.observation_split = split.observation_split();
   sim_options.solver = options.solver;
   sim_options.solver.threads = options.threads;
   sim_options.stuck_seconds = options.stuck_seconds;

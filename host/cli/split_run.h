@@ -27,6 +27,10 @@ public:
   int local_rank() const { return ranks_ ? ranks_->local_rank() : 0; }
   /// The split of the kernel stages for SimulationOptions; null alone.
   AgentShare* agent_share() const { return ranks_ ? &ranks_->agent_share() : nullptr; }
+  /// The split of the observers' per-agent work for SimulationOptions; null alone.
+  ObservationSplit* observation_split() const {
+    return ranks_ ? &ranks_->observation_split() : nullptr;
+  }
 
   /// Once the setup (reading, navmesh, outputs opened) ended on this rank, `error` when it
   /// failed; every rank calls it. When any rank failed, the lowest of them prints its message

@@ -1,5 +1,6 @@
 #include "host/distributed/mpi_agent_share.h"
 
+#include <algorithm>
 #include <climits>
 #include <cstring>
 #include <stdexcept>
@@ -143,6 +144,65 @@ void MpiAgentShare::gather_everything() {
   all_gather_rows(split_columns(*arrays_, [](ColumnReach r) { return r != ColumnReach::Everyone; }),
                   "the agents' state");
   holder_.assign(static_cast<std::size_t>(arrays_->count()), -1);
+}
+
+std::span<const std::uint8_t> MpiAgentShare::measured_here(std::size_t count) {
+  // owner_ is the last assign()'s (none before the first: rank 0 measures everyone).
+  measured_.assign(count, rank_ == 0 ? 1 : 0);
+  const std::size_t assigned = std::min(count, owner_.size());
+  for (std::size_t i = 0; i < assigned; ++i)
+    measured_[i] = owner_[i] == rank_ ? 1 : 0;
+  return measured_;
+}
+
+void MpiAgentShare::gather(std::span<double> values) {
+  // What rank r measured of the assigned agents is owned_by_[r], ascending: every rank knows
+  // it, so only the values travel. Rank 0 measured its own and the agents added since itself.
+  const std::size_t assigned = std::min(values.size(), owner_.size());
+  const auto assigned_of = [&](std::size_t r) {
+    const std::vector<std::int32_t>& owned = owned_by_[r];
+    return static_cast<std::size_t>(
+        std::lower_bound(owned.begin(), owned.end(), static_cast<std::int32_t>(assigned)) -
+        owned.begin());
+  };
+  std::vector<long long> bytes(ranks());
+  for (std::size_t r = 1; r < ranks(); ++r)
+    bytes[r] = static_cast<long long>(assigned_of(r) * sizeof(double));
+  fit_counts(bytes, counts_, offsets_, "observations");
+  send_.resize(static_cast<std::size_t>(counts_[rank()]));
+  if (rank_ != 0) {
+    const std::vector<std::int32_t>& mine = owned_by_[rank()];
+    for (std::size_t k = 0; k < assigned_of(rank()); ++k)
+      std::memcpy(send_.data() + k * sizeof(double), &values[static_cast<std::size_t>(mine[k])],
+                  sizeof(double));
+  }
+  if (rank_ == 0)
+    gathered_.resize(static_cast<std::size_t>(offsets_.back() + counts_.back()) / sizeof(double));
+  MPI_Gatherv(send_.data(), counts_[rank()], MPI_BYTE, gathered_.data(), counts_.data(),
+              offsets_.data(), MPI_BYTE, 0, comm_);
+  sent_sum_ += static_cast<double>(counts_[rank()]);
+  if (rank_ != 0)
+    return;
+  received_sum_ += static_cast<double>(gathered_.size() * sizeof(double));
+  for (std::size_t r = 1; r < ranks(); ++r) {
+    const std::size_t first = static_cast<std::size_t>(offsets_[r]) / sizeof(double);
+    for (std::size_t k = 0; k < assigned_of(r); ++k)
+      values[static_cast<std::size_t>(owned_by_[r][k])] = gathered_[first + k];
+  }
+}
+
+void MpiAgentShare::reduce(std::span<long long> sums, std::span<double> maxima) {
+  // Integer sums and maxima: the same whatever order the ranks' parts come in.
+  std::vector<long long> summed(sums.size());
+  std::vector<double> largest(maxima.size());
+  MPI_Reduce(sums.data(), summed.data(), static_cast<int>(sums.size()), MPI_LONG_LONG, MPI_SUM, 0,
+             comm_);
+  MPI_Reduce(maxima.data(), largest.data(), static_cast<int>(maxima.size()), MPI_DOUBLE, MPI_MAX, 0,
+             comm_);
+  if (rank_ != 0)
+    return;
+  std::copy(summed.begin(), summed.end(), sums.begin());
+  std::copy(largest.begin(), largest.end(), maxima.begin());
 }
 
 void MpiAgentShare::fit_counts(const std::vector<long long>& per_rank, std::vector<int>& counts,

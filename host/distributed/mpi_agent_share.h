@@ -16,6 +16,7 @@
 #include "cuda/core/agent_share.h"
 #include "host/distributed/domain_assignment.h"
 #include "host/distributed/rank_group.h"
+#include "host/output/observation_split.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -24,7 +25,10 @@
 
 namespace crowd {
 
-class MpiAgentShare final : public AgentShare {
+/// Also the observers' split (host/output/observation_split.h): a rank measures the agents it
+/// owned at the last assign(), rank 0 those added since, and rank 0 combines (MPI_Gatherv of
+/// per-agent values, MPI_Reduce of counts and maxima).
+class MpiAgentShare final : public AgentShare, public ObservationSplit {
 public:
   explicit MpiAgentShare(MPI_Comm comm);
 
@@ -36,6 +40,11 @@ public:
   bool runs_job(std::size_t k) const override { return k % ranks() == rank(); }
   std::vector<std::vector<std::byte>>
   share_jobs(std::size_t count, const std::vector<std::vector<std::byte>>& mine) override;
+
+  std::span<const std::uint8_t> measured_here(std::size_t count) override;
+  bool combines_here() const override { return rank_ == 0; }
+  void gather(std::span<double> values) override;
+  void reduce(std::span<long long> sums, std::span<double> maxima) override;
 
   int rank_index() const { return rank_; }
   int rank_count() const { return size_; }
@@ -84,7 +93,9 @@ private:
   PerRank owned_by_;
   PerRank ghosts_from_; ///< Per rank, the agents it owns that this rank reads (its ghosts).
   PerRank ghosts_to_;   ///< Per rank, the agents here that it reads.
-  std::vector<std::uint8_t> wanted_; ///< Scratch of find_ghosts, per agent.
+  std::vector<std::uint8_t> wanted_;   ///< Scratch of find_ghosts, per agent.
+  std::vector<std::uint8_t> measured_; ///< measured_here's, per agent.
+  std::vector<double> gathered_;       ///< Scratch of gather.
   std::vector<std::byte> send_;
   std::vector<int> counts_, offsets_;                 ///< Bytes per rank, for MPI_Allgatherv.
   std::vector<int> receive_counts_, receive_offsets_; ///< For MPI_Alltoallv.

@@ -47,6 +47,7 @@ public:
     std::_Exit(exit_code); // MPI_Abort does not return; should it, this rank still ends
   }
   AgentShare& agent_share() override { return *share_; }
+  ObservationSplit& observation_split() override { return *share_; }
   RankTraffic traffic() const override { return share_->traffic(); }
 
 private:

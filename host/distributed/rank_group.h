@@ -5,6 +5,7 @@
 #pragma once
 
 #include "cuda/core/agent_share.h"
+#include "host/output/observation_split.h"
 
 #include <memory>
 #include <string>
@@ -38,6 +39,8 @@ public:
   [[noreturn]] virtual void abort(int exit_code) = 0;
   /// The split of the kernel stages among the ranks, for the solver (SimulationOptions).
   virtual AgentShare& agent_share() = 0;
+  /// The split of the observers' per-agent work among the ranks (SimulationOptions).
+  virtual ObservationSplit& observation_split() = 0;
   virtual RankTraffic traffic() const = 0;
 };
 

@@ -2,6 +2,7 @@
 
 #include "cuda/core/parallel_agents.h"
 #include "host/checkpoint/archive.h"
+#include "host/output/observation_split.h"
 
 #include <algorithm>
 #include <cmath>
@@ -9,7 +10,7 @@
 namespace crowd {
 
 void LaneOrder::observe(std::span<const glm::vec3> positions, std::span<const AgentPhase> phases,
-                        std::span<const glm::vec3> targets) {
+                        std::span<const glm::vec3> targets, ObservationSplit* split) {
   const std::size_t n = std::min({positions.size(), phases.size(), targets.size(), radius_.size()});
   walking_.assign(n, 0);
   heading_.assign(n, glm::vec2(0.0f));
@@ -29,12 +30,22 @@ void LaneOrder::observe(std::span<const glm::vec3> positions, std::span<const Ag
   grid_.build(positions.first(n), walking_, kRange);
   // Each walker's order parameter on the workers (the grid and the inputs are only read), the
   // walkers taken in the grid's cell order for the cache; the sum in agent order on one
-  // thread, so the index is the same bits for any thread count.
+  // thread, so the index is the same bits for any thread count. Split, each process finds the
+  // orders of the walkers it measures, and the one that combines them sums every walker's.
+  const std::span<const std::uint8_t> measured =
+      split != nullptr ? split->measured_here(positions.size()) : std::span<const std::uint8_t>{};
   order_.assign(n, kNoSample);
   parallel_for_each_agent(static_cast<int>(grid_.size()), 256, [&](int k) {
     const auto i = static_cast<std::size_t>(grid_.agent_in_cell_order(static_cast<std::size_t>(k)));
-    order_[i] = order_of(i, positions);
+    if (measured.empty() || measured[i] != 0)
+      order_[i] = order_of(i, positions);
   });
+  if (split != nullptr) {
+    order_.resize(positions.size(), kNoSample); // gather takes one value per agent observed
+    split->gather(order_);
+    if (!split->combines_here())
+      return;
+  }
   for (const double order : order_) {
     if (order == kNoSample)
       continue;

@@ -31,6 +31,7 @@ namespace crowd {
 
 class ArchiveWriter;
 class ArchiveReader;
+class ObservationSplit;
 
 class LaneOrder {
 public:
@@ -42,9 +43,12 @@ public:
   /// Registers the next agent (ids in order).
   void add_agent(float radius) { radius_.push_back(radius); }
 
-  /// Observes the end of a step: positions, phases and current targets by agent id.
+  /// Observes the end of a step: positions, phases and current targets by agent id. `split`: a
+  /// run split across processes, each finding the orders of its share of the walkers (every
+  /// process calls this at every step); the index is then every walker's on the process that
+  /// combines them, and not kept on the others.
   void observe(std::span<const glm::vec3> positions, std::span<const AgentPhase> phases,
-               std::span<const glm::vec3> targets);
+               std::span<const glm::vec3> targets, ObservationSplit* split = nullptr);
 
   /// The mean phi so far, or none when no agent met a counter-flow.
   std::optional<double> index() const;

@@ -45,6 +45,7 @@
 
 #include "host/checkpoint/archive.h"
 #include "host/navmesh/navmesh.h"
+#include "host/output/observation_split.h"
 #include "host/output/step_time_stats.h"
 #include "host/scenario/obstacle_timeline.h"
 #include "host/scenario/periodic_world.h"
@@ -531,7 +532,8 @@ void MetricsCollector::add_agent(const AgentSetup& agent, const ShortestRoute& r
 
 void MetricsCollector::observe_step(std::span<const glm::vec3> positions,
                                     std::span<const AgentPhase> phases,
-                                    std::span<const std::uint8_t> on_links) {
+                                    std::span<const std::uint8_t> on_links,
+                                    ObservationSplit* split) {
   Impl& m = *impl_;
   // Agents beyond the ones made known (constructor, add_agent) have no radius: not measured.
   const std::size_t n = std::min(positions.size(), m.agents.size());
@@ -610,11 +612,17 @@ void MetricsCollector::observe_step(std::span<const glm::vec3> positions,
   }
 
   const Impl& cm = m;
-  const StepTally tally = tbb::parallel_reduce(
+  // Split: this process measures the pairs and walls of its agents' slots only (a pair at the
+  // earlier of its two slots, as below), and the counts and maxima are combined exactly.
+  const std::span<const std::uint8_t> measured =
+      split != nullptr ? split->measured_here(positions.size()) : std::span<const std::uint8_t>{};
+  StepTally tally = tbb::parallel_reduce(
       tbb::blocked_range<std::size_t>(0, count, 1024), StepTally{},
       [&](const tbb::blocked_range<std::size_t>& r, StepTally t) {
         for (std::size_t k = r.begin(); k != r.end(); ++k) {
           const Impl::Slot& a = cm.slots[k];
+          if (!measured.empty() && measured[static_cast<std::size_t>(a.agent)] == 0)
+            continue; // another process's
           const double ra = a.radius;
 
           // Overlaps with the agents in the 3 x 3 neighbouring cells. Two of those cells can
@@ -677,6 +685,12 @@ void MetricsCollector::observe_step(std::span<const glm::vec3> positions,
         x.join(y);
         return x;
       });
+  if (split != nullptr) {
+    long long sums[] = {tally.overlaps, tally.walls};
+    double maxima[] = {tally.max_overlap, tally.max_wall};
+    split->reduce(sums, maxima);
+    tally = {sums[0], maxima[0], sums[1], maxima[1]};
+  }
   m.overlap_events += tally.overlaps;
   m.max_overlap = std::max(m.max_overlap, tally.max_overlap);
   m.wall_events += tally.walls;

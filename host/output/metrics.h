@@ -20,6 +20,7 @@
 namespace crowd {
 
 class NavMesh;
+class ObservationSplit;
 class ArchiveWriter;
 class ArchiveReader;
 
@@ -113,8 +114,11 @@ public:
   /// present (is_present). Call once per step with the positions at the end of the step.
   /// `on_links[i]` (empty: none) is 1 while agent i crosses an off-mesh link: off the navmesh
   /// by design, over or through what it leads across, so not measured against the walls.
+  /// `split`: a run split across processes, each measuring the overlaps and walls of its share of
+  /// the agents (every process calls this at every step); the counts are then those of every
+  /// agent on the process that combines them, partial on the others.
   void observe_step(std::span<const glm::vec3> positions, std::span<const AgentPhase> phases,
-                    std::span<const std::uint8_t> on_links = {});
+                    std::span<const std::uint8_t> on_links = {}, ObservationSplit* split = nullptr);
   /// The agent entered the run at `time` seconds (an agent whose setup has start_time 0 has
   /// entered at 0 without this call). Until it enters an agent is not counted in `agents`,
   /// and its arrival time is measured from here.

@@ -148,7 +148,8 @@ struct Simulation::Impl {
   std::vector<float> follow_since_plan;
   std::vector<std::size_t> followers; ///< The scenario's followers, by id.
   int step_index = 0;
-  bool observe = true; ///< SimulationOptions::observe.
+  bool observe = true;                           ///< SimulationOptions::observe.
+  ObservationSplit* observation_split = nullptr; ///< SimulationOptions::observation_split.
   double last_step_ms = 0.0;
   StageTimes step_stages; ///< The last step's stages, "host" and "observe" included.
   /// For observers' path queries (walking_direction), made on first use.
@@ -165,7 +166,7 @@ struct Simulation::Impl {
         obstacle_events(scenario, crowd), schedule(navmesh.settings().agent_height),
         stuck(options.stuck_seconds), periodic(scenario),
         deadlocks(navmesh.settings().agent_height), lanes(navmesh.settings().agent_height),
-        observe(options.observe) {
+        observe(options.observe), observation_split(options.observation_split) {
     for (std::size_t type = 0; type < scenario.query_filters.size(); ++type)
       crowd.set_query_filter(static_cast<int>(type), detour_filter(scenario.query_filters[type]));
     schedule.add_agents(setups, 0, crowd, 0.0);
@@ -270,12 +271,15 @@ struct Simulation::Impl {
     lanes.add_agent(setup.params.radius);
   }
 
-  // Deadlocks and lane order at the end of a step (observers: they steer nothing).
+  // Deadlocks and lane order at the end of a step (observers: they steer nothing). Split, the
+  // deadlocks (only the stuck agents, a few) are the observing rank's alone.
   void observe_flow() {
     schedule.targets(setups, targets);
-    stuck.stuck_flags(stuck_flags);
-    deadlocks.observe(positions(), targets, stuck_flags);
-    lanes.observe(positions(), schedule.phases(), targets);
+    if (observe) {
+      stuck.stuck_flags(stuck_flags);
+      deadlocks.observe(positions(), targets, stuck_flags);
+    }
+    lanes.observe(positions(), schedule.phases(), targets, observation_split);
   }
 
   // Replans the agents that made no progress toward a target they can reach.
@@ -399,8 +403,8 @@ void Simulation::step() {
   for (const auto& [stage, ms] : m.step_stages.entries())
     staged_ms += ms;
   m.step_stages.add("host", std::max(0.0, m.last_step_ms - staged_ms));
-  if (m.observe) {
-    m.metrics->observe_step(positions(), phases(), m.on_links_by_id());
+  if (m.observe || m.observation_split != nullptr) {
+    m.metrics->observe_step(positions(), phases(), m.on_links_by_id(), m.observation_split);
     m.observe_flow();
   }
   m.step_stages.add("observe", std::chrono::duration<double, std::milli>(

@@ -29,6 +29,7 @@
 namespace crowd {
 
 class AgentShare;
+class ObservationSplit;
 class CrowdSolver;
 class ArchiveWriter;
 class ArchiveReader;
@@ -58,6 +59,10 @@ struct SimulationOptions {
   /// step times): for the ranks of an MPI run that write no metrics. The trajectory is the same
   /// either way: observers steer nothing.
   bool observe = true;
+  /// The ranks of an MPI run measure the observers' costly per-agent parts (overlaps, walls,
+  /// lane order) each for its share of the agents, combined on the rank that observes: every
+  /// rank runs them, the others without the figures only the whole crowd gives (deadlocks).
+  ObservationSplit* observation_split = nullptr;
 };
 
 /// Parses "keep_right", "keep_left", "off"; throws std::invalid_argument otherwise.
