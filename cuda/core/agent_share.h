@@ -163,8 +163,9 @@ public:
 
   /// Whether this process runs job `k` of a list of jobs.
   virtual bool runs_job(std::size_t k) const = 0;
-  /// After every process ran its jobs: every job's result, in job order, on every process.
-  /// `mine` holds this process's results, in the order of its jobs (those runs_job picks).
+  /// After every process ran its jobs: every other process's job results, in job order (this
+  /// process's own jobs' entries are left empty: it holds their results already). `mine` holds
+  /// this process's results, in the order of its jobs (those runs_job picks).
   virtual std::vector<std::vector<std::byte>>
   share_jobs(std::size_t count, const std::vector<std::vector<std::byte>>& mine) = 0;
 };

@@ -54,6 +54,13 @@ std::vector<AgentColumn> reach_columns(const std::vector<StageColumn>& listed, C
   return out;
 }
 
+/// Whether agent i's row of `column` is zero bytes only.
+bool zero_row(const AgentColumn& column, std::int32_t i) {
+  const std::byte* at = column.data + static_cast<std::size_t>(i) * column.bytes_per_agent;
+  return std::all_of(at, at + column.bytes_per_agent,
+                     [](std::byte b) { return b == std::byte{0}; });
+}
+
 } // namespace
 
 MpiAgentShare::MpiAgentShare(MPI_Comm comm) : comm_(comm), size_(size_of(comm)), domains_(size_) {
@@ -87,17 +94,20 @@ void MpiAgentShare::assign(AgentArrays& agents) {
   // Every rank lists the same moves from the same owners, so both sides know what travels.
   holder_.resize(n, -1);
   PerRank send(ranks()), receive(ranks());
+  bool any_moved = false; // anywhere: every rank sees every move, and so skips alike
   for (std::size_t i = 0; i < n; ++i) {
     const int from = holder_[i], to = owner_[i];
     if (from < 0 || from == to)
       continue;
+    any_moved = true;
     if (from == rank_)
       send[static_cast<std::size_t>(to)].push_back(static_cast<std::int32_t>(i));
     if (to == rank_)
       receive[static_cast<std::size_t>(from)].push_back(static_cast<std::int32_t>(i));
   }
-  exchange_rows(split_columns(agents, [](ColumnReach r) { return r == ColumnReach::OwnerKept; }),
-                send, receive);
+  if (any_moved)
+    exchange_rows(split_columns(agents, [](ColumnReach r) { return r == ColumnReach::OwnerKept; }),
+                  send, receive);
   holder_ = owner_;
   ++steps_;
   owned_sum_ += static_cast<double>(owned().size());
@@ -233,16 +243,74 @@ std::vector<std::byte> MpiAgentShare::all_gather_bytes(std::span<const std::byte
 }
 
 void MpiAgentShare::all_gather_rows(const std::vector<AgentColumn>& columns, const char* what) {
-  const std::size_t row = row_bytes(columns);
-  std::vector<long long> bytes(ranks());
+  // Column by column, a rank whose rows are mostly zero bytes (the collision passes'
+  // displacements of the agents that touch nobody, the fault bits) sends only the others, each
+  // after its agent's id, where that is fewer bytes; the receivers zero the rows it left out.
+  // Every rank learns every rank's count of such rows per column first, and so how each rank's
+  // part is laid out: its columns one after the other, each dense (its owned rows) or sparse.
+  constexpr std::size_t kId = sizeof(std::int32_t);
+  const std::size_t width = columns.size();
+  nonzero_.resize(width);
+  std::vector<long long> my_counts(width);
+  for (std::size_t c = 0; c < width; ++c) {
+    nonzero_[c].clear();
+    for (const std::int32_t i : owned())
+      if (!zero_row(columns[c], i))
+        nonzero_[c].push_back(i);
+    my_counts[c] = static_cast<long long>(nonzero_[c].size());
+  }
+  const std::vector<std::byte> gathered_counts = all_gather_bytes(
+      std::as_bytes(std::span<const long long>(my_counts)),
+      std::vector<long long>(ranks(), static_cast<long long>(width * sizeof(long long))),
+      "row counts");
+  // Per rank and column: the rows sent sparse (-1: dense).
+  std::vector<long long> sparse_rows(ranks() * width), bytes(ranks(), 0);
   for (std::size_t r = 0; r < ranks(); ++r)
-    bytes[r] = static_cast<long long>(owned_by_[r].size() * row);
-  send_.resize(owned().size() * row);
-  pack_rows(columns, owned(), send_.data());
+    for (std::size_t c = 0; c < width; ++c) {
+      long long nonzero = 0;
+      std::memcpy(&nonzero, gathered_counts.data() + (r * width + c) * sizeof(long long),
+                  sizeof(long long));
+      const auto row = static_cast<long long>(columns[c].bytes_per_agent);
+      const auto dense = static_cast<long long>(owned_by_[r].size()) * row;
+      const long long sparse = nonzero * (row + static_cast<long long>(kId));
+      sparse_rows[r * width + c] = sparse < dense ? nonzero : -1;
+      bytes[r] += sparse < dense ? sparse : dense;
+    }
+  send_.resize(static_cast<std::size_t>(bytes[rank()]));
+  std::byte* out = send_.data();
+  for (std::size_t c = 0; c < width; ++c) {
+    const std::vector<AgentColumn> column{columns[c]};
+    if (sparse_rows[rank() * width + c] < 0) {
+      out = pack_rows(column, owned(), out);
+      continue;
+    }
+    for (const std::int32_t i : nonzero_[c]) {
+      std::memcpy(out, &i, kId);
+      out = pack_rows(column, std::span<const std::int32_t>(&i, 1), out + kId);
+    }
+  }
   const std::vector<std::byte> all = all_gather_bytes(send_, bytes, what);
-  for (std::size_t r = 0; r < ranks(); ++r)
-    if (r != rank())
-      unpack_rows(columns, owned_by_[r], all.data() + offsets_[r]);
+  for (std::size_t r = 0; r < ranks(); ++r) {
+    if (r == rank())
+      continue;
+    const std::byte* in = all.data() + offsets_[r];
+    for (std::size_t c = 0; c < width; ++c) {
+      const std::vector<AgentColumn> column{columns[c]};
+      const long long sent = sparse_rows[r * width + c];
+      if (sent < 0) {
+        in = unpack_rows(column, owned_by_[r], in);
+        continue;
+      }
+      const std::size_t row = columns[c].bytes_per_agent;
+      for (const std::int32_t i : owned_by_[r])
+        std::memset(columns[c].data + static_cast<std::size_t>(i) * row, 0, row);
+      for (long long k = 0; k < sent; ++k) {
+        std::int32_t i = 0;
+        std::memcpy(&i, in, kId);
+        in = unpack_rows(column, std::span<const std::int32_t>(&i, 1), in + kId);
+      }
+    }
+  }
 }
 
 std::vector<std::byte> MpiAgentShare::all_to_all_bytes(std::span<const std::byte> send,
@@ -341,8 +409,9 @@ MpiAgentShare::share_jobs(std::size_t count, const std::vector<std::vector<std::
   for (std::size_t k = 0; k < count; ++k) {
     std::size_t& from = at[rank_of(k)];
     const auto length = static_cast<std::size_t>(lengths[k]);
-    all[k].assign(gathered.begin() + static_cast<std::ptrdiff_t>(from),
-                  gathered.begin() + static_cast<std::ptrdiff_t>(from + length));
+    if (rank_of(k) != rank()) // this rank's own results are where it built them
+      all[k].assign(gathered.begin() + static_cast<std::ptrdiff_t>(from),
+                    gathered.begin() + static_cast<std::ptrdiff_t>(from + length));
     from += length;
   }
   jobs_shared_ += static_cast<long long>(count);

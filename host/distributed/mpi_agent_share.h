@@ -2,7 +2,8 @@
 // communicator. Every rank holds every agent's rows; each step every rank places the agents in
 // spatial domains, one per rank, from the same positions (DomainAssignment) and computes the
 // split stages for its own domain's agents. Then, by each column's reach:
-// - Everyone: MPI_Allgatherv of each rank's owned rows after the stage;
+// - Everyone: MPI_Allgatherv of each rank's owned rows after the stage (only those that are
+//   not zero bytes, each with its agent's id, where that is less);
 // - Neighbours: after Proximity each rank asks the owner of every neighbour of its agents for
 //   that agent's rows (MPI_Alltoallv of the ids), which the owner then sends after the stage
 //   (MPI_Alltoallv): the rank's ghosts;
@@ -75,7 +76,8 @@ private:
   /// in the same order).
   void exchange_rows(const std::vector<AgentColumn>& columns, const PerRank& send,
                      const PerRank& receive);
-  /// Every rank's owned rows of `columns` written on every rank (all_gather_bytes).
+  /// Every rank's owned rows of `columns` written on every rank (all_gather_bytes); the rows
+  /// that are zero bytes left out where that sends less.
   void all_gather_rows(const std::vector<AgentColumn>& columns, const char* what);
   /// After Proximity: the ranks that own a neighbour of an agent here are asked for its rows.
   void find_ghosts(const AgentArrays& agents);
@@ -93,9 +95,10 @@ private:
   PerRank owned_by_;
   PerRank ghosts_from_; ///< Per rank, the agents it owns that this rank reads (its ghosts).
   PerRank ghosts_to_;   ///< Per rank, the agents here that it reads.
-  std::vector<std::uint8_t> wanted_;   ///< Scratch of find_ghosts, per agent.
-  std::vector<std::uint8_t> measured_; ///< measured_here's, per agent.
-  std::vector<double> gathered_;       ///< Scratch of gather.
+  std::vector<std::uint8_t> wanted_;               ///< Scratch of find_ghosts, per agent.
+  std::vector<std::uint8_t> measured_;             ///< measured_here's, per agent.
+  std::vector<std::vector<std::int32_t>> nonzero_; ///< Scratch of all_gather_rows, per column.
+  std::vector<double> gathered_;                   ///< Scratch of gather.
   std::vector<std::byte> send_;
   std::vector<int> counts_, offsets_;                 ///< Bytes per rank, for MPI_Allgatherv.
   std::vector<int> receive_counts_, receive_offsets_; ///< For MPI_Alltoallv.
