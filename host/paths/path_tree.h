@@ -43,7 +43,8 @@ struct PathTree {
 
 /// The tree as bytes, for another process (an MPI run's ranks share the trees they build,
 /// host/distributed): goal, the rows' capacity (memory_bytes, which the tree cache's eviction
-/// counts, must come out the same), their length, polygons, next.
+/// counts, must come out the same), their length, then the rows as variable-length
+/// differences (each polygon from the one before, each next from its polygon).
 std::vector<std::byte> path_tree_bytes(const PathTree& tree);
 /// The tree path_tree_bytes wrote. Throws std::invalid_argument for bytes it did not write.
 PathTree path_tree_from_bytes(std::span<const std::byte> bytes);

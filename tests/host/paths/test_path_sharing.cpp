@@ -179,8 +179,15 @@ TEST(PathSharing, ATreeSentAsBytesComesBackTheSameWithTheSameMemoryFigure) {
   EXPECT_EQ(received.polygons, built.polygons);
   EXPECT_EQ(received.next, built.next);
   EXPECT_EQ(received.memory_bytes(), built.memory_bytes());
+  // What travels between ranks: the rows' differences, well under their 8 bytes a polygon.
+  EXPECT_LT(bytes.size(), 12 + 4 * built.size());
+  EXPECT_THROW(path_tree_from_bytes(std::span(bytes).first(bytes.size() - 1)),
+               std::invalid_argument);
   EXPECT_THROW(path_tree_from_bytes(std::span(bytes).first(bytes.size() - 4)),
                std::invalid_argument);
+  std::vector<std::byte> longer = bytes;
+  longer.push_back(std::byte{1});
+  EXPECT_THROW(path_tree_from_bytes(longer), std::invalid_argument);
   EXPECT_THROW(path_tree_from_bytes(std::span(bytes).first(8)), std::invalid_argument);
 }
 
