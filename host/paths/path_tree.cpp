@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <functional>
 #include <limits>
 #include <stdexcept>
 #include <utility>
@@ -18,6 +17,60 @@ namespace {
 /// pass over every polygon rather than by sorting the visited ones (about log2 of the visited
 /// count compares each, against one test per polygon).
 constexpr std::size_t kDenseTreeFraction = 8;
+
+/// The open list of a tree's search: a 4-ary min-heap of (cost + heuristic, polygon). Pairs
+/// compare by cost, then by polygon, a total order on distinct entries, so that any exact
+/// min-heap pops them in the same order and the tree does not depend on which; this one is half
+/// as deep as a binary heap, with a node's four children side by side in memory.
+class OpenList {
+public:
+  using Entry = std::pair<float, std::int32_t>;
+
+  void clear() { items_.clear(); }
+  bool empty() const { return items_.empty(); }
+
+  void push(Entry entry) {
+    std::size_t i = items_.size();
+    items_.push_back(entry);
+    while (i > 0) {
+      const std::size_t parent = (i - 1) / kArity;
+      if (!(entry < items_[parent]))
+        break;
+      items_[i] = items_[parent];
+      i = parent;
+    }
+    items_[i] = entry;
+  }
+
+  Entry pop() {
+    const Entry top = items_.front();
+    const Entry last = items_.back();
+    items_.pop_back();
+    const std::size_t n = items_.size();
+    if (n == 0)
+      return top;
+    std::size_t i = 0;
+    for (;;) {
+      const std::size_t first = kArity * i + 1;
+      if (first >= n)
+        break;
+      std::size_t least = first;
+      for (std::size_t c = first + 1; c < std::min(first + kArity, n); ++c)
+        if (items_[c] < items_[least])
+          least = c;
+      if (!(items_[least] < last))
+        break;
+      items_[i] = items_[least];
+      i = least;
+    }
+    items_[i] = last;
+    return top;
+  }
+
+private:
+  static constexpr std::size_t kArity = 4;
+  std::vector<Entry> items_;
+};
 
 glm::vec3 vertex(const dtMeshTile& tile, int v) {
   const float* p = &tile.verts[static_cast<std::size_t>(v) * 3];
@@ -126,7 +179,7 @@ void PolygonGraph::build_tree(int goal, PathTree& tree, const TileMask& allowed,
   thread_local std::vector<glm::vec3> pos;
   thread_local std::vector<std::int32_t> next;
   thread_local std::vector<std::int32_t> visited;
-  thread_local std::vector<std::pair<float, std::int32_t>> heap;
+  thread_local OpenList heap;
   if (seen.size() != n) {
     seen.assign(n, 0);
     cost.resize(n);
@@ -155,19 +208,16 @@ void PolygonGraph::build_tree(int goal, PathTree& tree, const TileMask& allowed,
   const auto heuristic = [&](const glm::vec3& p) {
     return start >= 0 ? glm::distance(p, target) : 0.0f;
   };
-  // A min-heap on (cost + heuristic, polygon index): ties go to the lower index, so the tree
-  // is one fixed function of the goal (and the start).
-  const auto later = std::greater<std::pair<float, std::int32_t>>();
+  // The open list pops the least (cost + heuristic, polygon index): ties go to the lower
+  // index, so the tree is one fixed function of the goal (and the start).
   const auto g = static_cast<std::size_t>(goal);
   enter(g);
   cost[g] = 0.0f;
   pos[g] = centroid_[g];
   next[g] = PathTree::kGoal;
-  heap.push_back({heuristic(pos[g]), goal});
+  heap.push({heuristic(pos[g]), goal});
   while (!heap.empty()) {
-    std::pop_heap(heap.begin(), heap.end(), later);
-    const auto [f, u] = heap.back();
-    heap.pop_back();
+    const auto [f, u] = heap.pop();
     const auto uu = static_cast<std::size_t>(u);
     const float c = cost[uu];
     if (f > c + heuristic(pos[uu]))
@@ -189,8 +239,7 @@ void PolygonGraph::build_tree(int goal, PathTree& tree, const TileMask& allowed,
         cost[w] = nc;
         pos[w] = mid;
         next[w] = u;
-        heap.push_back({nc + heuristic(mid), static_cast<std::int32_t>(w)});
-        std::push_heap(heap.begin(), heap.end(), later);
+        heap.push({nc + heuristic(mid), static_cast<std::int32_t>(w)});
       }
     }
   }
