@@ -195,6 +195,31 @@ __global__ void __launch_bounds__(kAgentPolicy.threads_per_block)
   displaced_after[i] = was_displaced(i, v);
 }
 
+/// Split across processes: rows `ids[0 .. count)` of a column of `row_bytes`-byte rows, packed one
+/// after another into `packed`, so that only the agents this process computed come down to the
+/// host. One thread per byte.
+__global__ void __launch_bounds__(kAgentPolicy.threads_per_block)
+    gather_rows_kernel(const std::int32_t* ids, int count, int row_bytes,
+                       const unsigned char* column, unsigned char* packed) {
+  const long long t = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (t >= static_cast<long long>(count) * row_bytes)
+    return;
+  const long long k = t / row_bytes;
+  packed[t] = column[static_cast<long long>(ids[k]) * row_bytes + (t - k * row_bytes)];
+}
+
+/// gather_rows_kernel undone: the packed rows written to rows `ids[0 .. count)` of the column,
+/// so that only the rows the other processes sent go up.
+__global__ void __launch_bounds__(kAgentPolicy.threads_per_block)
+    scatter_rows_kernel(const std::int32_t* ids, int count, int row_bytes,
+                        const unsigned char* packed, unsigned char* column) {
+  const long long t = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (t >= static_cast<long long>(count) * row_bytes)
+    return;
+  const long long k = t / row_bytes;
+  column[static_cast<long long>(ids[k]) * row_bytes + (t - k * row_bytes)] = packed[t];
+}
+
 // ---------------------------------------------------------------------------------------------
 // Host side.
 // ---------------------------------------------------------------------------------------------
@@ -705,7 +730,7 @@ public:
   }
 
   std::size_t host_memory_bytes() const override {
-    return upload_staging_.bytes() + download_staging_.bytes();
+    return upload_staging_.bytes() + download_staging_.bytes() + split_staging_.bytes();
   }
 
   const void* device_positions() const override {
@@ -713,7 +738,8 @@ public:
   }
 
   std::size_t device_memory_bytes() const override {
-    std::size_t total = fixed_device_bytes() + temp_allocator_.bytes() + corridors_.device_bytes();
+    std::size_t total = fixed_device_bytes() + temp_allocator_.bytes() + corridors_.device_bytes() +
+                        owned_agents_.bytes() + other_agents_.bytes() + split_rows_.bytes();
     for_each_agent_buffer(*this, 0, 0, [&](const auto& buffer, std::size_t, const char*) {
       total += buffer.bytes();
     });
@@ -1021,23 +1047,40 @@ private:
   }
 
   /// At the start of a step's stages: the share decides which agents are computed here and
-  /// brings the kept state of those that came from another process into the host arrays,
-  /// which go up (the host holds what end_step downloaded of the others: the same rows).
+  /// brings the kept state of those that came from another process into the host arrays, whose
+  /// rows of the agents computed here go up (the host holds what end_step downloaded of the
+  /// others: the same rows). The agents computed elsewhere, whose rows the shares bring, are
+  /// listed on the device too.
   void assign_split(AgentArrays& agents) {
     share_->assign(agents);
     const std::span<const std::int32_t> owned = share_->owned();
-    owned_agents_.reserve(owned.size(), "the list of the agents this process computes");
-    if (!owned.empty())
-      CROWD_CUDA_CHECK(cudaMemcpyAsync(owned_agents_.data(), owned.data(),
-                                       bytes_of<std::int32_t>(owned.size()), cudaMemcpyHostToDevice,
-                                       stream_.get()));
-    copy_split_columns(
-        split_columns(agents, [](ColumnReach r) { return r == ColumnReach::OwnerKept; }), false);
+    others_.clear();
+    std::size_t next_owned = 0;
+    for (std::int32_t i = 0; i < count_; ++i) {
+      if (next_owned < owned.size() && owned[next_owned] == i)
+        ++next_owned;
+      else
+        others_.push_back(i);
+    }
+    upload_list(owned, owned_agents_, "the list of the agents this process computes");
+    upload_list(others_, other_agents_, "the list of the agents other processes compute");
+    copy_split_rows(
+        split_columns(agents, [](ColumnReach r) { return r == ColumnReach::OwnerKept; }), false,
+        owned, owned_agents_.data());
   }
 
-  /// After split `stage` ran here: what the other processes read of it comes down whole (and,
-  /// after proximity, the neighbour lists the share finds the ghosts from), travels, and the
-  /// rows that arrived go up.
+  void upload_list(std::span<const std::int32_t> list, DeviceBuffer<std::int32_t>& device,
+                   const char* what) {
+    device.reserve(list.size(), what);
+    if (!list.empty())
+      CROWD_CUDA_CHECK(cudaMemcpyAsync(device.data(), list.data(),
+                                       bytes_of<std::int32_t>(list.size()), cudaMemcpyHostToDevice,
+                                       stream_.get()));
+  }
+
+  /// After split `stage` ran here: what the other processes read of it comes down for the
+  /// agents computed here (and, after proximity, their neighbour lists, which the share finds
+  /// the ghosts from), travels, and the rows of the other agents, which arrived, go up.
   void share_stage(KernelStage stage) {
     if (share_ == nullptr)
       return;
@@ -1051,23 +1094,39 @@ private:
       down.push_back({reinterpret_cast<std::byte*>(agents.neighbor_index.data()), 0});
       down.push_back({reinterpret_cast<std::byte*>(agents.neighbor_count.data()), 0});
     }
-    copy_split_columns(down, true);
+    copy_split_rows(down, true, share_->owned(), owned_agents_.data());
     share_->share(agents, stage);
-    copy_split_columns(travelling, false);
+    copy_split_rows(travelling, false, others_, other_agents_.data());
   }
 
-  /// Copies the host arrays that `columns` name (by their data) to the device (`down` false)
-  /// or from it, whole, through the pinned staging as a step's copies go; waits for a download.
-  /// An upload's staging is split_staging_'s own: the copies in flight from upload_staging_
-  /// (begin_step's) may not have finished, and every later use of it waits for a download first.
-  void copy_split_columns(const std::vector<AgentColumn>& columns, bool down) {
+  /// Copies rows `ids` (`device_ids`: the same list on the device) of the host arrays that
+  /// `columns` name (by their data) to the device (`down` false) or from it, packed on the device
+  /// (gather_rows_kernel, scatter_rows_kernel) and staged through pinned memory; waits for a
+  /// download. An upload's staging is split_staging_'s own (the copies in flight from
+  /// upload_staging_, begin_step's, may not have finished); it is written again only once the
+  /// last upload from it finished (a process computing no agent downloads nothing between two).
+  void copy_split_rows(const std::vector<AgentColumn>& columns, bool down,
+                       std::span<const std::int32_t> ids, const std::int32_t* device_ids) {
+    if (ids.empty() || count_ == 0)
+      return;
     AgentArrays& a = *agents_;
-    StagedCopies copies;
+    struct Rows {
+      std::byte* host;
+      unsigned char* device;
+      std::size_t row;    ///< Bytes per agent.
+      std::size_t offset; ///< Of the packed rows, in split_rows_ and the staging.
+    };
+    std::vector<Rows> rows;
+    std::size_t total = 0;
     const auto copy = [&](auto& host, auto& device) {
-      const auto* data = reinterpret_cast<const std::byte*>(host.data());
-      if (std::any_of(columns.begin(), columns.end(),
-                      [&](const AgentColumn& c) { return c.data == data; }))
-        add_copy(copies, host, device);
+      auto* data = reinterpret_cast<std::byte*>(host.data());
+      if (std::none_of(columns.begin(), columns.end(),
+                       [&](const AgentColumn& c) { return c.data == data; }))
+        return;
+      using T = typename std::decay_t<decltype(host)>::value_type;
+      const std::size_t row = bytes_of<T>(host.size()) / static_cast<std::size_t>(count_);
+      rows.push_back({data, reinterpret_cast<unsigned char*>(device.data()), row, total});
+      total = align_shared(total + row * ids.size());
     };
     // Every array a split stage writes (stage_output_columns).
     copy(a.neighbor_index, neighbor_index_);
@@ -1083,16 +1142,46 @@ private:
     copy(a.standoff_partner, standoff_partner_);
     copy(a.new_velocity, new_velocity_);
     copy(a.displacement, displacement_);
-    const std::string of = " of the split stages' results of " + std::to_string(count_) + " agents";
+    if (total == 0)
+      return;
+    const std::string of = " of the split stages' results of " + std::to_string(ids.size()) +
+                           " of " + std::to_string(count_) + " agents";
+    split_rows_.reserve(total, "the packed rows" + of);
+    const int count = static_cast<int>(ids.size());
+    const auto blocks = [&](const Rows& r) {
+      const long long bytes = static_cast<long long>(r.row) * count;
+      return static_cast<unsigned>((bytes + agent_threads() - 1) / agent_threads());
+    };
     if (!down) {
-      split_staging_.reserve(copies.bytes(), "the upload" + of);
-      copies.upload(split_staging_, stream_.get());
+      if (split_upload_in_flight_)
+        CROWD_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+      split_staging_.reserve(total, "the upload" + of);
+      for (const Rows& r : rows)
+        for (std::size_t k = 0; k < ids.size(); ++k)
+          std::memcpy(split_staging_.data() + r.offset + k * r.row,
+                      r.host + static_cast<std::size_t>(ids[k]) * r.row, r.row);
+      CROWD_CUDA_CHECK(cudaMemcpyAsync(split_rows_.data(), split_staging_.data(), total,
+                                       cudaMemcpyHostToDevice, stream_.get()));
+      split_upload_in_flight_ = true;
+      for (const Rows& r : rows)
+        scatter_rows_kernel<<<blocks(r), agent_threads(), 0, stream_.get()>>>(
+            device_ids, count, static_cast<int>(r.row), split_rows_.data() + r.offset, r.device);
+      CROWD_CUDA_CHECK(cudaGetLastError());
       return;
     }
-    download_staging_.reserve(copies.bytes(), "the download" + of);
-    copies.start_download(download_staging_, stream_.get());
+    for (const Rows& r : rows)
+      gather_rows_kernel<<<blocks(r), agent_threads(), 0, stream_.get()>>>(
+          device_ids, count, static_cast<int>(r.row), r.device, split_rows_.data() + r.offset);
+    CROWD_CUDA_CHECK(cudaGetLastError());
+    download_staging_.reserve(total, "the download" + of);
+    CROWD_CUDA_CHECK(cudaMemcpyAsync(download_staging_.data(), split_rows_.data(), total,
+                                     cudaMemcpyDeviceToHost, stream_.get()));
     CROWD_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
-    copies.finish_download(download_staging_);
+    split_upload_in_flight_ = false;
+    for (const Rows& r : rows)
+      for (std::size_t k = 0; k < ids.size(); ++k)
+        std::memcpy(r.host + static_cast<std::size_t>(ids[k]) * r.row,
+                    download_staging_.data() + r.offset + k * r.row, r.row);
   }
 
   int agent_blocks() const { return blocks_for(count_, kAgentPolicy); }
@@ -1282,6 +1371,11 @@ private:
   AvoidanceSharedLayout avoidance_layout_;
   AgentShare* share_ = nullptr;             ///< set_agent_share's; null: not split.
   DeviceBuffer<std::int32_t> owned_agents_; ///< share_->owned(), this step.
+  std::vector<std::int32_t> others_;        ///< The agents other processes compute, this step.
+  DeviceBuffer<std::int32_t> other_agents_; ///< others_ on the device.
+  DeviceBuffer<unsigned char> split_rows_;  ///< A split stage's rows, packed on the device.
+  /// An upload from split_staging_ may not have finished (no synchronisation since it started).
+  bool split_upload_in_flight_ = false;
 };
 
 } // namespace
