@@ -196,28 +196,22 @@ __global__ void __launch_bounds__(kAgentPolicy.threads_per_block)
 }
 
 /// Split across processes: rows `ids[0 .. count)` of a column of `row_bytes`-byte rows, packed one
-/// after another into `packed`, so that only the agents this process computed come down to the
-/// host. One thread per byte.
+/// after another, so that only the agents this process computed come down to the host
+/// (`pack` true: column -> packed), and only the rows the other processes sent go up (false:
+/// packed -> column). One thread per byte.
 __global__ void __launch_bounds__(kAgentPolicy.threads_per_block)
-    gather_rows_kernel(const std::int32_t* ids, int count, int row_bytes,
-                       const unsigned char* column, unsigned char* packed) {
+    pack_rows_kernel(const std::int32_t* ids, int count, int row_bytes, unsigned char* column,
+                     unsigned char* packed, bool pack) {
   const long long t = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (t >= static_cast<long long>(count) * row_bytes)
     return;
   const long long k = t / row_bytes;
-  packed[t] = column[static_cast<long long>(ids[k]) * row_bytes + (t - k * row_bytes)];
-}
-
-/// gather_rows_kernel undone: the packed rows written to rows `ids[0 .. count)` of the column,
-/// so that only the rows the other processes sent go up.
-__global__ void __launch_bounds__(kAgentPolicy.threads_per_block)
-    scatter_rows_kernel(const std::int32_t* ids, int count, int row_bytes,
-                        const unsigned char* packed, unsigned char* column) {
-  const long long t = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (t >= static_cast<long long>(count) * row_bytes)
-    return;
-  const long long k = t / row_bytes;
-  column[static_cast<long long>(ids[k]) * row_bytes + (t - k * row_bytes)] = packed[t];
+  unsigned char& in_column =
+      column[static_cast<long long>(ids[k]) * row_bytes + (t - k * row_bytes)];
+  if (pack)
+    packed[t] = in_column;
+  else
+    in_column = packed[t];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1101,7 +1095,7 @@ private:
 
   /// Copies rows `ids` (`device_ids`: the same list on the device) of the host arrays that
   /// `columns` name (by their data) to the device (`down` false) or from it, packed on the device
-  /// (gather_rows_kernel, scatter_rows_kernel) and staged through pinned memory; waits for a
+  /// (pack_rows_kernel) and staged through pinned memory; waits for a
   /// download. An upload's staging is split_staging_'s own (the copies in flight from
   /// upload_staging_, begin_step's, may not have finished); it is written again only once the
   /// last upload from it finished (a process computing no agent downloads nothing between two).
@@ -1164,14 +1158,16 @@ private:
                                        cudaMemcpyHostToDevice, stream_.get()));
       split_upload_in_flight_ = true;
       for (const Rows& r : rows)
-        scatter_rows_kernel<<<blocks(r), agent_threads(), 0, stream_.get()>>>(
-            device_ids, count, static_cast<int>(r.row), split_rows_.data() + r.offset, r.device);
+        pack_rows_kernel<<<blocks(r), agent_threads(), 0, stream_.get()>>>(
+            device_ids, count, static_cast<int>(r.row), r.device, split_rows_.data() + r.offset,
+            false);
       CROWD_CUDA_CHECK(cudaGetLastError());
       return;
     }
     for (const Rows& r : rows)
-      gather_rows_kernel<<<blocks(r), agent_threads(), 0, stream_.get()>>>(
-          device_ids, count, static_cast<int>(r.row), r.device, split_rows_.data() + r.offset);
+      pack_rows_kernel<<<blocks(r), agent_threads(), 0, stream_.get()>>>(
+          device_ids, count, static_cast<int>(r.row), r.device, split_rows_.data() + r.offset,
+          true);
     CROWD_CUDA_CHECK(cudaGetLastError());
     download_staging_.reserve(total, "the download" + of);
     CROWD_CUDA_CHECK(cudaMemcpyAsync(download_staging_.data(), split_rows_.data(), total,

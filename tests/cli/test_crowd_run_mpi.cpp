@@ -342,6 +342,25 @@ TEST(CrowdRunUnderMpirun, ACheckpointOfThreeRanksHoldsEveryRanksStateAndResumesA
 
 #if defined(CROWD_HAS_CUDA)
 
+/// As mpirun_cli, but each rank starts in a directory of its own under `dir` (rank0, rank1,
+/// ...) that links the GPGPU-Sim configuration of this one (none on a real GPU): the simulator
+/// extracts each process's PTX under fixed names into its working directory, where two ranks
+/// sharing one read each other's half-written files now and then.
+CliResult mpirun_cli_each_in_own_directory(int ranks, const std::filesystem::path& dir,
+                                           const std::string& arguments) {
+  for (int r = 0; r < ranks; ++r) {
+    const std::filesystem::path own = dir / ("rank" + std::to_string(r));
+    std::filesystem::create_directories(own);
+    for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::current_path()))
+      if (entry.path().filename() == "gpgpusim.config" || entry.path().extension() == ".icnt")
+        std::filesystem::create_symlink(entry.path(), own / entry.path().filename());
+  }
+  return run_shell("OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
+                   "OMPI_MCA_btl_vader_single_copy_mechanism=none mpirun --oversubscribe -n " +
+                   std::to_string(ranks) + " sh -c 'cd \"$0/rank$OMPI_COMM_WORLD_RANK\" && " +
+                   "exec \"$@\"' " + dir.string() + " " + CROWD_CLI_PATH + " " + arguments);
+}
+
 TEST(CudaCrowdRunUnderMpirun, TwoRanksEachOnItsGpuWriteTheBytesOfOneCpuProcess) {
   // One GPU per rank (a rank's local rank picks its device among the node's): the cuda backend
   // split across 2 ranks, against the cpu backend alone. Under GPGPU-Sim in CI (bash
@@ -355,7 +374,8 @@ TEST(CudaCrowdRunUnderMpirun, TwoRanksEachOnItsGpuWriteTheBytesOfOneCpuProcess) 
                           std::to_string(test::size_for_device(300, 12)) + " --out ";
   const CliResult alone = run_cli(run + (dir / "cpu.csv").string() + " --backend cpu --quiet");
   ASSERT_EQ(alone.exit_code, 0) << tail_of(alone.output);
-  const CliResult split = mpirun_cli(2, run + (dir / "cuda.csv").string() + " --backend cuda");
+  const CliResult split = mpirun_cli_each_in_own_directory(
+      2, dir.path(), run + (dir / "cuda.csv").string() + " --backend cuda");
   ASSERT_EQ(split.exit_code, 0) << tail_of(split.output);
   EXPECT_NE(split.output.find("backend cuda"), std::string::npos) << tail_of(split.output);
   EXPECT_NE(split.output.find("split across 2 ranks"), std::string::npos) << tail_of(split.output);
