@@ -40,13 +40,18 @@ bool have_mpirun() {
 constexpr const char* kNoMpirun =
     "no mpirun on this machine (Debian's openmpi-bin, which .ci/setup installs)";
 
-/// `crowd ARGUMENTS` as `ranks` ranks of Open MPI's mpirun. As root in CI containers Open MPI
+/// Open MPI's mpirun starting `ranks` ranks of what follows. As root in CI containers Open MPI
 /// wants both ALLOW variables; --oversubscribe: more ranks than the machine's 2 cores; no
 /// single-copy shared memory (ptrace-based CMA, which containers forbid).
+std::string mpirun(int ranks) {
+  return "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
+         "OMPI_MCA_btl_vader_single_copy_mechanism=none mpirun --oversubscribe -n " +
+         std::to_string(ranks) + " ";
+}
+
+/// `crowd ARGUMENTS` as `ranks` ranks of mpirun.
 CliResult mpirun_cli(int ranks, const std::string& arguments) {
-  return run_shell("OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
-                   "OMPI_MCA_btl_vader_single_copy_mechanism=none mpirun --oversubscribe -n " +
-                   std::to_string(ranks) + " " + CROWD_CLI_PATH + " " + arguments);
+  return run_shell(mpirun(ranks) + CROWD_CLI_PATH + " " + arguments);
 }
 
 #if !defined(CROWD_CLI_HAS_MPI)
@@ -110,12 +115,10 @@ TEST(CrowdRunUnderMpirun, TheRealMpirunStopsEveryRank) {
 /// messages too.
 CliResult mpirun_cli_stopped_once_checkpointed(int ranks, const std::string& arguments,
                                                const std::filesystem::path& checkpoint, int every) {
-  return run_shell("(OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
-                   "OMPI_MCA_btl_vader_single_copy_mechanism=none mpirun --oversubscribe -n " +
-                   std::to_string(ranks) + " " + CROWD_CLI_PATH + " " + arguments +
-                   " --checkpoint " + checkpoint.string() + " --checkpoint-every " +
-                   std::to_string(every) + " & m=$!; for i in $(seq 600); do [ -e " +
-                   checkpoint.string() + " ] && break; sleep 0.05; done; kill -TERM $m; wait $m)");
+  return run_shell("(" + mpirun(ranks) + CROWD_CLI_PATH + " " + arguments + " --checkpoint " +
+                   checkpoint.string() + " --checkpoint-every " + std::to_string(every) +
+                   " & m=$!; for i in $(seq 600); do [ -e " + checkpoint.string() +
+                   " ] && break; sleep 0.05; done; kill -TERM $m; wait $m)");
 }
 
 std::string tail_of(const std::string& text) {
@@ -267,9 +270,7 @@ TEST(CrowdRunUnderMpirun, AKilledRankStopsTheOthersAndLeavesNoOutput) {
   // outright (SIGKILL: no handler runs). mpirun must then end the others, and the requested
   // output must not appear: its temporary stays hidden.
   const CliResult r = run_shell(
-      "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
-      "OMPI_MCA_btl_vader_single_copy_mechanism=none mpirun --oversubscribe -n 3 " +
-      std::string(CROWD_CLI_PATH) + " run " + sample("circle.json") +
+      mpirun(3) + CROWD_CLI_PATH + " run " + sample("circle.json") +
       " --backend cpu --threads 1 --quiet --steps 1000000 --out " + out + " > " +
       (dir / "log").string() + " 2>&1 & m=$!; for i in $(seq 300); do [ \"$(pgrep -c -f " + ranks +
       ")\" -ge 3 ] && break; sleep 0.1; done; sleep 2; pkill -KILL -n -f " + ranks +
@@ -355,10 +356,8 @@ CliResult mpirun_cli_each_in_own_directory(int ranks, const std::filesystem::pat
       if (entry.path().filename() == "gpgpusim.config" || entry.path().extension() == ".icnt")
         std::filesystem::create_symlink(entry.path(), own / entry.path().filename());
   }
-  return run_shell("OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
-                   "OMPI_MCA_btl_vader_single_copy_mechanism=none mpirun --oversubscribe -n " +
-                   std::to_string(ranks) + " sh -c 'cd \"$0/rank$OMPI_COMM_WORLD_RANK\" && " +
-                   "exec \"$@\"' " + dir.string() + " " + CROWD_CLI_PATH + " " + arguments);
+  return run_shell(mpirun(ranks) + "sh -c 'cd \"$0/rank$OMPI_COMM_WORLD_RANK\" && exec \"$@\"' " +
+                   dir.string() + " " + CROWD_CLI_PATH + " " + arguments);
 }
 
 TEST(CudaCrowdRunUnderMpirun, TwoRanksEachOnItsGpuWriteTheBytesOfOneCpuProcess) {
