@@ -32,6 +32,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <span>
 #include <vector>
 
@@ -42,6 +43,37 @@ struct AgentColumn {
   std::byte* data = nullptr;
   std::size_t bytes_per_agent = 0;
 };
+
+/// The bytes of one agent's rows of `columns`.
+inline std::size_t row_bytes(const std::vector<AgentColumn>& columns) {
+  std::size_t row = 0;
+  for (const AgentColumn& c : columns)
+    row += c.bytes_per_agent;
+  return row;
+}
+
+/// The rows of `columns` of `agents`, agent after agent, each agent's columns in turn, at `out`;
+/// returns the end. How a split's rows travel, between processes and to and from a device.
+inline std::byte* pack_rows(const std::vector<AgentColumn>& columns,
+                            std::span<const std::int32_t> agents, std::byte* out) {
+  for (const std::int32_t i : agents)
+    for (const AgentColumn& c : columns) {
+      std::memcpy(out, c.data + static_cast<std::size_t>(i) * c.bytes_per_agent, c.bytes_per_agent);
+      out += c.bytes_per_agent;
+    }
+  return out;
+}
+
+/// pack_rows undone: the rows at `in` written into `columns`; returns the end.
+inline const std::byte* unpack_rows(const std::vector<AgentColumn>& columns,
+                                    std::span<const std::int32_t> agents, const std::byte* in) {
+  for (const std::int32_t i : agents)
+    for (const AgentColumn& c : columns) {
+      std::memcpy(c.data + static_cast<std::size_t>(i) * c.bytes_per_agent, in, c.bytes_per_agent);
+      in += c.bytes_per_agent;
+    }
+  return in;
+}
 
 /// Which processes read what a split stage wrote for an agent (see the top of this file).
 enum class ColumnReach : std::uint8_t {

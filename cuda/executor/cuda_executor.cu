@@ -1151,9 +1151,8 @@ private:
         CROWD_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
       split_staging_.reserve(total, "the upload" + of);
       for (const Rows& r : rows)
-        for (std::size_t k = 0; k < ids.size(); ++k)
-          std::memcpy(split_staging_.data() + r.offset + k * r.row,
-                      r.host + static_cast<std::size_t>(ids[k]) * r.row, r.row);
+        pack_rows({{r.host, r.row}}, ids,
+                  reinterpret_cast<std::byte*>(split_staging_.data() + r.offset));
       CROWD_CUDA_CHECK(cudaMemcpyAsync(split_rows_.data(), split_staging_.data(), total,
                                        cudaMemcpyHostToDevice, stream_.get()));
       split_upload_in_flight_ = true;
@@ -1175,9 +1174,8 @@ private:
     CROWD_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
     split_upload_in_flight_ = false;
     for (const Rows& r : rows)
-      for (std::size_t k = 0; k < ids.size(); ++k)
-        std::memcpy(r.host + static_cast<std::size_t>(ids[k]) * r.row,
-                    download_staging_.data() + r.offset + k * r.row, r.row);
+      unpack_rows({{r.host, r.row}}, ids,
+                  reinterpret_cast<const std::byte*>(download_staging_.data() + r.offset));
   }
 
   int agent_blocks() const { return blocks_for(count_, kAgentPolicy); }

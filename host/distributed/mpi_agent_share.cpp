@@ -16,36 +16,6 @@ int size_of(MPI_Comm comm) {
   return size;
 }
 
-std::size_t row_bytes(const std::vector<AgentColumn>& columns) {
-  std::size_t row = 0;
-  for (const AgentColumn& c : columns)
-    row += c.bytes_per_agent;
-  return row;
-}
-
-/// The rows of `columns` of `agents`, agent after agent, each agent's columns in turn, at `out`;
-/// returns the end.
-std::byte* pack_rows(const std::vector<AgentColumn>& columns, std::span<const std::int32_t> agents,
-                     std::byte* out) {
-  for (const std::int32_t i : agents)
-    for (const AgentColumn& c : columns) {
-      std::memcpy(out, c.data + static_cast<std::size_t>(i) * c.bytes_per_agent, c.bytes_per_agent);
-      out += c.bytes_per_agent;
-    }
-  return out;
-}
-
-/// pack_rows undone: the rows at `in` written into `columns`; returns the end.
-const std::byte* unpack_rows(const std::vector<AgentColumn>& columns,
-                             std::span<const std::int32_t> agents, const std::byte* in) {
-  for (const std::int32_t i : agents)
-    for (const AgentColumn& c : columns) {
-      std::memcpy(c.data + static_cast<std::size_t>(i) * c.bytes_per_agent, in, c.bytes_per_agent);
-      in += c.bytes_per_agent;
-    }
-  return in;
-}
-
 std::vector<AgentColumn> reach_columns(const std::vector<StageColumn>& listed, ColumnReach reach) {
   std::vector<AgentColumn> out;
   for (const StageColumn& c : listed)
@@ -157,7 +127,11 @@ void MpiAgentShare::gather_everything() {
 }
 
 std::span<const std::uint8_t> MpiAgentShare::measured_here(std::size_t count) {
-  // owner_ is the last assign()'s (none before the first: rank 0 measures everyone).
+  // owner_ is the last assign()'s (none before the first: rank 0 measures everyone). Every
+  // observer of a step asks: the flags are found once a step.
+  if (measured_step_ == steps_ && measured_.size() == count)
+    return measured_;
+  measured_step_ = steps_;
   measured_.assign(count, rank_ == 0 ? 1 : 0);
   const std::size_t assigned = std::min(count, owner_.size());
   for (std::size_t i = 0; i < assigned; ++i)
@@ -179,26 +153,24 @@ void MpiAgentShare::gather(std::span<double> values) {
   for (std::size_t r = 1; r < ranks(); ++r)
     bytes[r] = static_cast<long long>(assigned_of(r) * sizeof(double));
   fit_counts(bytes, counts_, offsets_, "observations");
+  const std::vector<AgentColumn> column{
+      {reinterpret_cast<std::byte*>(values.data()), sizeof(double)}};
+  const auto measured_by = [&](std::size_t r) {
+    return std::span<const std::int32_t>(owned_by_[r]).first(assigned_of(r));
+  };
   send_.resize(static_cast<std::size_t>(counts_[rank()]));
-  if (rank_ != 0) {
-    const std::vector<std::int32_t>& mine = owned_by_[rank()];
-    for (std::size_t k = 0; k < assigned_of(rank()); ++k)
-      std::memcpy(send_.data() + k * sizeof(double), &values[static_cast<std::size_t>(mine[k])],
-                  sizeof(double));
-  }
+  if (rank_ != 0)
+    pack_rows(column, measured_by(rank()), send_.data());
   if (rank_ == 0)
-    gathered_.resize(static_cast<std::size_t>(offsets_.back() + counts_.back()) / sizeof(double));
+    gathered_.resize(static_cast<std::size_t>(offsets_.back() + counts_.back()));
   MPI_Gatherv(send_.data(), counts_[rank()], MPI_BYTE, gathered_.data(), counts_.data(),
               offsets_.data(), MPI_BYTE, 0, comm_);
   sent_sum_ += static_cast<double>(counts_[rank()]);
   if (rank_ != 0)
     return;
-  received_sum_ += static_cast<double>(gathered_.size() * sizeof(double));
-  for (std::size_t r = 1; r < ranks(); ++r) {
-    const std::size_t first = static_cast<std::size_t>(offsets_[r]) / sizeof(double);
-    for (std::size_t k = 0; k < assigned_of(r); ++k)
-      values[static_cast<std::size_t>(owned_by_[r][k])] = gathered_[first + k];
-  }
+  received_sum_ += static_cast<double>(gathered_.size());
+  for (std::size_t r = 1; r < ranks(); ++r)
+    unpack_rows(column, measured_by(r), gathered_.data() + offsets_[r]);
 }
 
 void MpiAgentShare::reduce(std::span<long long> sums, std::span<double> maxima) {

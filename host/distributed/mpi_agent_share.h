@@ -97,8 +97,9 @@ private:
   PerRank ghosts_to_;   ///< Per rank, the agents here that it reads.
   std::vector<std::uint8_t> wanted_;               ///< Scratch of find_ghosts, per agent.
   std::vector<std::uint8_t> measured_;             ///< measured_here's, per agent.
+  int measured_step_ = -1;                         ///< The steps_ measured_ was found at.
   std::vector<std::vector<std::int32_t>> nonzero_; ///< Scratch of all_gather_rows, per column.
-  std::vector<double> gathered_;                   ///< Scratch of gather.
+  std::vector<std::byte> gathered_;                ///< Scratch of gather.
   std::vector<std::byte> send_;
   std::vector<int> counts_, offsets_;                 ///< Bytes per rank, for MPI_Allgatherv.
   std::vector<int> receive_counts_, receive_offsets_; ///< For MPI_Alltoallv.
