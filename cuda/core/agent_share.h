@@ -1,8 +1,9 @@
 // A step's kernel stages split across processes (issue 13, MPI ranks): each process computes the
 // stages that cost the most (proximity, steering, avoidance and the collision displacement) for
-// the agents it owns, the agents of its spatial domain. Every process holds every agent's rows,
-// and the stages every process runs for every agent (grid, integration, the corridor phases on
-// the host) read them; what a split stage writes reaches only the processes that read it:
+// the agents it owns, the agents of its spatial domain, and on the CPU executor so do the
+// corridor phases (below, "Phases outside the kernel stages"). Every process holds every agent's
+// rows, and the stages every process runs for every agent (grid, integration, the host's path
+// planning) read them; what a split stage writes reaches only the processes that read it:
 //
 // - a result the whole-crowd stages read (the chosen velocity, the collision displacement, the
 //   fault bits) reaches every process after the stage;
@@ -42,6 +43,19 @@ namespace crowd {
 struct AgentColumn {
   std::byte* data = nullptr;
   std::size_t bytes_per_agent = 0;
+  /// Where set, agent i's row is `used[i]` leading elements of `element_bytes` in use (a
+  /// corridor row's polygons: its size), all that pack_used_rows sends of it. `used` is another
+  /// column's, listed before this one wherever both travel, so that a receiver reads the count
+  /// before the row. pack_rows and row_bytes take whole rows.
+  const std::int32_t* used = nullptr;
+  std::size_t element_bytes = 0;
+
+  /// The bytes of agent i's row pack_used_rows sends.
+  std::size_t used_bytes_of(std::int32_t i) const {
+    return used == nullptr
+               ? bytes_per_agent
+               : static_cast<std::size_t>(used[static_cast<std::size_t>(i)]) * element_bytes;
+  }
 };
 
 /// The bytes of one agent's rows of `columns`.
@@ -73,6 +87,42 @@ inline const std::byte* unpack_rows(const std::vector<AgentColumn>& columns,
       in += c.bytes_per_agent;
     }
   return in;
+}
+
+/// As pack_rows, of each row only what is in use (AgentColumn::used).
+inline std::byte* pack_used_rows(const std::vector<AgentColumn>& columns,
+                                 std::span<const std::int32_t> agents, std::byte* out) {
+  for (const std::int32_t i : agents)
+    for (const AgentColumn& c : columns) {
+      const std::size_t bytes = c.used_bytes_of(i);
+      std::memcpy(out, c.data + static_cast<std::size_t>(i) * c.bytes_per_agent, bytes);
+      out += bytes;
+    }
+  return out;
+}
+
+/// pack_used_rows undone, each row's count read as its `used` column was just written; the
+/// part of a row not in use is left as it was. Returns the end.
+inline const std::byte* unpack_used_rows(const std::vector<AgentColumn>& columns,
+                                         std::span<const std::int32_t> agents,
+                                         const std::byte* in) {
+  for (const std::int32_t i : agents)
+    for (const AgentColumn& c : columns) {
+      const std::size_t bytes = c.used_bytes_of(i);
+      std::memcpy(c.data + static_cast<std::size_t>(i) * c.bytes_per_agent, in, bytes);
+      in += bytes;
+    }
+  return in;
+}
+
+/// The bytes pack_used_rows writes of `agents`.
+inline std::size_t used_bytes(const std::vector<AgentColumn>& columns,
+                              std::span<const std::int32_t> agents) {
+  std::size_t total = 0;
+  for (const std::int32_t i : agents)
+    for (const AgentColumn& c : columns)
+      total += c.used_bytes_of(i);
+  return total;
 }
 
 /// Which processes read what a split stage wrote for an agent (see the top of this file).
@@ -172,6 +222,33 @@ inline std::vector<AgentColumn> split_columns(AgentArrays& agents, bool (*keep)(
   return out;
 }
 
+/// What the split corridor phases write of an agent that later steps read (agents.corridors:
+/// its corridor row and corners, the state bits the phases ask the host with; its preferred
+/// velocity and corridor direction), and of those what its neighbours' owners read (the
+/// preferred velocity: collision.h and standoff.h read a neighbour's).
+struct CorridorPhaseColumns {
+  std::vector<AgentColumn> kept;
+  std::vector<AgentColumn> to_neighbours;
+};
+
+inline CorridorPhaseColumns corridor_phase_columns(AgentArrays& a) {
+  using share_detail::column;
+  CorridorArrays& c = a.corridors;
+  // Of the polygon and corner rows, what is in use: the count, listed before, says how much.
+  const auto in_use = [](AgentColumn whole, std::vector<std::int32_t>& count, std::size_t element) {
+    whole.used = count.data();
+    whole.element_bytes = element;
+    return whole;
+  };
+  return {{column(c.size), in_use(column(c.polys, c.capacity), c.size, sizeof(std::int32_t)),
+           column(c.position), column(c.target), column(c.corner_count),
+           in_use(column(c.corner_verts, c.corner_capacity), c.corner_count, sizeof(glm::vec3)),
+           in_use(column(c.corner_flags, c.corner_capacity), c.corner_count, 1),
+           in_use(column(c.corner_polys, c.corner_capacity), c.corner_count, sizeof(std::int32_t)),
+           column(c.state), column(a.preferred_velocity), column(a.corridor_direction)},
+          {column(a.preferred_velocity)}};
+}
+
 class AgentShare {
 public:
   virtual ~AgentShare() = default;
@@ -189,6 +266,46 @@ public:
   /// in the arrays the last assign() split, becomes its owner's, so that the arrays are those of
   /// one process computing every agent (for a checkpoint).
   virtual void gather_everything() = 0;
+
+  // ---- Phases outside the kernel stages split the same way: the CPU executor's corridor
+  // phases, around the kernel stages (cuda/core/executor.h), run for the agents the last assign()
+  // gave this process, and for the agents added since, which every process computes. What
+  // they write that later steps read (the corridor rows, the preferred velocity) stays with the
+  // owner like the OwnerKept columns; the host, which plans every agent's path on every process,
+  // asks for the rows it reads (fetch_kept_rows), and what every process reads of every agent
+  // (the checks, the positions the corridor move put back) reaches every process.
+
+  /// The agents the last assign() placed, 0 before the first: the agents from this id on were
+  /// added since, and every process computes them.
+  virtual std::size_t assigned_count() const = 0;
+  /// From now on the corridor phases are split: the columns corridor_phase_columns lists move
+  /// with an agent to its next owner, as the OwnerKept columns do, gather_everything() gathers
+  /// them, and their `to_neighbours` reach the owners of an agent's neighbours each step, with
+  /// the ghost rows after Proximity.
+  virtual void keep_corridor_rows() = 0;
+  /// After such a phase ran: the `kept` rows of every placed agent are its owner's alone, until
+  /// fetched.
+  virtual void kept_rows_changed() = 0;
+  /// Every process, with the same `which`: the `kept` rows of the agents of `which` that are
+  /// their owner's alone become the owner's on every process, and so every process's alike.
+  virtual void fetch_kept_rows(std::span<const std::int32_t> which) = 0;
+  /// As fetch_kept_rows, but of `columns` (part of what the `kept` rows hold, in columns of
+  /// their own): the rows stay their owner's alone.
+  virtual void fetch_rows(const std::vector<AgentColumn>& columns,
+                          std::span<const std::int32_t> which) = 0;
+  /// After such a phase, every process: the rows of `columns` of every placed agent become its
+  /// owner's. `before` holds this process's owned() rows of `columns` as they were before the
+  /// phase (pack_rows); a row the owner left as it was is not sent, every process holding it
+  /// alike already.
+  virtual void share_changed_rows(const std::vector<AgentColumn>& columns,
+                                  std::span<const std::byte> before, const char* what) = 0;
+  /// After such a phase, every process: the rows of `columns` of every placed agent become its
+  /// owner's (the zero rows are not sent).
+  virtual void share_rows(const std::vector<AgentColumn>& columns, const char* what) = 0;
+  /// The agents of every process's `mine` (each ascending), ascending, each once.
+  virtual std::vector<std::int32_t> gather_agents(std::span<const std::int32_t> mine) = 0;
+  /// `sums` summed and `maxima` taken over every process, on every process.
+  virtual void combine(std::span<long long> sums, std::span<double> maxima) = 0;
 
   // ---- Jobs that are no one agent's: the path trees a step builds (host/paths), split the
   // same way. Every process lists the same `count` jobs in the same order.

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <oneapi/tbb/combinable.h>
+#include <optional>
 #include <stdexcept>
 
 namespace crowd {
@@ -59,41 +60,80 @@ void Executor::fetch_corridor_starts(AgentArrays& agents, std::span<const std::i
 }
 
 void Executor::check_corridors(AgentArrays& agents) {
-  const CorridorView rows = agents.corridors.view();
-  parallel_for_each_agent(agents.corridors.count(), 64,
-                          [&](int i) { check_corridor_of_agent(i, navmesh_tables_, rows); });
+  check_corridors_of(agents, std::nullopt);
 }
 
 void Executor::follow_corridors(AgentArrays& agents, float range_factor) {
+  follow_corridors_of(agents, range_factor, std::nullopt);
+}
+
+NavmeshCorrections Executor::move_corridors(AgentArrays& agents) {
+  return move_corridors_of(agents, std::nullopt);
+}
+
+namespace {
+
+/// The agent ids the corridor phases visit: [0, count), or `only`'s.
+struct PhaseAgents {
+  std::span<const std::int32_t> only;
+  bool everyone = true;
+  int count = 0;
+
+  int size() const { return everyone ? count : static_cast<int>(only.size()); }
+  int operator[](int k) const { return everyone ? k : only[static_cast<std::size_t>(k)]; }
+};
+
+PhaseAgents phase_agents(const AgentArrays& agents,
+                         std::optional<std::span<const std::int32_t>> only) {
+  return only ? PhaseAgents{*only, false, 0} : PhaseAgents{{}, true, agents.corridors.count()};
+}
+
+} // namespace
+
+void Executor::check_corridors_of(AgentArrays& agents,
+                                  std::optional<std::span<const std::int32_t>> only) {
+  const CorridorView rows = agents.corridors.view();
+  const PhaseAgents visit = phase_agents(agents, only);
+  parallel_for_each_agent(visit.size(), 64,
+                          [&](int k) { check_corridor_of_agent(visit[k], navmesh_tables_, rows); });
+}
+
+void Executor::follow_corridors_of(AgentArrays& agents, float range_factor,
+                                   std::optional<std::span<const std::int32_t>> only) {
   const CorridorView rows = agents.corridors.view();
   const AgentView view = agents.view_without_rotations();
   const SteeringRow steering{agents.preferred_velocity.data(), agents.corridor_direction.data()};
+  const PhaseAgents visit = phase_agents(agents, only);
   tbb::combinable<std::vector<std::int32_t>> asked;
-  parallel_for_each_chunk(agents.corridors.count(), 16, [&](int begin, int end) {
-    for (int i = begin; i < end; ++i)
-      follow_corridor(i, navmesh_tables_, rows, view, steering, range_factor);
+  parallel_for_each_chunk(visit.size(), 16, [&](int begin, int end) {
+    for (int k = begin; k < end; ++k)
+      follow_corridor(visit[k], navmesh_tables_, rows, view, steering, range_factor);
     // Then the chunk's flagged agents (rare), so that the loop above stays lean.
-    for (int i = begin; i < end; ++i)
-      if (rows.state[i] & kCorridorAskBits)
-        asked.local().push_back(i);
+    for (int k = begin; k < end; ++k)
+      if (rows.state[visit[k]] & kCorridorAskBits)
+        asked.local().push_back(visit[k]);
   });
   gather_ascending(asked, agents.corridors.asked);
 }
 
-NavmeshCorrections Executor::move_corridors(AgentArrays& agents) {
+NavmeshCorrections Executor::move_corridors_of(AgentArrays& agents,
+                                               std::optional<std::span<const std::int32_t>> only) {
   const CorridorView rows = agents.corridors.view();
   const AgentView view = agents.view_without_rotations();
+  const PhaseAgents visit = phase_agents(agents, only);
   tbb::combinable<NavmeshCorrections> corrections;
   tbb::combinable<std::vector<std::int32_t>> asked;
-  parallel_for_each_chunk(agents.corridors.count(), 16, [&](int begin, int end) {
+  parallel_for_each_chunk(visit.size(), 16, [&](int begin, int end) {
     NavmeshCorrections chunk;
-    for (int i = begin; i < end; ++i)
+    for (int k = begin; k < end; ++k) {
+      const int i = visit[k];
       chunk.add(move_corridor_of_agent(i, navmesh_tables_, rows, path_trees_, view),
                 view.radius[i]);
+    }
     corrections.local().add(chunk);
-    for (int i = begin; i < end; ++i)
-      if (rows.state[i] & kCorridorAskMove)
-        asked.local().push_back(i);
+    for (int k = begin; k < end; ++k)
+      if (rows.state[visit[k]] & kCorridorAskMove)
+        asked.local().push_back(visit[k]);
   });
   gather_ascending(asked, agents.corridors.asked);
   // Count and maximum do not depend on the order the chunks are combined in.

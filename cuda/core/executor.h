@@ -21,6 +21,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -178,6 +179,14 @@ public:
   virtual const void* device_positions() const { return nullptr; }
 
 protected:
+  /// The corridor phases above for the agents of `only` (ascending), or for every agent
+  /// (nullopt): what an executor that splits them across processes runs of them here.
+  void check_corridors_of(AgentArrays& agents, std::optional<std::span<const std::int32_t>> only);
+  void follow_corridors_of(AgentArrays& agents, float range_factor,
+                           std::optional<std::span<const std::int32_t>> only);
+  NavmeshCorrections move_corridors_of(AgentArrays& agents,
+                                       std::optional<std::span<const std::int32_t>> only);
+
   NavmeshTablesView navmesh_tables_;
   PathTreesView path_trees_;
 };

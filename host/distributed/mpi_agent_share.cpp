@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstring>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -76,9 +77,9 @@ void MpiAgentShare::assign(AgentArrays& agents) {
       receive[static_cast<std::size_t>(from)].push_back(static_cast<std::int32_t>(i));
   }
   if (any_moved)
-    exchange_rows(split_columns(agents, [](ColumnReach r) { return r == ColumnReach::OwnerKept; }),
-                  send, receive);
+    exchange_rows(kept_columns(agents), send, receive);
   holder_ = owner_;
+  kept_alike_.resize(n, 1); // the agents added since: every rank computed them
   ++steps_;
   owned_sum_ += static_cast<double>(owned().size());
 }
@@ -88,8 +89,11 @@ void MpiAgentShare::share(AgentArrays& agents, KernelStage stage) {
   const std::vector<AgentColumn> everyone = reach_columns(columns, ColumnReach::Everyone);
   if (!everyone.empty())
     all_gather_rows(everyone, stage_name(stage));
-  if (stage == KernelStage::Proximity)
+  if (stage == KernelStage::Proximity) {
     find_ghosts(agents);
+    if (corridors_split_) // what the owner's corridor phases wrote that neighbours read
+      exchange_rows(corridor_phase_columns(agents).to_neighbours, ghosts_to_, ghosts_from_);
+  }
   const std::vector<AgentColumn> ghost_rows = reach_columns(columns, ColumnReach::Neighbours);
   if (!ghost_rows.empty())
     exchange_rows(ghost_rows, ghosts_to_, ghosts_from_);
@@ -121,9 +125,117 @@ void MpiAgentShare::find_ghosts(const AgentArrays& agents) {
 void MpiAgentShare::gather_everything() {
   if (arrays_ == nullptr)
     return; // no step split yet: every rank's rows are the same
-  all_gather_rows(split_columns(*arrays_, [](ColumnReach r) { return r != ColumnReach::Everyone; }),
-                  "the agents' state");
+  std::vector<AgentColumn> columns =
+      split_columns(*arrays_, [](ColumnReach r) { return r != ColumnReach::Everyone; });
+  if (corridors_split_)
+    for (const AgentColumn& c : corridor_phase_columns(*arrays_).kept)
+      columns.push_back(c);
+  all_gather_rows(columns, "the agents' state");
   holder_.assign(static_cast<std::size_t>(arrays_->count()), -1);
+  kept_alike_.assign(static_cast<std::size_t>(arrays_->count()), 1);
+}
+
+std::vector<AgentColumn> MpiAgentShare::kept_columns(AgentArrays& agents) const {
+  std::vector<AgentColumn> columns =
+      split_columns(agents, [](ColumnReach r) { return r == ColumnReach::OwnerKept; });
+  if (corridors_split_)
+    for (const AgentColumn& c : corridor_phase_columns(agents).kept)
+      columns.push_back(c);
+  return columns;
+}
+
+void MpiAgentShare::kept_rows_changed() {
+  // The phases ran for owned(), the last assign()'s: after gather_everything() (a checkpoint)
+  // the rows are that owner's again, and move with the agent at the next assign().
+  const std::size_t placed = owner_.size();
+  holder_.resize(placed, -1);
+  kept_alike_.resize(placed, 1);
+  for (std::size_t i = 0; i < placed; ++i) {
+    kept_alike_[i] = 0;
+    holder_[i] = owner_[i];
+  }
+}
+
+void MpiAgentShare::fetch_kept_rows(std::span<const std::int32_t> which) {
+  if (arrays_ != nullptr)
+    send_from_holders(corridor_phase_columns(*arrays_).kept, which, true);
+}
+
+void MpiAgentShare::fetch_rows(const std::vector<AgentColumn>& columns,
+                               std::span<const std::int32_t> which) {
+  send_from_holders(columns, which, false);
+}
+
+void MpiAgentShare::send_from_holders(const std::vector<AgentColumn>& columns,
+                                      std::span<const std::int32_t> which, bool alike) {
+  // Every rank lists the same rows from the same holders, so each knows which rows every part
+  // holds; a column's rows travel only as far as they are in use (AgentColumn::used), so the
+  // parts' lengths are gathered first.
+  PerRank from(ranks());
+  bool any = false;
+  for (const std::int32_t i : which) {
+    const auto k = static_cast<std::size_t>(i);
+    if (k >= kept_alike_.size() || kept_alike_[k])
+      continue;
+    from[static_cast<std::size_t>(holder_[k])].push_back(i);
+    any = true;
+  }
+  if (!any)
+    return; // alike everywhere: every rank skips alike
+  for (std::size_t r = 0; r < ranks(); ++r) {
+    std::sort(from[r].begin(), from[r].end());
+    from[r].erase(std::unique(from[r].begin(), from[r].end()), from[r].end());
+  }
+  send_.resize(used_bytes(columns, from[rank()]));
+  pack_used_rows(columns, from[rank()], send_.data());
+  auto mine = static_cast<long long>(send_.size());
+  std::vector<long long> bytes(ranks());
+  MPI_Allgather(&mine, 1, MPI_LONG_LONG, bytes.data(), 1, MPI_LONG_LONG, comm_);
+  const std::vector<std::byte> all = all_gather_bytes(send_, bytes, "corridor rows");
+  for (std::size_t r = 0; r < ranks(); ++r) {
+    if (r != rank())
+      unpack_used_rows(columns, from[r], all.data() + offsets_[r]);
+    if (alike)
+      for (const std::int32_t i : from[r])
+        kept_alike_[static_cast<std::size_t>(i)] = 1;
+  }
+}
+
+void MpiAgentShare::share_changed_rows(const std::vector<AgentColumn>& columns,
+                                       std::span<const std::byte> before, const char* what) {
+  all_gather_rows(columns, what, before);
+}
+
+void MpiAgentShare::share_rows(const std::vector<AgentColumn>& columns, const char* what) {
+  all_gather_rows(columns, what);
+}
+
+std::vector<std::int32_t> MpiAgentShare::gather_agents(std::span<const std::int32_t> mine) {
+  constexpr auto kId = static_cast<long long>(sizeof(std::int32_t));
+  auto my_count = static_cast<long long>(mine.size());
+  std::vector<long long> counts(ranks());
+  MPI_Allgather(&my_count, 1, MPI_LONG_LONG, counts.data(), 1, MPI_LONG_LONG, comm_);
+  bool any = false;
+  for (long long& c : counts) {
+    any = any || c > 0;
+    c *= kId;
+  }
+  if (!any)
+    return {};
+  const std::vector<std::byte> all = all_gather_bytes(std::as_bytes(mine), counts, "agent lists");
+  std::vector<std::int32_t> agents(all.size() / sizeof(std::int32_t));
+  std::memcpy(agents.data(), all.data(), all.size());
+  std::sort(agents.begin(), agents.end());
+  agents.erase(std::unique(agents.begin(), agents.end()), agents.end());
+  return agents;
+}
+
+void MpiAgentShare::combine(std::span<long long> sums, std::span<double> maxima) {
+  // Integer sums and maxima: the same whatever order the ranks' parts come in.
+  MPI_Allreduce(MPI_IN_PLACE, sums.data(), static_cast<int>(sums.size()), MPI_LONG_LONG, MPI_SUM,
+                comm_);
+  MPI_Allreduce(MPI_IN_PLACE, maxima.data(), static_cast<int>(maxima.size()), MPI_DOUBLE, MPI_MAX,
+                comm_);
 }
 
 std::span<const std::uint8_t> MpiAgentShare::measured_here(std::size_t count) {
@@ -214,22 +326,36 @@ std::vector<std::byte> MpiAgentShare::all_gather_bytes(std::span<const std::byte
   return all;
 }
 
-void MpiAgentShare::all_gather_rows(const std::vector<AgentColumn>& columns, const char* what) {
+void MpiAgentShare::all_gather_rows(const std::vector<AgentColumn>& columns, const char* what,
+                                    std::optional<std::span<const std::byte>> before) {
   // Column by column, a rank whose rows are mostly zero bytes (the collision passes'
-  // displacements of the agents that touch nobody, the fault bits) sends only the others, each
-  // after its agent's id, where that is fewer bytes; the receivers zero the rows it left out.
-  // Every rank learns every rank's count of such rows per column first, and so how each rank's
-  // part is laid out: its columns one after the other, each dense (its owned rows) or sparse.
+  // displacements of the agents that touch nobody, the fault bits), or mostly as they were
+  // (the positions the corridor move left), sends only the others, each after its agent's id,
+  // where that is fewer bytes; the receivers zero the rows it left out, or keep theirs. Every
+  // rank learns every rank's count of such rows per column first, and so how each rank's part
+  // is laid out: its columns one after the other, each dense (its owned rows) or sparse.
   constexpr std::size_t kId = sizeof(std::int32_t);
   const std::size_t width = columns.size();
+  const bool changed_only = before.has_value();
+  const std::size_t row_size = row_bytes(columns);
+  const std::span<const std::int32_t> mine = owned();
   nonzero_.resize(width);
   std::vector<long long> my_counts(width);
+  std::size_t column_at = 0; // column c's offset in a packed row
   for (std::size_t c = 0; c < width; ++c) {
     nonzero_[c].clear();
-    for (const std::int32_t i : owned())
-      if (!zero_row(columns[c], i))
+    const std::size_t bytes = columns[c].bytes_per_agent;
+    for (std::size_t k = 0; k < mine.size(); ++k) {
+      const std::int32_t i = mine[k];
+      const bool alike = changed_only
+                             ? std::memcmp(columns[c].data + static_cast<std::size_t>(i) * bytes,
+                                           before->data() + k * row_size + column_at, bytes) == 0
+                             : zero_row(columns[c], i);
+      if (!alike)
         nonzero_[c].push_back(i);
+    }
     my_counts[c] = static_cast<long long>(nonzero_[c].size());
+    column_at += bytes;
   }
   const std::vector<std::byte> gathered_counts = all_gather_bytes(
       std::as_bytes(std::span<const long long>(my_counts)),
@@ -274,8 +400,9 @@ void MpiAgentShare::all_gather_rows(const std::vector<AgentColumn>& columns, con
         continue;
       }
       const std::size_t row = columns[c].bytes_per_agent;
-      for (const std::int32_t i : owned_by_[r])
-        std::memset(columns[c].data + static_cast<std::size_t>(i) * row, 0, row);
+      if (!changed_only)
+        for (const std::int32_t i : owned_by_[r])
+          std::memset(columns[c].data + static_cast<std::size_t>(i) * row, 0, row);
       for (long long k = 0; k < sent; ++k) {
         std::int32_t i = 0;
         std::memcpy(&i, in, kId);

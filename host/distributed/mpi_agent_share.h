@@ -9,7 +9,10 @@
 //   (MPI_Alltoallv): the rank's ghosts;
 // - OwnerKept: at assign(), the rank an agent left sends its rows to the rank it entered
 //   (MPI_Alltoallv): the migration;
-// - every reach but Everyone: MPI_Allgatherv of all owned rows in gather_everything().
+// - every reach but Everyone: MPI_Allgatherv of all owned rows in gather_everything();
+// - the corridor phases' rows (corridor_phase_columns), once split: they migrate as OwnerKept,
+//   the rows the host asks for come from their holder (MPI_Allgatherv of the rows' parts in use),
+//   and the preferred velocities travel with the ghost rows after Proximity.
 // Every row a rank reads is so the row of one process computing every agent, whatever the rank
 // count. Only the main thread calls MPI.
 #pragma once
@@ -22,6 +25,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <mpi.h>
+#include <optional>
 #include <vector>
 
 namespace crowd {
@@ -41,6 +45,18 @@ public:
   bool runs_job(std::size_t k) const override { return k % ranks() == rank(); }
   std::vector<std::vector<std::byte>>
   share_jobs(std::size_t count, const std::vector<std::vector<std::byte>>& mine) override;
+
+  std::size_t assigned_count() const override { return owner_.size(); }
+  void keep_corridor_rows() override { corridors_split_ = true; }
+  void kept_rows_changed() override;
+  void fetch_kept_rows(std::span<const std::int32_t> which) override;
+  void fetch_rows(const std::vector<AgentColumn>& columns,
+                  std::span<const std::int32_t> which) override;
+  void share_changed_rows(const std::vector<AgentColumn>& columns,
+                          std::span<const std::byte> before, const char* what) override;
+  void share_rows(const std::vector<AgentColumn>& columns, const char* what) override;
+  std::vector<std::int32_t> gather_agents(std::span<const std::int32_t> mine) override;
+  void combine(std::span<long long> sums, std::span<double> maxima) override;
 
   std::span<const std::uint8_t> measured_here(std::size_t count) override;
   bool combines_here() const override { return rank_ == 0; }
@@ -76,9 +92,19 @@ private:
   /// in the same order).
   void exchange_rows(const std::vector<AgentColumn>& columns, const PerRank& send,
                      const PerRank& receive);
-  /// Every rank's owned rows of `columns` written on every rank (all_gather_bytes); the rows
-  /// that are zero bytes left out where that sends less.
-  void all_gather_rows(const std::vector<AgentColumn>& columns, const char* what);
+  /// Every rank's owned rows of `columns` written on every rank (all_gather_bytes). Where that
+  /// sends less, the rows every rank holds alike are left out: without `before`, the rows that
+  /// are zero bytes (the receivers zero them); with it (this rank's owned rows as they were,
+  /// pack_rows), the rows that are as they were (the receivers keep theirs).
+  void all_gather_rows(const std::vector<AgentColumn>& columns, const char* what,
+                       std::optional<std::span<const std::byte>> before = std::nullopt);
+  /// The columns that move with an agent to its next owner: the stages' OwnerKept ones, and the
+  /// corridor phases' once they are split.
+  std::vector<AgentColumn> kept_columns(AgentArrays& agents) const;
+  /// The rows of `columns` of the agents of `which` whose corridor rows are their holder's
+  /// alone, from the holder to every rank (MPI_Allgatherv); marks them alike when `alike`.
+  void send_from_holders(const std::vector<AgentColumn>& columns,
+                         std::span<const std::int32_t> which, bool alike);
   /// After Proximity: the ranks that own a neighbour of an agent here are asked for its rows.
   void find_ghosts(const AgentArrays& agents);
 
@@ -92,6 +118,9 @@ private:
   /// Per agent, the rank whose OwnerKept rows are current: the last step's owner, or -1 where
   /// every rank's are (an agent added since, or no step split since the last gather).
   std::vector<int> holder_;
+  /// Per agent: every rank's corridor_phase_columns rows are alike (else they are holder_'s).
+  std::vector<std::uint8_t> kept_alike_;
+  bool corridors_split_ = false; ///< keep_corridor_rows() was called.
   PerRank owned_by_;
   PerRank ghosts_from_; ///< Per rank, the agents it owns that this rank reads (its ghosts).
   PerRank ghosts_to_;   ///< Per rank, the agents here that it reads.

@@ -58,7 +58,75 @@ public:
   std::string name() const override { return "cpu"; }
 
   void set_walls(const WallGridData& walls) override { walls_ = walls.view(); }
-  void set_agent_share(AgentShare* share) override { share_ = share; }
+  void set_agent_share(AgentShare* share) override {
+    share_ = share;
+    if (share_ != nullptr)
+      share_->keep_corridor_rows();
+  }
+
+  // ---- The corridor phases, split like the kernel stages when there is a share: each runs
+  // for this process's agents (and those added since the last split, which every process runs),
+  // then brings every process what it reads of the others (agent_share.h). The host, which
+  // runs the same path planning for every agent on every process, answers the agents any
+  // process flagged, from their rows fetched from their owners. Like the phases themselves,
+  // these run on the calling thread (the main one, which alone calls MPI), their bodies over
+  // the workers of the calling task arena.
+
+  void check_corridors(AgentArrays& agents) override {
+    if (share_ == nullptr)
+      return Executor::check_corridors(agents);
+    check_corridors_of(agents, corridor_agents(agents));
+    share_->share_rows({share_detail::column(agents.corridors.checks)}, "corridor checks");
+  }
+
+  void follow_corridors(AgentArrays& agents, float range_factor) override {
+    if (share_ == nullptr)
+      return Executor::follow_corridors(agents, range_factor);
+    follow_corridors_of(agents, range_factor, corridor_agents(agents));
+    share_->kept_rows_changed();
+    answer_on_every_process(agents);
+  }
+
+  NavmeshCorrections move_corridors(AgentArrays& agents) override {
+    if (share_ == nullptr)
+      return Executor::move_corridors(agents);
+    // The positions the move puts back travel, of the agents it put somewhere else than the
+    // kernels left them (every process holds those alike).
+    const std::vector<AgentColumn> positions{share_detail::column(agents.position)};
+    positions_before_.resize(share_->owned().size() * sizeof(glm::vec3));
+    pack_rows(positions, share_->owned(), positions_before_.data());
+    // After begin_step every agent is placed, so each is moved by one process and counted once.
+    NavmeshCorrections corrections = move_corridors_of(agents, corridor_agents(agents));
+    share_->kept_rows_changed();
+    share_->share_changed_rows(positions, positions_before_, "corridor positions");
+    long long count = corrections.count;
+    double largest = corrections.max_distance; // a float's value: exact both ways
+    share_->combine({&count, 1}, {&largest, 1});
+    corrections.count = static_cast<int>(count);
+    corrections.max_distance = static_cast<float>(largest);
+    answer_on_every_process(agents);
+    return corrections;
+  }
+
+  void fetch_corridor_rows(AgentArrays& /*agents*/, std::span<const std::int32_t> which) override {
+    if (share_ != nullptr)
+      share_->fetch_kept_rows(which);
+  }
+
+  void fetch_corridor_starts(AgentArrays& agents, std::span<const std::int32_t> which,
+                             std::span<std::int32_t> first) override {
+    if (share_ != nullptr) {
+      // The first polygon alone, from the owners of rows not alike here.
+      starts_.resize(static_cast<std::size_t>(agents.corridors.count()));
+      for (const std::int32_t i : which)
+        starts_[static_cast<std::size_t>(i)] = agents.corridors.first_polygon(i);
+      share_->fetch_rows({share_detail::column(starts_)}, which);
+      for (std::size_t j = 0; j < which.size(); ++j)
+        first[j] = starts_[static_cast<std::size_t>(which[j])];
+      return;
+    }
+    Executor::fetch_corridor_starts(agents, which, first);
+  }
 
   // Nothing to upload or download: the stages work on the host's arrays in place, so neither
   // "upload" nor "download" is timed.
@@ -153,7 +221,9 @@ public:
 
   std::size_t host_memory_bytes() const override {
     return (keys_.capacity() + sorted_.capacity() + cell_start_.capacity()) * sizeof(std::int32_t) +
-           points_.capacity() * sizeof(glm::vec4) + moved_.capacity();
+           points_.capacity() * sizeof(glm::vec4) + moved_.capacity() +
+           (corridor_agents_.capacity() + starts_.capacity()) * sizeof(std::int32_t) +
+           positions_before_.capacity();
   }
 
 private:
@@ -174,6 +244,29 @@ private:
     }
     s.avoidance.fit(view_.max_neighbors, view_.max_segments);
     return s;
+  }
+
+  /// The agents this process runs the corridor phases for: its own at the last split, and
+  /// those added since (every process runs them, each alike).
+  std::span<const std::int32_t> corridor_agents(const AgentArrays& agents) {
+    const std::span<const std::int32_t> owned = share_->owned();
+    const auto count = static_cast<std::int32_t>(agents.corridors.count());
+    const auto placed = static_cast<std::int32_t>(share_->assigned_count());
+    if (placed >= count)
+      return owned;
+    corridor_agents_.assign(owned.begin(), owned.end());
+    for (std::int32_t i = placed; i < count; ++i)
+      corridor_agents_.push_back(i);
+    return corridor_agents_;
+  }
+
+  /// After a split corridor phase: every process lists the agents any process's phase flagged
+  /// for the host (agents.corridors.asked, ascending) and holds their rows, state bits
+  /// included, as their owners left them; the host then answers for each on every process.
+  void answer_on_every_process(AgentArrays& agents) {
+    CorridorArrays& rows = agents.corridors;
+    rows.asked = share_->gather_agents(rows.asked);
+    share_->fetch_kept_rows(rows.asked);
   }
 
   void require_step() const {
@@ -208,8 +301,11 @@ private:
   AgentView view_;                ///< agents_->view()
   KernelStepParams params_;
   std::vector<std::int32_t> keys_, sorted_, cell_start_;
-  std::vector<glm::vec4> points_;   ///< agent_grid_point of sorted_[k]
-  std::vector<std::uint8_t> moved_; ///< Per agent: displaced in the last collision pass.
+  std::vector<glm::vec4> points_;             ///< agent_grid_point of sorted_[k]
+  std::vector<std::uint8_t> moved_;           ///< Per agent: displaced in the last collision pass.
+  std::vector<std::int32_t> corridor_agents_; ///< corridor_agents' list, when it adds any.
+  std::vector<std::byte> positions_before_;   ///< Of the owned agents, before the move.
+  std::vector<std::int32_t> starts_;          ///< Per agent, fetch_corridor_starts' scratch.
   int last_collision_pass_ = -1;
   StageClock clock_;
   tbb::enumerable_thread_specific<WorkerScratch> scratch_;

@@ -143,6 +143,32 @@ public:
         copy_rows(columns_of(*arrays_, not_everyone), columns_of(others_, not_everyone), i);
   }
 
+  // The corridor phases: none runs here (the kernel stages' split is this test's; the corridor
+  // phases' split is the MPI runs' tests'), so none of these may be called but the first.
+  std::size_t assigned_count() const override { return arrays_ ? arrays_->count() : 0; }
+  void keep_corridor_rows() override {}
+  void kept_rows_changed() override { ADD_FAILURE() << "a corridor phase ran"; }
+  void fetch_kept_rows(std::span<const std::int32_t>) override {
+    ADD_FAILURE() << "a corridor phase ran";
+  }
+  void fetch_rows(const std::vector<AgentColumn>&, std::span<const std::int32_t>) override {
+    ADD_FAILURE() << "a corridor phase ran";
+  }
+  void share_changed_rows(const std::vector<AgentColumn>&, std::span<const std::byte>,
+                          const char*) override {
+    ADD_FAILURE() << "a corridor phase ran";
+  }
+  void share_rows(const std::vector<AgentColumn>&, const char*) override {
+    ADD_FAILURE() << "a corridor phase ran";
+  }
+  std::vector<std::int32_t> gather_agents(std::span<const std::int32_t> mine) override {
+    ADD_FAILURE() << "a corridor phase ran";
+    return {mine.begin(), mine.end()};
+  }
+  void combine(std::span<long long>, std::span<double>) override {
+    ADD_FAILURE() << "a corridor phase ran";
+  }
+
   // Jobs: all of them run here (the split of jobs is the MPI runs' tests').
   bool runs_job(std::size_t) const override { return true; }
   std::vector<std::vector<std::byte>>
@@ -395,6 +421,70 @@ TEST(AgentShare, OnlyTheExpensivePerAgentStagesAreSplit) {
   }
   EXPECT_FALSE(is_split_stage(KernelStage::Grid));
   EXPECT_FALSE(is_split_stage(KernelStage::Integrate));
+}
+
+/// `count` agents whose corridor rows hold k + 1 polygons and k % 5 corners (agent k), every
+/// value distinct, in rows of 16 polygons and 4 corners.
+AgentArrays agents_with_corridors(int count, std::int32_t seed) {
+  AgentArrays a;
+  a.corridors.capacity = 16;
+  a.corridors.corner_capacity = 4;
+  for (int k = 0; k < count; ++k) {
+    const glm::vec3 at(static_cast<float>(k), 0.0f, static_cast<float>(seed));
+    a.append(at, 0.3f, 2.0f, 8.0f, 3.6f, 2.0f, 0);
+    a.corridors.append(at);
+    const auto i = static_cast<std::size_t>(k);
+    a.corridors.size[i] = k + 1;
+    a.corridors.corner_count[i] = k % 5;
+    for (int p = 0; p < a.corridors.capacity; ++p)
+      a.corridors.row(k)[p] = seed + k * 100 + p;
+    for (int c = 0; c < a.corridors.corner_capacity; ++c) {
+      const std::size_t at_corner = i * 4 + static_cast<std::size_t>(c);
+      a.corridors.corner_verts[at_corner] = glm::vec3(static_cast<float>(seed + c));
+      a.corridors.corner_flags[at_corner] = static_cast<std::uint8_t>(seed + c);
+      a.corridors.corner_polys[at_corner] = seed + c;
+    }
+    a.preferred_velocity[i] = glm::vec2(static_cast<float>(seed + k));
+  }
+  return a;
+}
+
+// A corridor row travels as far as it is in use: the polygons up to its size and the corners up
+// to their count, after those counts; the receiver gets the owner's row in every part it reads.
+TEST(AgentShare, CorridorRowsTravelOnlyAsFarAsTheyAreInUse) {
+  AgentArrays owner = agents_with_corridors(5, 1000);
+  AgentArrays receiver = agents_with_corridors(5, 5000);
+  const std::vector<std::int32_t> sent{0, 3, 4};
+  const std::vector<AgentColumn> from = corridor_phase_columns(owner).kept;
+  const std::vector<AgentColumn> to = corridor_phase_columns(receiver).kept;
+  const std::size_t bytes = used_bytes(from, sent);
+  EXPECT_LT(bytes, sent.size() * row_bytes(from)); // less than whole rows
+  std::vector<std::byte> packed(bytes);
+  EXPECT_EQ(pack_used_rows(from, sent, packed.data()), packed.data() + bytes);
+  EXPECT_EQ(unpack_used_rows(to, sent, packed.data()), packed.data() + bytes);
+
+  const CorridorArrays& want = owner.corridors;
+  const CorridorArrays& got = receiver.corridors;
+  for (const std::int32_t k : sent) {
+    const auto i = static_cast<std::size_t>(k);
+    ASSERT_EQ(got.size[i], want.size[i]);
+    for (int p = 0; p < want.size[i]; ++p)
+      EXPECT_EQ(got.row(k)[p], want.row(k)[p]) << "agent " << k << " polygon " << p;
+    EXPECT_EQ(got.row(k)[want.size[i]], 5000 + k * 100 + want.size[i]) << "not in use: kept";
+    ASSERT_EQ(got.corner_count[i], want.corner_count[i]);
+    for (std::size_t c = 0; c < static_cast<std::size_t>(want.corner_count[i]); ++c) {
+      EXPECT_EQ(got.corner_verts[i * 4 + c], want.corner_verts[i * 4 + c]);
+      EXPECT_EQ(got.corner_flags[i * 4 + c], want.corner_flags[i * 4 + c]);
+      EXPECT_EQ(got.corner_polys[i * 4 + c], want.corner_polys[i * 4 + c]);
+    }
+    EXPECT_EQ(got.position[i], want.position[i]);
+    EXPECT_EQ(receiver.preferred_velocity[i], owner.preferred_velocity[i]);
+  }
+  EXPECT_EQ(got.row(1)[0], 5000 + 100) << "an agent not sent keeps its row";
+  // What the neighbours' owners read of it: the preferred velocity (collision.h, standoff.h).
+  ASSERT_EQ(corridor_phase_columns(owner).to_neighbours.size(), 1u);
+  EXPECT_EQ(corridor_phase_columns(owner).to_neighbours[0].data,
+            reinterpret_cast<std::byte*>(owner.preferred_velocity.data()));
 }
 
 #if defined(CROWD_HAS_CUDA)
