@@ -286,6 +286,14 @@ public:
   /// After such a phase ran: the `kept` rows of every placed agent are its owner's alone, until
   /// fetched.
   virtual void kept_rows_changed() = 0;
+  /// Whether the corridor rows are split (keep_corridor_rows() was called): a process then
+  /// holds current only the rows computes_row names, and fetching them is an exchange.
+  virtual bool splits_corridor_rows() const = 0;
+  /// Whether this process holds agent i's corridor row as it is: its owner's alone and this
+  /// process the owner, or every process's alike. What only the holder of a row needs done to
+  /// it (the host's path search for the agent) is done where this is true, and what everyone
+  /// needs of its outcome then fetched (fetch_rows).
+  virtual bool computes_row(std::int32_t agent) const = 0;
   /// Every process, with the same `which`: the `kept` rows of the agents of `which` that are
   /// their owner's alone become the owner's on every process, and so every process's alike.
   virtual void fetch_kept_rows(std::span<const std::int32_t> which) = 0;

@@ -49,6 +49,11 @@ public:
   std::size_t assigned_count() const override { return owner_.size(); }
   void keep_corridor_rows() override { corridors_split_ = true; }
   void kept_rows_changed() override;
+  bool splits_corridor_rows() const override { return corridors_split_; }
+  bool computes_row(std::int32_t agent) const override {
+    const auto k = static_cast<std::size_t>(agent);
+    return k >= kept_alike_.size() || kept_alike_[k] || holder_[k] == rank_;
+  }
   void fetch_kept_rows(std::span<const std::int32_t> which) override;
   void fetch_rows(const std::vector<AgentColumn>& columns,
                   std::span<const std::int32_t> which) override;

@@ -105,6 +105,11 @@ struct CachedTree {
   std::uint64_t last_used = 0; ///< path_step of the last request it served
 };
 
+/// What a path search found of an agent (CorridorNavigator::Impl::outcome): a path, and that
+/// its goal is out of reach for good (a partial path of a search not cut short).
+constexpr std::uint8_t kOutcomePath = 0x01;
+constexpr std::uint8_t kOutcomeUnreachable = 0x02;
+
 struct PathResult {
   int agent = -1;
   std::vector<dtPolyRef> path;
@@ -138,6 +143,9 @@ struct CorridorNavigator::Impl {
   std::size_t searches = 0;               // trees built plus A* searches, for tests and inspection
   std::size_t requests_served = 0;        // path requests answered, from trees or by A*
   std::vector<std::pair<float, int>> due; // scratch of optimize_topology: (waited, agent)
+  /// Per agent: what a path search found of it (kOutcome* bits), written where the agent's row
+  /// is computed and shared with the other processes (share_outcomes).
+  std::vector<std::uint8_t> outcome;
   /// Per agent: 1 while it crosses an off-mesh link (NavAgent::link), moved by advance_links.
   std::vector<std::uint8_t> on_link;
   /// Per agent: 1 when the last corners the host found for it end at a link's start
@@ -205,6 +213,30 @@ struct CorridorNavigator::Impl {
   void fetch(std::span<const std::int32_t> which) const {
     if (fetch_rows && !which.empty())
       fetch_rows(which);
+  }
+
+  // Whether this process computes agent i's row itself (AgentShare::computes_row): alone, it
+  // does every agent's.
+  bool computes(int i) const { return agent_share == nullptr || agent_share->computes_row(i); }
+
+  // The agents of `which` this process computes, their rows made current here. Where the rows
+  // are split across processes the rows a process computes are current there already, and a
+  // fetch would bring every process the others'.
+  std::vector<std::int32_t> computed_here(std::span<const std::int32_t> which) const {
+    std::vector<std::int32_t> here;
+    for (const std::int32_t i : which)
+      if (computes(i))
+        here.push_back(i);
+    if (agent_share == nullptr || !agent_share->splits_corridor_rows())
+      fetch(here);
+    return here;
+  }
+
+  // After the processes that compute the agents of `which` each wrote outcome[i] for theirs:
+  // every process holds every one (AgentShare::fetch_rows).
+  void share_outcomes(std::span<const std::int32_t> which) {
+    if (agent_share != nullptr)
+      agent_share->fetch_rows({{reinterpret_cast<std::byte*>(outcome.data()), 1}}, which);
   }
 
   // The first polygon of the rows of `which` (dense indices, -1 for an empty row), read
@@ -494,7 +526,7 @@ struct CorridorNavigator::Impl {
   // when the tree does not reach the agent's polygon (the goal is out of reach from there): an
   // A* search then finds the partial path to the nearest reachable point.
   bool follow_tree(int i, const PathTree& tree) {
-    NavAgent& a = agents[static_cast<std::size_t>(i)];
+    const NavAgent& a = agents[static_cast<std::size_t>(i)];
     thread_local std::vector<dtPolyRef> path;
     // dtPathCorridor::setCorridor asserts npath < its capacity.
     path.resize(static_cast<std::size_t>(options.max_path_polys - 1));
@@ -519,9 +551,6 @@ struct CorridorNavigator::Impl {
     // optimisation) mends the start, as a search of its own would have planned it.
     corridor.optimizePathTopology(&query(), &navmesh.filter());
     store(i, corridor);
-    a.goal_unreachable = false;
-    a.state = TargetState::Valid;
-    a.replan_time = 0.0f;
     return true;
   }
 
@@ -573,20 +602,27 @@ struct CorridorNavigator::Impl {
       }
       waiting.push_back(i);
     }
-    std::vector<std::int32_t> serving(from_tree.begin(), from_tree.end());
-    serving.insert(serving.end(), by_astar.begin(), by_astar.end());
-    fetch(serving);
+    // Each path is found where its agent's corridor row is (computed_here): split across
+    // processes, by its owner, which shares only what the search found (share_outcomes); the
+    // decisions that follow are taken alike on every process.
+    outcome.resize(agents.size());
     build_trees(new_trees);
-    std::vector<std::uint8_t> served(from_tree.size());
-    tbb::parallel_for(std::size_t{0}, from_tree.size(), [&](std::size_t k) {
-      const NavAgent& a = agents[static_cast<std::size_t>(from_tree[k])];
-      served[k] = follow_tree(from_tree[k], trees.at(graph.index_of(a.target_ref)).tree) ? 1 : 0;
+    const std::vector<std::int32_t> tree_here = computed_here(from_tree);
+    tbb::parallel_for(std::size_t{0}, tree_here.size(), [&](std::size_t k) {
+      const int i = tree_here[k];
+      const NavAgent& a = agents[static_cast<std::size_t>(i)];
+      outcome[static_cast<std::size_t>(i)] =
+          follow_tree(i, trees.at(graph.index_of(a.target_ref)).tree) ? kOutcomePath : 0;
     });
+    share_outcomes(from_tree);
     for (std::size_t k = 0; k < from_tree.size(); ++k) {
       NavAgent& a = agents[static_cast<std::size_t>(from_tree[k])];
-      if (served[k]) {
+      if (outcome[static_cast<std::size_t>(from_tree[k])] & kOutcomePath) {
         a.queued = false;
         ++requests_served;
+        a.goal_unreachable = false;
+        a.state = TargetState::Valid;
+        a.replan_time = 0.0f;
       } else if (budget > 0) {
         --budget;
         by_astar.push_back(from_tree[k]);
@@ -595,22 +631,30 @@ struct CorridorNavigator::Impl {
       }
     }
     searches += new_trees.size() + by_astar.size();
-    std::vector<PathResult> results(by_astar.size());
-    tbb::parallel_for(std::size_t{0}, by_astar.size(),
-                      [&](std::size_t k) { results[k] = search(by_astar[k]); });
-    for (PathResult& r : results) {
-      NavAgent& a = agents[static_cast<std::size_t>(r.agent)];
+    const std::vector<std::int32_t> search_here = computed_here(by_astar);
+    tbb::parallel_for(std::size_t{0}, search_here.size(), [&](std::size_t k) {
+      const int i = search_here[k];
+      const PathResult r = search(i);
+      if (r.ok) {
+        dtPathCorridor& corridor = load(i);
+        corridor.setCorridor(&r.end.x, r.path.data(), static_cast<int>(r.path.size()));
+        store(i, corridor);
+      }
+      outcome[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(
+          (r.ok ? kOutcomePath : 0) | (r.partial_final ? kOutcomeUnreachable : 0));
+    });
+    share_outcomes(by_astar);
+    for (const int i : by_astar) {
+      NavAgent& a = agents[static_cast<std::size_t>(i)];
+      const std::uint8_t found = outcome[static_cast<std::size_t>(i)];
       a.queued = false;
       ++requests_served;
       a.replan_time = 0.0f;
-      if (!r.ok) {
+      if (!(found & kOutcomePath)) {
         a.state = TargetState::Failed;
         continue;
       }
-      dtPathCorridor& corridor = load(r.agent);
-      corridor.setCorridor(&r.end.x, r.path.data(), static_cast<int>(r.path.size()));
-      store(r.agent, corridor);
-      a.goal_unreachable = r.partial_final;
+      a.goal_unreachable = (found & kOutcomeUnreachable) != 0;
       a.state = TargetState::Valid;
     }
     queue = std::move(waiting);
@@ -714,14 +758,16 @@ struct CorridorNavigator::Impl {
     std::vector<std::int32_t> optimized(due.size());
     for (std::size_t k = 0; k < due.size(); ++k)
       optimized[k] = due[k].second;
-    fetch(optimized);
-    tbb::parallel_for(std::size_t{0}, due.size(), [&](std::size_t k) {
-      const int i = due[k].second;
+    // Only the corridor changes, where it is computed (computed_here).
+    const std::vector<std::int32_t> here = computed_here(optimized);
+    tbb::parallel_for(std::size_t{0}, here.size(), [&](std::size_t k) {
+      const int i = here[k];
       dtPathCorridor& corridor = load(i);
       corridor.optimizePathTopology(&query(), &filter_of(i));
       store(i, corridor);
-      agents[static_cast<std::size_t>(i)].topology_time = 0.0f;
     });
+    for (const int i : optimized)
+      agents[static_cast<std::size_t>(i)].topology_time = 0.0f;
   }
 
   // What the corridor phases are to do with agent i this step (the kCorridor* bits), and its
@@ -1229,7 +1275,7 @@ std::size_t CorridorNavigator::memory_bytes() const {
   for (const auto& [goal, cached] : impl_->trees)
     trees += sizeof(cached) + cached.tree.memory_bytes();
   return impl_->agents.size() * sizeof(NavAgent) + impl_->queue.size() * sizeof(int) +
-         navmesh_table_bytes() + trees;
+         impl_->outcome.capacity() + navmesh_table_bytes() + trees;
 }
 
 std::size_t CorridorNavigator::navmesh_table_bytes() const {

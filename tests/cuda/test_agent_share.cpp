@@ -148,6 +148,8 @@ public:
   std::size_t assigned_count() const override { return arrays_ ? arrays_->count() : 0; }
   void keep_corridor_rows() override {}
   void kept_rows_changed() override { ADD_FAILURE() << "a corridor phase ran"; }
+  bool splits_corridor_rows() const override { return false; }
+  bool computes_row(std::int32_t) const override { return true; }
   void fetch_kept_rows(std::span<const std::int32_t>) override {
     ADD_FAILURE() << "a corridor phase ran";
   }
