@@ -296,6 +296,8 @@ public:
   virtual bool computes_row(std::int32_t agent) const = 0;
   /// Every process, with the same `which`: the `kept` rows of the agents of `which` that are
   /// their owner's alone become the owner's on every process, and so every process's alike.
+  /// Where every row of `which` is alike already nothing travels, and one process alone may ask
+  /// (rank 0 writing a checkpoint after gather_everything()).
   virtual void fetch_kept_rows(std::span<const std::int32_t> which) = 0;
   /// As fetch_kept_rows, but of `columns` (part of what the `kept` rows hold, in columns of
   /// their own): the rows stay their owner's alone.

@@ -51,6 +51,9 @@ void MpiAgentShare::assign(AgentArrays& agents) {
   present_.resize(n);
   for (std::size_t i = 0; i < n; ++i)
     present_[i] = agents.mode[i] != kAgentInactive ? 1 : 0;
+  // The placement's inputs, which every rank must hold alike to place alike.
+  require_alike(std::as_bytes(std::span<const glm::vec3>(agents.position)), "agent positions");
+  require_alike(std::as_bytes(std::span<const std::uint8_t>(present_)), "agents present");
   domains_.place(agents.position, present_);
   const std::span<const int> domain = domains_.domain_of_agents();
   owner_.assign(domain.begin(), domain.end());
@@ -180,8 +183,11 @@ void MpiAgentShare::send_from_holders(const std::vector<AgentColumn>& columns,
     from[static_cast<std::size_t>(holder_[k])].push_back(i);
     any = true;
   }
+  // Alike everywhere: every rank skips alike, and one rank alone may ask (rank 0 writing a
+  // checkpoint, after gather_everything()).
   if (!any)
-    return; // alike everywhere: every rank skips alike
+    return;
+  require_alike(std::as_bytes(which), "lists of the corridor rows the host reads");
   for (std::size_t r = 0; r < ranks(); ++r) {
     std::sort(from[r].begin(), from[r].end());
     from[r].erase(std::unique(from[r].begin(), from[r].end()), from[r].end());
@@ -199,6 +205,28 @@ void MpiAgentShare::send_from_holders(const std::vector<AgentColumn>& columns,
       for (const std::int32_t i : from[r])
         kept_alike_[static_cast<std::size_t>(i)] = 1;
   }
+}
+
+void MpiAgentShare::require_alike(std::span<const std::byte> bytes, const char* what) {
+  // What every rank computes for every agent must be the same bytes on every rank; a rank whose
+  // bytes parted ways would decide otherwise and wait in an exchange the others skip. A digest
+  // (FNV-1a's step, 8 bytes at a time: a step's positions in well under a millisecond), its
+  // largest and smallest over the ranks, tells it at once, as an error.
+  constexpr std::uint64_t kPrime = 1099511628211ull;
+  std::uint64_t digest = 14695981039346656037ull ^ bytes.size();
+  std::size_t at = 0;
+  for (; at + sizeof(std::uint64_t) <= bytes.size(); at += sizeof(std::uint64_t)) {
+    std::uint64_t word = 0;
+    std::memcpy(&word, bytes.data() + at, sizeof word);
+    digest = (digest ^ word) * kPrime;
+  }
+  for (; at < bytes.size(); ++at)
+    digest = (digest ^ std::to_integer<std::uint64_t>(bytes[at])) * kPrime;
+  std::uint64_t range[2] = {digest, ~digest}; // the largest of both: the max and the min
+  MPI_Allreduce(MPI_IN_PLACE, range, 2, MPI_UINT64_T, MPI_MAX, comm_);
+  if (range[0] != digest || ~range[1] != digest)
+    throw std::logic_error(std::string("MPI split: the ranks hold different ") + what +
+                           " (a bug in crowd: the ranks parted ways)");
 }
 
 void MpiAgentShare::share_changed_rows(const std::vector<AgentColumn>& columns,

@@ -110,6 +110,8 @@ private:
   /// alone, from the holder to every rank (MPI_Allgatherv); marks them alike when `alike`.
   void send_from_holders(const std::vector<AgentColumn>& columns,
                          std::span<const std::int32_t> which, bool alike);
+  /// Throws std::logic_error on every rank unless every rank passed the same `bytes`.
+  void require_alike(std::span<const std::byte> bytes, const char* what);
   /// After Proximity: the ranks that own a neighbour of an agent here are asked for its rows.
   void find_ghosts(const AgentArrays& agents);
 

@@ -183,14 +183,19 @@ TEST_P(MpiSamples, OneToFourRanksWriteTheBytesOfOneProcess) {
 
 // circle: 100 agents pressed through one point, neighbours across every domain border; film_shot:
 // emitters, waypoints and waits, its film exported as USD and CSV at 24 fps; dropped_crate:
-// obstacles put down and lifted; links: off-mesh links crossed.
+// obstacles put down and lifted; links: off-mesh links crossed; accessible_route: agents of
+// their own query filter, whose corridors the host follows with Detour; plaza_mesh: a mesh world
+// with a ramp, where the navmesh tables leave shortcuts and moves to the host, which answers
+// them on every rank from the rows their owners send (without those rows the ranks part ways).
 INSTANTIATE_TEST_SUITE_P(
     MpiRuns, MpiSamples,
     ::testing::Values(
         MpiRun{"circle.json", "--steps 150", {"trajectory.csv"}, "circle"},
         MpiRun{"film_shot.json", "--steps 240 --fps 24", {"shot.usda", "shot.csv"}, "film_shot"},
         MpiRun{"dropped_crate.json", "--steps 250", {"trajectory.csv"}, "dropped_crate"},
-        MpiRun{"links.json", "--steps 200", {"trajectory.csv"}, "links"}),
+        MpiRun{"links.json", "--steps 200", {"trajectory.csv"}, "links"},
+        MpiRun{"accessible_route.json", "--steps 200", {"trajectory.csv"}, "accessible_route"},
+        MpiRun{"plaza_mesh.json", "--steps 300", {"trajectory.csv"}, "plaza_mesh"}),
     [](const ::testing::TestParamInfo<MpiRun>& param) { return std::string(param.param.name); });
 
 TEST(CrowdRunUnderMpirun, PathTreesBuiltAcrossRanksGiveTheBytesOfOneProcess) {
