@@ -66,39 +66,52 @@ inline std::size_t row_bytes(const std::vector<AgentColumn>& columns) {
   return row;
 }
 
+namespace share_detail {
+
+/// Agent after agent, each agent's columns in turn: its whole rows, or what is in use of them.
+template <bool kInUse>
+std::byte* pack(const std::vector<AgentColumn>& columns, std::span<const std::int32_t> agents,
+                std::byte* out) {
+  for (const std::int32_t i : agents)
+    for (const AgentColumn& c : columns) {
+      const std::size_t bytes = kInUse ? c.used_bytes_of(i) : c.bytes_per_agent;
+      std::memcpy(out, c.data + static_cast<std::size_t>(i) * c.bytes_per_agent, bytes);
+      out += bytes;
+    }
+  return out;
+}
+
+template <bool kInUse>
+const std::byte* unpack(const std::vector<AgentColumn>& columns,
+                        std::span<const std::int32_t> agents, const std::byte* in) {
+  for (const std::int32_t i : agents)
+    for (const AgentColumn& c : columns) {
+      const std::size_t bytes = kInUse ? c.used_bytes_of(i) : c.bytes_per_agent;
+      std::memcpy(c.data + static_cast<std::size_t>(i) * c.bytes_per_agent, in, bytes);
+      in += bytes;
+    }
+  return in;
+}
+
+} // namespace share_detail
+
 /// The rows of `columns` of `agents`, agent after agent, each agent's columns in turn, at `out`;
 /// returns the end. How a split's rows travel, between processes and to and from a device.
 inline std::byte* pack_rows(const std::vector<AgentColumn>& columns,
                             std::span<const std::int32_t> agents, std::byte* out) {
-  for (const std::int32_t i : agents)
-    for (const AgentColumn& c : columns) {
-      std::memcpy(out, c.data + static_cast<std::size_t>(i) * c.bytes_per_agent, c.bytes_per_agent);
-      out += c.bytes_per_agent;
-    }
-  return out;
+  return share_detail::pack<false>(columns, agents, out);
 }
 
 /// pack_rows undone: the rows at `in` written into `columns`; returns the end.
 inline const std::byte* unpack_rows(const std::vector<AgentColumn>& columns,
                                     std::span<const std::int32_t> agents, const std::byte* in) {
-  for (const std::int32_t i : agents)
-    for (const AgentColumn& c : columns) {
-      std::memcpy(c.data + static_cast<std::size_t>(i) * c.bytes_per_agent, in, c.bytes_per_agent);
-      in += c.bytes_per_agent;
-    }
-  return in;
+  return share_detail::unpack<false>(columns, agents, in);
 }
 
 /// As pack_rows, of each row only what is in use (AgentColumn::used).
 inline std::byte* pack_used_rows(const std::vector<AgentColumn>& columns,
                                  std::span<const std::int32_t> agents, std::byte* out) {
-  for (const std::int32_t i : agents)
-    for (const AgentColumn& c : columns) {
-      const std::size_t bytes = c.used_bytes_of(i);
-      std::memcpy(out, c.data + static_cast<std::size_t>(i) * c.bytes_per_agent, bytes);
-      out += bytes;
-    }
-  return out;
+  return share_detail::pack<true>(columns, agents, out);
 }
 
 /// pack_used_rows undone, each row's count read as its `used` column was just written; the
@@ -106,13 +119,7 @@ inline std::byte* pack_used_rows(const std::vector<AgentColumn>& columns,
 inline const std::byte* unpack_used_rows(const std::vector<AgentColumn>& columns,
                                          std::span<const std::int32_t> agents,
                                          const std::byte* in) {
-  for (const std::int32_t i : agents)
-    for (const AgentColumn& c : columns) {
-      const std::size_t bytes = c.used_bytes_of(i);
-      std::memcpy(c.data + static_cast<std::size_t>(i) * c.bytes_per_agent, in, bytes);
-      in += bytes;
-    }
-  return in;
+  return share_detail::unpack<true>(columns, agents, in);
 }
 
 /// The bytes pack_used_rows writes of `agents`.

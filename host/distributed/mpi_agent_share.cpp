@@ -80,7 +80,8 @@ void MpiAgentShare::assign(AgentArrays& agents) {
       receive[static_cast<std::size_t>(from)].push_back(static_cast<std::int32_t>(i));
   }
   if (any_moved)
-    exchange_rows(kept_columns(agents), send, receive);
+    exchange_rows(kept_columns(agents, [](ColumnReach r) { return r == ColumnReach::OwnerKept; }),
+                  send, receive);
   holder_ = owner_;
   kept_alike_.resize(n, 1); // the agents added since: every rank computed them
   ++steps_;
@@ -128,19 +129,15 @@ void MpiAgentShare::find_ghosts(const AgentArrays& agents) {
 void MpiAgentShare::gather_everything() {
   if (arrays_ == nullptr)
     return; // no step split yet: every rank's rows are the same
-  std::vector<AgentColumn> columns =
-      split_columns(*arrays_, [](ColumnReach r) { return r != ColumnReach::Everyone; });
-  if (corridors_split_)
-    for (const AgentColumn& c : corridor_phase_columns(*arrays_).kept)
-      columns.push_back(c);
-  all_gather_rows(columns, "the agents' state");
+  all_gather_rows(kept_columns(*arrays_, [](ColumnReach r) { return r != ColumnReach::Everyone; }),
+                  "the agents' state");
   holder_.assign(static_cast<std::size_t>(arrays_->count()), -1);
   kept_alike_.assign(static_cast<std::size_t>(arrays_->count()), 1);
 }
 
-std::vector<AgentColumn> MpiAgentShare::kept_columns(AgentArrays& agents) const {
-  std::vector<AgentColumn> columns =
-      split_columns(agents, [](ColumnReach r) { return r == ColumnReach::OwnerKept; });
+std::vector<AgentColumn> MpiAgentShare::kept_columns(AgentArrays& agents,
+                                                     bool (*keep)(ColumnReach)) const {
+  std::vector<AgentColumn> columns = split_columns(agents, keep);
   if (corridors_split_)
     for (const AgentColumn& c : corridor_phase_columns(agents).kept)
       columns.push_back(c);
@@ -194,10 +191,7 @@ void MpiAgentShare::send_from_holders(const std::vector<AgentColumn>& columns,
   }
   send_.resize(used_bytes(columns, from[rank()]));
   pack_used_rows(columns, from[rank()], send_.data());
-  auto mine = static_cast<long long>(send_.size());
-  std::vector<long long> bytes(ranks());
-  MPI_Allgather(&mine, 1, MPI_LONG_LONG, bytes.data(), 1, MPI_LONG_LONG, comm_);
-  const std::vector<std::byte> all = all_gather_bytes(send_, bytes, "corridor rows");
+  const std::vector<std::byte> all = all_gather_sized(send_, "corridor rows");
   for (std::size_t r = 0; r < ranks(); ++r) {
     if (r != rank())
       unpack_used_rows(columns, from[r], all.data() + offsets_[r]);
@@ -239,20 +233,10 @@ void MpiAgentShare::share_rows(const std::vector<AgentColumn>& columns, const ch
 }
 
 std::vector<std::int32_t> MpiAgentShare::gather_agents(std::span<const std::int32_t> mine) {
-  constexpr auto kId = static_cast<long long>(sizeof(std::int32_t));
-  auto my_count = static_cast<long long>(mine.size());
-  std::vector<long long> counts(ranks());
-  MPI_Allgather(&my_count, 1, MPI_LONG_LONG, counts.data(), 1, MPI_LONG_LONG, comm_);
-  bool any = false;
-  for (long long& c : counts) {
-    any = any || c > 0;
-    c *= kId;
-  }
-  if (!any)
-    return {};
-  const std::vector<std::byte> all = all_gather_bytes(std::as_bytes(mine), counts, "agent lists");
+  const std::vector<std::byte> all = all_gather_sized(std::as_bytes(mine), "agent lists");
   std::vector<std::int32_t> agents(all.size() / sizeof(std::int32_t));
-  std::memcpy(agents.data(), all.data(), all.size());
+  if (!agents.empty()) // an empty vector's data() may be null
+    std::memcpy(agents.data(), all.data(), all.size());
   std::sort(agents.begin(), agents.end());
   agents.erase(std::unique(agents.begin(), agents.end()), agents.end());
   return agents;
@@ -352,6 +336,16 @@ std::vector<std::byte> MpiAgentShare::all_gather_bytes(std::span<const std::byte
   sent_sum_ += static_cast<double>(mine.size());
   received_sum_ += static_cast<double>(all.size() - mine.size());
   return all;
+}
+
+std::vector<std::byte> MpiAgentShare::all_gather_sized(std::span<const std::byte> mine,
+                                                       const char* what) {
+  auto mine_bytes = static_cast<long long>(mine.size());
+  std::vector<long long> bytes(ranks());
+  MPI_Allgather(&mine_bytes, 1, MPI_LONG_LONG, bytes.data(), 1, MPI_LONG_LONG, comm_);
+  if (std::all_of(bytes.begin(), bytes.end(), [](long long b) { return b == 0; }))
+    return {}; // nothing anywhere: every rank skips the gather alike
+  return all_gather_bytes(mine, bytes, what);
 }
 
 void MpiAgentShare::all_gather_rows(const std::vector<AgentColumn>& columns, const char* what,

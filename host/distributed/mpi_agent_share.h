@@ -82,6 +82,9 @@ private:
   /// is this rank's. Throws when the total passes what one MPI_Allgatherv carries.
   std::vector<std::byte> all_gather_bytes(std::span<const std::byte> mine,
                                           const std::vector<long long>& bytes, const char* what);
+  /// As all_gather_bytes, each rank's byte count gathered first (MPI_Allgather), so that no rank
+  /// needs to know what the others send; nothing more when every rank sends nothing.
+  std::vector<std::byte> all_gather_sized(std::span<const std::byte> mine, const char* what);
   /// `send` holds `send_bytes[r]` bytes for each rank r in turn; returns what each rank r sent
   /// here (`receive_bytes[r]`, which the caller knows), rank after rank (MPI_Alltoallv), and
   /// leaves rank r's offset in receive_offsets_. Throws as all_gather_bytes.
@@ -103,9 +106,9 @@ private:
   /// pack_rows), the rows that are as they were (the receivers keep theirs).
   void all_gather_rows(const std::vector<AgentColumn>& columns, const char* what,
                        std::optional<std::span<const std::byte>> before = std::nullopt);
-  /// The columns that move with an agent to its next owner: the stages' OwnerKept ones, and the
-  /// corridor phases' once they are split.
-  std::vector<AgentColumn> kept_columns(AgentArrays& agents) const;
+  /// The split stages' columns of the reaches `keep` accepts (split_columns), and the corridor
+  /// phases' once they are split: with OwnerKept, what moves with an agent to its next owner.
+  std::vector<AgentColumn> kept_columns(AgentArrays& agents, bool (*keep)(ColumnReach)) const;
   /// The rows of `columns` of the agents of `which` whose corridor rows are their holder's
   /// alone, from the holder to every rank (MPI_Allgatherv); marks them alike when `alike`.
   void send_from_holders(const std::vector<AgentColumn>& columns,

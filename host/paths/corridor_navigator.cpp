@@ -111,7 +111,6 @@ constexpr std::uint8_t kOutcomePath = 0x01;
 constexpr std::uint8_t kOutcomeUnreachable = 0x02;
 
 struct PathResult {
-  int agent = -1;
   std::vector<dtPolyRef> path;
   glm::vec3 end{0.0f};
   bool ok = false;
@@ -493,7 +492,6 @@ struct CorridorNavigator::Impl {
 
   PathResult search(int i) {
     PathResult result;
-    result.agent = i;
     const NavAgent& a = agents[static_cast<std::size_t>(i)];
     if (search_by_tiles(i, result))
       return result;
