@@ -32,7 +32,7 @@ void DomainAssignment::place(std::span<const glm::vec3> positions,
   const double mean = static_cast<double>(present_agents) / domains_;
   if (present_agents > 0 && *std::max_element(present_count_.begin(), present_count_.end()) >
                                 (1.0 + tolerance_) * mean + 1.0) {
-    split_ = DomainSplit::bisect(positions, present, domains_);
+    split_ = DomainSplit::bisect_along(split_, positions, present);
     ++rebalances_;
     count_domains(positions, present);
   }

@@ -1,10 +1,12 @@
 // Every agent placed in a spatial domain (DomainSplit), step after step: the split is kept
 // while it stays balanced and bisected again when the largest domain holds more than
-// (1 + tolerance) times the mean agent count. What both the split of a run across MPI ranks
+// (1 + tolerance) times the mean agent count; a rebalance moves the cuts along the axes they
+// had (DomainSplit::bisect_along). What both the split of a run across MPI ranks
 // (mpi_agent_share.h) and its one-process model (domain_tally.h) place agents with.
 //
-// The result depends only on the positions and presence given, never on the order of calls on
-// other processes: every rank places the same agents in the same domains.
+// The result depends only on the positions and presence given, at this call and the earlier
+// ones (whose cuts' axes a rebalance keeps), never on calls on other processes: every rank
+// places the same agents in the same domains.
 #pragma once
 
 #include "host/distributed/domain_split.h"

@@ -28,6 +28,18 @@ DomainSplit::DomainSplit() {
 
 DomainSplit DomainSplit::bisect(std::span<const glm::vec3> positions,
                                 std::span<const std::uint8_t> present, int domains) {
+  return bisect(positions, present, domains, nullptr);
+}
+
+DomainSplit DomainSplit::bisect_along(const DomainSplit& before,
+                                      std::span<const glm::vec3> positions,
+                                      std::span<const std::uint8_t> present) {
+  return bisect(positions, present, before.count(), &before.nodes_);
+}
+
+DomainSplit DomainSplit::bisect(std::span<const glm::vec3> positions,
+                                std::span<const std::uint8_t> present, int domains,
+                                const std::vector<Node>* axes) {
   DomainSplit split;
   split.boxes_.clear();
   split.nodes_.clear();
@@ -35,13 +47,14 @@ DomainSplit DomainSplit::bisect(std::span<const glm::vec3> positions,
   for (std::size_t i = 0; i < std::min(positions.size(), present.size()); ++i)
     if (present[i])
       ids.push_back(static_cast<int>(i));
-  split.split(positions, ids, 0, ids.size(), std::max(domains, 1),
+  split.split(positions, axes, ids, 0, ids.size(), std::max(domains, 1),
               {{-kInfinity, -kInfinity}, {kInfinity, kInfinity}});
   return split;
 }
 
-int DomainSplit::split(std::span<const glm::vec3> positions, std::vector<int>& ids,
-                       std::size_t begin, std::size_t end, int domains, DomainBox box) {
+int DomainSplit::split(std::span<const glm::vec3> positions, const std::vector<Node>* axes,
+                       std::vector<int>& ids, std::size_t begin, std::size_t end, int domains,
+                       DomainBox box) {
   const int node = static_cast<int>(nodes_.size());
   nodes_.push_back({});
   if (domains == 1) {
@@ -49,14 +62,24 @@ int DomainSplit::split(std::span<const glm::vec3> positions, std::vector<int>& i
     boxes_.push_back(box);
     return node;
   }
-  // Cut across the longer side of the agents' extent (the box itself may be unbounded).
+  // Cut across the longer side of the agents' extent (the box itself may be unbounded). A kept
+  // split's axis stays until the other side is more than kTurnAfter times as long: turning a
+  // cut moves about half the box's agents, a cut across the shorter side only lengthens the
+  // border (and the ghosts) while the crowd's shape is not far from square.
+  constexpr float kTurnAfter = 2.0f;
   glm::vec2 lo(kInfinity), hi(-kInfinity);
   for (std::size_t k = begin; k < end; ++k) {
     const glm::vec3& p = positions[static_cast<std::size_t>(ids[k])];
     lo = glm::min(lo, glm::vec2(p.x, p.z));
     hi = glm::max(hi, glm::vec2(p.x, p.z));
   }
-  const int axis = begin < end && hi.y - lo.y > hi.x - lo.x ? 1 : 0;
+  const glm::vec2 extent = hi - lo; // -infinity without agents
+  int axis = begin < end && extent.y > extent.x ? 1 : 0;
+  if (axes != nullptr) {
+    const int kept = (*axes)[static_cast<std::size_t>(node)].axis;
+    if (begin == end || !(extent[1 - kept] > kTurnAfter * extent[kept]))
+      axis = kept;
+  }
   const int low_domains = domains / 2;
   // The low side's share of the agents, in proportion to its domains.
   const std::size_t middle = begin + (end - begin) * static_cast<std::size_t>(low_domains) /
@@ -101,8 +124,8 @@ int DomainSplit::split(std::span<const glm::vec3> positions, std::vector<int>& i
   DomainBox low_box = box, high_box = box;
   (axis == 0 ? low_box.hi.x : low_box.hi.y) = cut;
   (axis == 0 ? high_box.lo.x : high_box.lo.y) = cut;
-  const int low = split(positions, ids, begin, low_end, low_domains, low_box);
-  const int high = split(positions, ids, low_end, end, domains - low_domains, high_box);
+  const int low = split(positions, axes, ids, begin, low_end, low_domains, low_box);
+  const int high = split(positions, axes, ids, low_end, end, domains - low_domains, high_box);
   Node& n = nodes_[static_cast<std::size_t>(node)];
   n.axis = axis;
   n.cut = cut;

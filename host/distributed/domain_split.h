@@ -31,6 +31,12 @@ public:
   /// no agent (fewer agents than domains).
   static DomainSplit bisect(std::span<const glm::vec3> positions,
                             std::span<const std::uint8_t> present, int domains);
+  /// The same, each cut across the same axis as `before`'s (a split into as many domains)
+  /// unless the agents it divides now reach more than twice as far along the other axis: a
+  /// rebalance moves the cuts rather than turning them. Bisected afresh, a squarish crowd
+  /// may swap its cuts' axes and send about half its agents to another domain.
+  static DomainSplit bisect_along(const DomainSplit& before, std::span<const glm::vec3> positions,
+                                  std::span<const std::uint8_t> present);
 
   int count() const { return static_cast<int>(boxes_.size()); }
   const DomainBox& box(int domain) const { return boxes_[static_cast<std::size_t>(domain)]; }
@@ -44,8 +50,13 @@ private:
     int low = -1, high = -1;
     int domain = -1; ///< A leaf's domain, else -1.
   };
-  int split(std::span<const glm::vec3> positions, std::vector<int>& ids, std::size_t begin,
-            std::size_t end, int domains, DomainBox box);
+  /// `axes`: the nodes whose cuts' axes to keep (those of a split into as many domains, whose
+  /// nodes come in the same order), or null to cut across the agents' longer side.
+  static DomainSplit bisect(std::span<const glm::vec3> positions,
+                            std::span<const std::uint8_t> present, int domains,
+                            const std::vector<Node>* axes);
+  int split(std::span<const glm::vec3> positions, const std::vector<Node>* axes,
+            std::vector<int>& ids, std::size_t begin, std::size_t end, int domains, DomainBox box);
 
   std::vector<Node> nodes_;
   std::vector<DomainBox> boxes_;

@@ -1,10 +1,12 @@
 // host/distributed/domain_assignment.h: the domains every rank of an MPI run places the agents
 // in. An agent walking round the corner where four domains meet migrates into each in turn,
 // the split staying as it is while the counts stay balanced; every agent, present or not, has
-// a domain; and the same positions give the same domains whatever the order of the calls.
+// a domain; the same positions give the same domains whatever the order of the calls; and a
+// rebalance moves the cuts rather than turning them.
 #include "host/distributed/domain_assignment.h"
 
 #include <algorithm>
+#include <cmath>
 #include <gtest/gtest.h>
 #include <set>
 #include <vector>
@@ -93,6 +95,37 @@ TEST(DomainAssignment, TheSamePositionsGiveTheSameDomainsWhateverCameBefore) {
   EXPECT_EQ(again.rebalances(), 1);
   const std::span<const int> counts = again.present_per_domain();
   EXPECT_LE(*std::max_element(counts.begin(), counts.end()), 34);
+}
+
+TEST(DomainAssignment, ARebalanceMovesTheCutsRatherThanTurningThem) {
+  // 24 x 20 agents at 1 m: one cut across x. Then the right half squeezes into the left's
+  // middle, x from 8 to 11: the crowd is now deeper than wide, and every agent on the left.
+  std::vector<glm::vec3> positions;
+  for (int z = 0; z < 20; ++z)
+    for (int x = 0; x < 24; ++x)
+      positions.emplace_back(0.5f + static_cast<float>(x), 0.0f, 0.5f + static_cast<float>(z));
+  const std::vector<std::uint8_t> present(positions.size(), 1);
+  DomainAssignment domains(2);
+  domains.place(positions, present);
+  const std::vector<int> before(domains.domain_of_agents().begin(),
+                                domains.domain_of_agents().end());
+  ASSERT_TRUE(std::isfinite(domains.split().box(0).hi.x));
+  for (glm::vec3& p : positions)
+    if (p.x > 12.0f)
+      p.x = 8.0f + 0.25f * (p.x - 12.0f) + 0.01f * p.z; // apart, so that any cut can fall
+  domains.place(positions, present);
+  ASSERT_EQ(domains.rebalances(), 1);
+  EXPECT_TRUE(std::isfinite(domains.split().box(0).hi.x)); // still across x
+  for (const int count : domains.present_per_domain())
+    EXPECT_EQ(count, 240);
+  // A fresh bisection turns the cut (across z now) and moves about half the crowd.
+  const DomainSplit fresh = DomainSplit::bisect(positions, present, 2);
+  ASSERT_TRUE(std::isfinite(fresh.box(0).hi.y));
+  long long fresh_moves = 0;
+  for (std::size_t i = 0; i < positions.size(); ++i)
+    fresh_moves += fresh.domain_of(positions[i]) != before[i] ? 1 : 0;
+  EXPECT_GE(fresh_moves, 200);
+  EXPECT_LE(domains.migrations(), fresh_moves / 2); // the band the cut moved across
 }
 
 } // namespace

@@ -1,7 +1,10 @@
-// host/distributed/domain_split.h: spatial domains balanced by agent count.
+// host/distributed/domain_split.h: spatial domains balanced by agent count, and bisected again
+// along the axes of an earlier split.
 #include "host/distributed/domain_split.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <gtest/gtest.h>
 #include <random>
 #include <vector>
@@ -79,6 +82,50 @@ TEST(DomainSplit, AbsentAgentsAreLeftOutAndDomainsMayHoldNoAgent) {
     ++counts[static_cast<std::size_t>(split.domain_of(at[i]))];
   EXPECT_EQ(std::count(counts.begin(), counts.end(), 1), 3); // one agent each
   EXPECT_EQ(std::count(counts.begin(), counts.end(), 0), 5); // and five domains with none
+}
+
+/// The axis of a two-domain split's one cut: 0 across x (its boxes meet at an x), 1 across z.
+int cut_axis(const DomainSplit& split) {
+  return std::isfinite(split.box(0).hi.x) ? 0 : 1;
+}
+
+/// `count` agents spread over a w x d rectangle (x by z).
+std::vector<glm::vec3> rectangle(int count, float w, float d, unsigned seed) {
+  std::mt19937 random(seed);
+  std::uniform_real_distribution<float> x(0.0f, w), z(0.0f, d);
+  std::vector<glm::vec3> at;
+  for (int i = 0; i < count; ++i)
+    at.push_back({x(random), 0.0f, z(random)});
+  return at;
+}
+
+TEST(DomainSplit, BisectedAlongAnEarlierSplitItsCutsKeepTheirAxesUntilTheOtherSideIsTwiceAsLong) {
+  const std::vector<std::uint8_t> present(600, 1);
+  const DomainSplit wide = DomainSplit::bisect(rectangle(600, 100.0f, 80.0f, 7), present, 2);
+  ASSERT_EQ(cut_axis(wide), 0);
+  // Now a little deeper than wide: bisected afresh the cut turns, along the earlier one it
+  // stays, and still halves the agents.
+  const std::vector<glm::vec3> deeper = rectangle(600, 80.0f, 100.0f, 8);
+  EXPECT_EQ(cut_axis(DomainSplit::bisect(deeper, present, 2)), 1);
+  const DomainSplit kept = DomainSplit::bisect_along(wide, deeper, present);
+  EXPECT_EQ(cut_axis(kept), 0);
+  const std::vector<int> counts = agents_per_domain(kept, deeper);
+  EXPECT_LE(std::abs(counts[0] - counts[1]), 1);
+  // More than twice as deep as wide: the cut turns.
+  EXPECT_EQ(cut_axis(DomainSplit::bisect_along(wide, rectangle(600, 40.0f, 100.0f, 9), present)),
+            1);
+  // Every cut of a deeper tree keeps its own axis, the boxes still tiling the plane.
+  const DomainSplit five = DomainSplit::bisect(rectangle(600, 100.0f, 80.0f, 10), present, 5);
+  const DomainSplit five_kept = DomainSplit::bisect_along(five, deeper, present);
+  ASSERT_EQ(five_kept.count(), 5);
+  for (int d = 0; d < 5; ++d)
+    for (const bool x_side : {true, false}) {
+      const auto bounded = [&](const DomainSplit& s) {
+        return x_side ? std::isfinite(s.box(d).lo.x) || std::isfinite(s.box(d).hi.x)
+                      : std::isfinite(s.box(d).lo.y) || std::isfinite(s.box(d).hi.y);
+      };
+      EXPECT_EQ(bounded(five_kept), bounded(five)) << "domain " << d;
+    }
 }
 
 TEST(DomainSplit, DistanceToABoxIsTheGroundDistanceToItsNearestEdgeOrCorner) {
