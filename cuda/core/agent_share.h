@@ -231,10 +231,13 @@ inline std::vector<AgentColumn> split_columns(AgentArrays& agents, bool (*keep)(
 
 /// What the split corridor phases write of an agent that later steps read (agents.corridors:
 /// its corridor row and corners, the state bits the phases ask the host with; its preferred
-/// velocity and corridor direction), and of those what its neighbours' owners read (the
-/// preferred velocity: collision.h and standoff.h read a neighbour's).
+/// velocity and corridor direction), of those what the split stages read of the agent (its
+/// polygons, for ttc_avoidance.h's corridor sides, its preferred velocity and corridor
+/// direction), and what its neighbours' owners read (the preferred velocity: collision.h and
+/// standoff.h read a neighbour's).
 struct CorridorPhaseColumns {
   std::vector<AgentColumn> kept;
+  std::vector<AgentColumn> read_by_owner;
   std::vector<AgentColumn> to_neighbours;
 };
 
@@ -247,12 +250,13 @@ inline CorridorPhaseColumns corridor_phase_columns(AgentArrays& a) {
     whole.element_bytes = element;
     return whole;
   };
-  return {{column(c.size), in_use(column(c.polys, c.capacity), c.size, sizeof(std::int32_t)),
-           column(c.position), column(c.target), column(c.corner_count),
+  const AgentColumn polys = in_use(column(c.polys, c.capacity), c.size, sizeof(std::int32_t));
+  return {{column(c.size), polys, column(c.position), column(c.target), column(c.corner_count),
            in_use(column(c.corner_verts, c.corner_capacity), c.corner_count, sizeof(glm::vec3)),
            in_use(column(c.corner_flags, c.corner_capacity), c.corner_count, 1),
            in_use(column(c.corner_polys, c.corner_capacity), c.corner_count, sizeof(std::int32_t)),
            column(c.state), column(a.preferred_velocity), column(a.corridor_direction)},
+          {column(c.size), polys, column(a.preferred_velocity), column(a.corridor_direction)},
           {column(a.preferred_velocity)}};
 }
 
@@ -276,15 +280,22 @@ public:
 
   // ---- Phases outside the kernel stages split the same way: the CPU executor's corridor
   // phases, around the kernel stages (cuda/core/executor.h), run for the agents the last assign()
-  // gave this process, and for the agents added since, which every process computes. What
-  // they write that later steps read (the corridor rows, the preferred velocity) stays with the
-  // owner like the OwnerKept columns; the host, which plans every agent's path on every process,
-  // asks for the rows it reads (fetch_kept_rows), and what every process reads of every agent
-  // (the checks, the positions the corridor move put back) reaches every process.
+  // gave this process for them (corridor_owned()), and for the agents added since, which every
+  // process computes. What they write that later steps read (the corridor rows, the preferred
+  // velocity) stays with the process that ran them, and moves with the agent like the OwnerKept
+  // columns; the host, which plans every agent's path on every process, asks for the rows it
+  // reads (fetch_kept_rows), and what every process reads of every agent (the checks, the
+  // positions the corridor move put back) reaches every process.
 
   /// The agents the last assign() placed, 0 before the first: the agents from this id on were
   /// added since, and every process computes them.
   virtual std::size_t assigned_count() const = 0;
+  /// The placed agents whose corridor rows this process holds and runs the corridor phases for,
+  /// ascending: owned(), or agents of a placement of their own, balanced by the corridor
+  /// phases' work. In the latter case assign() brings the owner of each agent the part of its
+  /// corridor row the split stages read (its polygons, preferred velocity and corridor
+  /// direction).
+  virtual std::span<const std::int32_t> corridor_owned() const = 0;
   /// From now on the corridor phases are split: the columns corridor_phase_columns lists move
   /// with an agent to its next owner, as the OwnerKept columns do, gather_everything() gathers
   /// them, and their `to_neighbours` reach the owners of an agent's neighbours each step, with
@@ -310,14 +321,14 @@ public:
   /// their own): the rows stay their owner's alone.
   virtual void fetch_rows(const std::vector<AgentColumn>& columns,
                           std::span<const std::int32_t> which) = 0;
-  /// After such a phase, every process: the rows of `columns` of every placed agent become its
-  /// owner's. `before` holds this process's owned() rows of `columns` as they were before the
-  /// phase (pack_rows); a row the owner left as it was is not sent, every process holding it
-  /// alike already.
+  /// After such a phase, every process: the rows of `columns` of every placed agent become those
+  /// of the process that ran the phase for it (corridor_owned()). `before` holds this process's
+  /// corridor_owned() rows of `columns` as they were before the phase (pack_rows); a row left as
+  /// it was is not sent, every process holding it alike already.
   virtual void share_changed_rows(const std::vector<AgentColumn>& columns,
                                   std::span<const std::byte> before, const char* what) = 0;
-  /// After such a phase, every process: the rows of `columns` of every placed agent become its
-  /// owner's (the zero rows are not sent).
+  /// After such a phase, every process: the rows of `columns` of every placed agent become those
+  /// of the process that ran the phase for it (the zero rows are not sent).
   virtual void share_rows(const std::vector<AgentColumn>& columns, const char* what) = 0;
   /// The agents of every process's `mine` (each ascending), ascending, each once.
   virtual std::vector<std::int32_t> gather_agents(std::span<const std::int32_t> mine) = 0;

@@ -59,7 +59,15 @@ std::string SplitRun::traffic_summary() const {
                 "rebalances; %lld path trees built on one rank for all\n",
                 t.ranks, t.mean_owned, t.mean_ghosts, t.bytes_sent / 1e6, t.bytes_received / 1e6,
                 t.migrations_per_step, t.rebalances, t.jobs_shared);
-  return line;
+  std::string summary = line;
+  if (t.mean_corridor_owned > 0) {
+    std::snprintf(line, sizeof line,
+                  "  corridors on domains of their own: rank 0 ran %.0f agents' a step, %lld "
+                  "rebalances, %.0f rows lent to their owner a step\n",
+                  t.mean_corridor_owned, t.corridor_rebalances, t.lent_per_step);
+    summary += line;
+  }
+  return summary;
 }
 
 } // namespace crowd

@@ -13,6 +13,34 @@ float ground(const glm::vec3& p, int axis) {
   return axis == 0 ? p.x : p.z;
 }
 
+// Orders [first, last) so that the agents before the returned position are the low side: the
+// most agents, in coordinate order (`before`), whose work is no more than the low side's share
+// of the range's, in proportion to its domains; every agent after it comes after them. Where
+// every agent's work is the same that is a count, found by selection; else by a sort and a
+// running sum.
+template <typename Before>
+std::vector<int>::iterator
+select_low_side(std::span<const std::uint8_t> work, std::vector<int>::iterator first,
+                std::vector<int>::iterator last, int low_domains, int domains, Before before) {
+  const auto work_of = [&](int id) -> std::uint64_t { return work[static_cast<std::size_t>(id)]; };
+  const std::uint64_t first_work = work_of(*first);
+  if (std::all_of(first, last, [&](int id) { return work_of(id) == first_work; })) {
+    const auto mid = first + (last - first) * low_domains / domains;
+    std::nth_element(first, mid, last, before);
+    return mid;
+  }
+  std::sort(first, last, before);
+  std::uint64_t total = 0;
+  for (auto it = first; it != last; ++it)
+    total += work_of(*it);
+  const std::uint64_t low_share = total * static_cast<std::uint64_t>(low_domains);
+  std::uint64_t sum = 0;
+  auto mid = first;
+  while (mid != last && (sum + work_of(*mid)) * static_cast<std::uint64_t>(domains) <= low_share)
+    sum += work_of(*mid++);
+  return mid;
+}
+
 } // namespace
 
 float DomainBox::distance_to(const glm::vec3& p) const {
@@ -27,34 +55,34 @@ DomainSplit::DomainSplit() {
 }
 
 DomainSplit DomainSplit::bisect(std::span<const glm::vec3> positions,
-                                std::span<const std::uint8_t> present, int domains) {
-  return bisect(positions, present, domains, nullptr);
+                                std::span<const std::uint8_t> work, int domains) {
+  return bisect(positions, work, domains, nullptr);
 }
 
 DomainSplit DomainSplit::bisect_along(const DomainSplit& before,
                                       std::span<const glm::vec3> positions,
-                                      std::span<const std::uint8_t> present) {
-  return bisect(positions, present, before.count(), &before.nodes_);
+                                      std::span<const std::uint8_t> work) {
+  return bisect(positions, work, before.count(), &before.nodes_);
 }
 
 DomainSplit DomainSplit::bisect(std::span<const glm::vec3> positions,
-                                std::span<const std::uint8_t> present, int domains,
+                                std::span<const std::uint8_t> work, int domains,
                                 const std::vector<Node>* axes) {
   DomainSplit split;
   split.boxes_.clear();
   split.nodes_.clear();
   std::vector<int> ids;
-  for (std::size_t i = 0; i < std::min(positions.size(), present.size()); ++i)
-    if (present[i])
+  for (std::size_t i = 0; i < std::min(positions.size(), work.size()); ++i)
+    if (work[i] > 0)
       ids.push_back(static_cast<int>(i));
-  split.split(positions, axes, ids, 0, ids.size(), std::max(domains, 1),
+  split.split(positions, work, axes, ids, 0, ids.size(), std::max(domains, 1),
               {{-kInfinity, -kInfinity}, {kInfinity, kInfinity}});
   return split;
 }
 
-int DomainSplit::split(std::span<const glm::vec3> positions, const std::vector<Node>* axes,
-                       std::vector<int>& ids, std::size_t begin, std::size_t end, int domains,
-                       DomainBox box) {
+int DomainSplit::split(std::span<const glm::vec3> positions, std::span<const std::uint8_t> work,
+                       const std::vector<Node>* axes, std::vector<int>& ids, std::size_t begin,
+                       std::size_t end, int domains, DomainBox box) {
   const int node = static_cast<int>(nodes_.size());
   nodes_.push_back({});
   if (domains == 1) {
@@ -81,9 +109,6 @@ int DomainSplit::split(std::span<const glm::vec3> positions, const std::vector<N
       axis = kept;
   }
   const int low_domains = domains / 2;
-  // The low side's share of the agents, in proportion to its domains.
-  const std::size_t middle = begin + (end - begin) * static_cast<std::size_t>(low_domains) /
-                                         static_cast<std::size_t>(domains);
   const auto before = [&](int a, int b) {
     const float ca = ground(positions[static_cast<std::size_t>(a)], axis);
     const float cb = ground(positions[static_cast<std::size_t>(b)], axis);
@@ -100,9 +125,10 @@ int DomainSplit::split(std::span<const glm::vec3> positions, const std::vector<N
                                                : 0.0f;
   } else {
     const auto first = ids.begin() + static_cast<std::ptrdiff_t>(begin);
-    const auto mid = ids.begin() + static_cast<std::ptrdiff_t>(middle);
     const auto last = ids.begin() + static_cast<std::ptrdiff_t>(end);
-    std::nth_element(first, mid, last, before);
+    // *mid: the first agent of the high side in coordinate order, every agent before it in the
+    // range coming before it.
+    const auto mid = select_low_side(work, first, last, low_domains, domains, before);
     const float above =
         mid == last ? kInfinity : ground(positions[static_cast<std::size_t>(*mid)], axis);
     if (mid == first) {
@@ -124,8 +150,8 @@ int DomainSplit::split(std::span<const glm::vec3> positions, const std::vector<N
   DomainBox low_box = box, high_box = box;
   (axis == 0 ? low_box.hi.x : low_box.hi.y) = cut;
   (axis == 0 ? high_box.lo.x : high_box.lo.y) = cut;
-  const int low = split(positions, axes, ids, begin, low_end, low_domains, low_box);
-  const int high = split(positions, axes, ids, low_end, end, domains - low_domains, high_box);
+  const int low = split(positions, work, axes, ids, begin, low_end, low_domains, low_box);
+  const int high = split(positions, work, axes, ids, low_end, end, domains - low_domains, high_box);
   Node& n = nodes_[static_cast<std::size_t>(node)];
   n.axis = axis;
   n.cut = cut;

@@ -1,8 +1,10 @@
-// The world split into spatial domains, one per MPI rank (issue 13), balanced by agent count:
+// The world split into spatial domains, one per MPI rank (issue 13), balanced by work:
 // recursive coordinate bisection (Berger & Bokhari, "A partitioning strategy for nonuniform
-// problems on multiprocessors", IEEE Trans. Computers 36(5), 1987). Each cut halves the agents
-// of a box (in proportion to the domains each side gets, so any domain count works) across the
-// box's longer side; the boxes tile the ground plane, the outer ones reaching to infinity.
+// problems on multiprocessors", IEEE Trans. Computers 36(5), 1987). Each cut halves the work
+// of a box's agents (in proportion to the domains each side gets, so any domain count works)
+// across the box's longer side; the boxes tile the ground plane, the outer ones reaching to
+// infinity. An agent's work is a small whole number, its cost in the caller's units (1 for
+// every agent: a balance by agent count); 0 leaves it out.
 //
 // Nothing here depends on the order the agents come in: ties on a coordinate are broken by
 // the agent's index, so every rank computes the same split from the same positions.
@@ -27,16 +29,16 @@ class DomainSplit {
 public:
   /// One domain covering the whole plane.
   DomainSplit();
-  /// Splits the agents i with present[i] set into `domains` (>= 1) domains. A domain may get
-  /// no agent (fewer agents than domains).
+  /// Splits the agents i with work[i] > 0 into `domains` (>= 1) domains of about equal work.
+  /// A domain may get no agent (fewer agents than domains).
   static DomainSplit bisect(std::span<const glm::vec3> positions,
-                            std::span<const std::uint8_t> present, int domains);
+                            std::span<const std::uint8_t> work, int domains);
   /// The same, each cut across the same axis as `before`'s (a split into as many domains)
   /// unless the agents it divides now reach more than twice as far along the other axis: a
   /// rebalance moves the cuts rather than turning them. Bisected afresh, a squarish crowd
   /// may swap its cuts' axes and send about half its agents to another domain.
   static DomainSplit bisect_along(const DomainSplit& before, std::span<const glm::vec3> positions,
-                                  std::span<const std::uint8_t> present);
+                                  std::span<const std::uint8_t> work);
 
   int count() const { return static_cast<int>(boxes_.size()); }
   const DomainBox& box(int domain) const { return boxes_[static_cast<std::size_t>(domain)]; }
@@ -53,10 +55,11 @@ private:
   /// `axes`: the nodes whose cuts' axes to keep (those of a split into as many domains, whose
   /// nodes come in the same order), or null to cut across the agents' longer side.
   static DomainSplit bisect(std::span<const glm::vec3> positions,
-                            std::span<const std::uint8_t> present, int domains,
+                            std::span<const std::uint8_t> work, int domains,
                             const std::vector<Node>* axes);
-  int split(std::span<const glm::vec3> positions, const std::vector<Node>* axes,
-            std::vector<int>& ids, std::size_t begin, std::size_t end, int domains, DomainBox box);
+  int split(std::span<const glm::vec3> positions, std::span<const std::uint8_t> work,
+            const std::vector<Node>* axes, std::vector<int>& ids, std::size_t begin,
+            std::size_t end, int domains, DomainBox box);
 
   std::vector<Node> nodes_;
   std::vector<DomainBox> boxes_;

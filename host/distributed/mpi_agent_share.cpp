@@ -1,8 +1,11 @@
 #include "host/distributed/mpi_agent_share.h"
 
+#include "cuda/kernels/corridor_following.h"
+
 #include <algorithm>
 #include <climits>
 #include <cstring>
+#include <numeric>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -34,9 +37,11 @@ bool zero_row(const AgentColumn& column, std::int32_t i) {
 
 } // namespace
 
-MpiAgentShare::MpiAgentShare(MPI_Comm comm) : comm_(comm), size_(size_of(comm)), domains_(size_) {
+MpiAgentShare::MpiAgentShare(MPI_Comm comm)
+    : comm_(comm), size_(size_of(comm)), domains_(size_), corridor_domains_(size_) {
   MPI_Comm_rank(comm_, &rank_);
   owned_by_.resize(ranks());
+  corridor_by_.resize(ranks());
   ghosts_from_.resize(ranks());
   ghosts_to_.resize(ranks());
   counts_.resize(ranks());
@@ -48,29 +53,74 @@ MpiAgentShare::MpiAgentShare(MPI_Comm comm) : comm_(comm), size_(size_of(comm)),
 void MpiAgentShare::assign(AgentArrays& agents) {
   arrays_ = &agents;
   const std::size_t n = static_cast<std::size_t>(agents.count());
-  present_.resize(n);
+  placed_work_.resize(n);
   for (std::size_t i = 0; i < n; ++i)
-    present_[i] = agents.mode[i] != kAgentInactive ? 1 : 0;
+    placed_work_[i] = agents.mode[i] != kAgentInactive ? 1 : 0;
   // The placement's inputs, which every rank must hold alike to place alike.
   require_alike(std::as_bytes(std::span<const glm::vec3>(agents.position)), "agent positions");
-  require_alike(std::as_bytes(std::span<const std::uint8_t>(present_)), "agents present");
-  domains_.place(agents.position, present_);
+  require_alike(std::as_bytes(std::span<const std::uint8_t>(placed_work_)), "agents present");
+  domains_.place(agents.position, placed_work_);
   const std::span<const int> domain = domains_.domain_of_agents();
   owner_.assign(domain.begin(), domain.end());
+  place_corridors(agents);
   // Every agent has an owner, present or not: the split stages run for every agent in one
   // process, and whatever they write for an inactive one must be the same here.
-  for (auto& owned : owned_by_)
-    owned.clear();
-  for (std::size_t i = 0; i < n; ++i)
-    owned_by_[static_cast<std::size_t>(owner_[i])].push_back(static_cast<std::int32_t>(i));
+  list_by_rank(owner_, owned_by_);
+  list_by_rank(corridor_owner_, corridor_by_);
 
-  // Migration: an agent's kept rows go from the rank that computed it last to its owner now.
-  // Every rank lists the same moves from the same owners, so both sides know what travels.
-  holder_.resize(n, -1);
+  // Migration: an agent's kept rows go from the rank that computed it last to the one that
+  // computes it now, the split stages' to its owner and its corridor row to its holder.
+  migrate(split_columns(agents, [](ColumnReach r) { return r == ColumnReach::OwnerKept; }),
+          stage_holder_, owner_);
+  if (corridors_split_)
+    migrate(corridor_phase_columns(agents).kept, holder_, corridor_owner_);
+  else
+    holder_ = owner_;
+  kept_alike_.resize(n, 1); // the agents added since: every rank computed them
+  if (corridors_split_)
+    lend_corridor_rows(agents);
+  ++steps_;
+  owned_sum_ += static_cast<double>(owned().size());
+  corridor_owned_sum_ += static_cast<double>(corridor_owned().size());
+}
+
+void MpiAgentShare::place_corridors(const AgentArrays& agents) {
+  if (!corridors_split_) {
+    corridor_owner_ = owner_;
+    return;
+  }
+  // The corridor phases cost most for the agents that follow a corridor (the corners and the
+  // shortcut); the rest only move along the navmesh. Balancing them on their own split, rather
+  // than with the kernel stages', keeps every rank busy in both: each phase ends in an exchange
+  // (docs/distributed-model.md, "Balance by work").
+  const std::size_t n = placed_work_.size();
+  const auto rows = static_cast<std::size_t>(agents.corridors.count());
+  for (std::size_t i = 0; i < n; ++i) {
+    const bool follows = i < rows && (agents.corridors.state[i] & kCorridorFollow) != 0;
+    placed_work_[i] = agents.mode[i] == kAgentInactive ? 0 : follows ? kFollowingWork : kMovingWork;
+  }
+  require_alike(std::as_bytes(std::span<const std::uint8_t>(placed_work_)),
+                "agents following a corridor");
+  corridor_domains_.place(agents.position, placed_work_);
+  const std::span<const int> corridor_domain = corridor_domains_.domain_of_agents();
+  corridor_owner_.assign(corridor_domain.begin(), corridor_domain.end());
+}
+
+void MpiAgentShare::list_by_rank(const std::vector<int>& rank_of, PerRank& lists) {
+  for (auto& list : lists)
+    list.clear();
+  for (std::size_t i = 0; i < rank_of.size(); ++i)
+    lists[static_cast<std::size_t>(rank_of[i])].push_back(static_cast<std::int32_t>(i));
+}
+
+void MpiAgentShare::migrate(const std::vector<AgentColumn>& columns, std::vector<int>& holder,
+                            const std::vector<int>& to_rank) {
+  // Every rank lists the same moves from the same holders, so both sides know what travels.
+  holder.resize(to_rank.size(), -1);
   PerRank send(ranks()), receive(ranks());
   bool any_moved = false; // anywhere: every rank sees every move, and so skips alike
-  for (std::size_t i = 0; i < n; ++i) {
-    const int from = holder_[i], to = owner_[i];
+  for (std::size_t i = 0; i < to_rank.size(); ++i) {
+    const int from = holder[i], to = to_rank[i];
     if (from < 0 || from == to)
       continue;
     any_moved = true;
@@ -79,20 +129,47 @@ void MpiAgentShare::assign(AgentArrays& agents) {
     if (to == rank_)
       receive[static_cast<std::size_t>(from)].push_back(static_cast<std::int32_t>(i));
   }
-  if (any_moved)
-    exchange_rows(kept_columns(agents, [](ColumnReach r) { return r == ColumnReach::OwnerKept; }),
-                  send, receive);
-  holder_ = owner_;
-  kept_alike_.resize(n, 1); // the agents added since: every rank computed them
-  ++steps_;
-  owned_sum_ += static_cast<double>(owned().size());
+  if (any_moved && !columns.empty())
+    exchange_rows(columns, send, receive);
+  holder = to_rank;
+}
+
+void MpiAgentShare::lend_corridor_rows(AgentArrays& agents) {
+  // What the split stages read of an owned agent's corridor row (corridor_phase_columns'
+  // read_by_owner) goes from the row's holder to the agent's owner, where those differ and the
+  // row is not every rank's alike: the preferred velocity, and where the agent's avoidance
+  // steers by its corridor (the time-to-collision model's corridor reference) the rest. The
+  // owner's copy is only read; the holder's stays the row.
+  const CorridorPhaseColumns columns = corridor_phase_columns(agents);
+  PerRank send[2] = {PerRank(ranks()), PerRank(ranks())};
+  PerRank receive[2] = {PerRank(ranks()), PerRank(ranks())};
+  bool any[2] = {false, false}; // anywhere: every rank lists every lend, and so skips alike
+  for (std::size_t i = 0; i < owner_.size(); ++i) {
+    const int from = corridor_owner_[i], to = owner_[i];
+    if (kept_alike_[i] || from == to)
+      continue;
+    const AvoidanceParams& avoidance =
+        agents.avoidance_params[static_cast<std::size_t>(agents.avoidance_set[i])];
+    const int by_corridor =
+        avoidance.model == kAvoidanceTtc && avoidance.ttc.reference == kTtcCorridor ? 1 : 0;
+    any[by_corridor] = true;
+    if (from == rank_)
+      send[by_corridor][static_cast<std::size_t>(to)].push_back(static_cast<std::int32_t>(i));
+    if (to == rank_)
+      receive[by_corridor][static_cast<std::size_t>(from)].push_back(static_cast<std::int32_t>(i));
+    ++lent_sum_;
+  }
+  if (any[0])
+    exchange_used_rows(columns.to_neighbours, send[0], receive[0]); // the preferred velocity
+  if (any[1])
+    exchange_used_rows(columns.read_by_owner, send[1], receive[1]);
 }
 
 void MpiAgentShare::share(AgentArrays& agents, KernelStage stage) {
   const std::vector<StageColumn> columns = stage_output_columns(agents, stage);
   const std::vector<AgentColumn> everyone = reach_columns(columns, ColumnReach::Everyone);
   if (!everyone.empty())
-    all_gather_rows(everyone, stage_name(stage));
+    all_gather_rows(everyone, stage_name(stage), owned_by_);
   if (stage == KernelStage::Proximity) {
     find_ghosts(agents);
     if (corridors_split_) // what the owner's corridor phases wrote that neighbours read
@@ -129,30 +206,24 @@ void MpiAgentShare::find_ghosts(const AgentArrays& agents) {
 void MpiAgentShare::gather_everything() {
   if (arrays_ == nullptr)
     return; // no step split yet: every rank's rows are the same
-  all_gather_rows(kept_columns(*arrays_, [](ColumnReach r) { return r != ColumnReach::Everyone; }),
-                  "the agents' state");
+  all_gather_rows(split_columns(*arrays_, [](ColumnReach r) { return r != ColumnReach::Everyone; }),
+                  "the agents' state", owned_by_);
+  if (corridors_split_)
+    all_gather_rows(corridor_phase_columns(*arrays_).kept, "the corridor rows", corridor_by_);
+  stage_holder_.assign(static_cast<std::size_t>(arrays_->count()), -1);
   holder_.assign(static_cast<std::size_t>(arrays_->count()), -1);
   kept_alike_.assign(static_cast<std::size_t>(arrays_->count()), 1);
 }
 
-std::vector<AgentColumn> MpiAgentShare::kept_columns(AgentArrays& agents,
-                                                     bool (*keep)(ColumnReach)) const {
-  std::vector<AgentColumn> columns = split_columns(agents, keep);
-  if (corridors_split_)
-    for (const AgentColumn& c : corridor_phase_columns(agents).kept)
-      columns.push_back(c);
-  return columns;
-}
-
 void MpiAgentShare::kept_rows_changed() {
-  // The phases ran for owned(), the last assign()'s: after gather_everything() (a checkpoint)
-  // the rows are that owner's again, and move with the agent at the next assign().
-  const std::size_t placed = owner_.size();
+  // The phases ran for corridor_owned(), the last assign()'s: after gather_everything() (a
+  // checkpoint) the rows are that holder's again, and move with the agent at the next assign().
+  const std::size_t placed = corridor_owner_.size();
   holder_.resize(placed, -1);
   kept_alike_.resize(placed, 1);
   for (std::size_t i = 0; i < placed; ++i) {
     kept_alike_[i] = 0;
-    holder_[i] = owner_[i];
+    holder_[i] = corridor_owner_[i];
   }
 }
 
@@ -225,11 +296,11 @@ void MpiAgentShare::require_alike(std::span<const std::byte> bytes, const char* 
 
 void MpiAgentShare::share_changed_rows(const std::vector<AgentColumn>& columns,
                                        std::span<const std::byte> before, const char* what) {
-  all_gather_rows(columns, what, before);
+  all_gather_rows(columns, what, corridor_by_, before);
 }
 
 void MpiAgentShare::share_rows(const std::vector<AgentColumn>& columns, const char* what) {
-  all_gather_rows(columns, what);
+  all_gather_rows(columns, what, corridor_by_);
 }
 
 std::vector<std::int32_t> MpiAgentShare::gather_agents(std::span<const std::int32_t> mine) {
@@ -349,6 +420,7 @@ std::vector<std::byte> MpiAgentShare::all_gather_sized(std::span<const std::byte
 }
 
 void MpiAgentShare::all_gather_rows(const std::vector<AgentColumn>& columns, const char* what,
+                                    const PerRank& by,
                                     std::optional<std::span<const std::byte>> before) {
   // Column by column, a rank whose rows are mostly zero bytes (the collision passes'
   // displacements of the agents that touch nobody, the fault bits), or mostly as they were
@@ -360,7 +432,7 @@ void MpiAgentShare::all_gather_rows(const std::vector<AgentColumn>& columns, con
   const std::size_t width = columns.size();
   const bool changed_only = before.has_value();
   const std::size_t row_size = row_bytes(columns);
-  const std::span<const std::int32_t> mine = owned();
+  const std::span<const std::int32_t> mine = by[rank()];
   nonzero_.resize(width);
   std::vector<long long> my_counts(width);
   std::size_t column_at = 0; // column c's offset in a packed row
@@ -391,7 +463,7 @@ void MpiAgentShare::all_gather_rows(const std::vector<AgentColumn>& columns, con
       std::memcpy(&nonzero, gathered_counts.data() + (r * width + c) * sizeof(long long),
                   sizeof(long long));
       const auto row = static_cast<long long>(columns[c].bytes_per_agent);
-      const auto dense = static_cast<long long>(owned_by_[r].size()) * row;
+      const auto dense = static_cast<long long>(by[r].size()) * row;
       const long long sparse = nonzero * (row + static_cast<long long>(kId));
       sparse_rows[r * width + c] = sparse < dense ? nonzero : -1;
       bytes[r] += sparse < dense ? sparse : dense;
@@ -401,7 +473,7 @@ void MpiAgentShare::all_gather_rows(const std::vector<AgentColumn>& columns, con
   for (std::size_t c = 0; c < width; ++c) {
     const std::vector<AgentColumn> column{columns[c]};
     if (sparse_rows[rank() * width + c] < 0) {
-      out = pack_rows(column, owned(), out);
+      out = pack_rows(column, mine, out);
       continue;
     }
     for (const std::int32_t i : nonzero_[c]) {
@@ -418,12 +490,12 @@ void MpiAgentShare::all_gather_rows(const std::vector<AgentColumn>& columns, con
       const std::vector<AgentColumn> column{columns[c]};
       const long long sent = sparse_rows[r * width + c];
       if (sent < 0) {
-        in = unpack_rows(column, owned_by_[r], in);
+        in = unpack_rows(column, by[r], in);
         continue;
       }
       const std::size_t row = columns[c].bytes_per_agent;
       if (!changed_only)
-        for (const std::int32_t i : owned_by_[r])
+        for (const std::int32_t i : by[r])
           std::memset(columns[c].data + static_cast<std::size_t>(i) * row, 0, row);
       for (long long k = 0; k < sent; ++k) {
         std::int32_t i = 0;
@@ -496,6 +568,24 @@ void MpiAgentShare::exchange_rows(const std::vector<AgentColumn>& columns, const
     in = unpack_rows(columns, receive[r], in);
 }
 
+void MpiAgentShare::exchange_used_rows(const std::vector<AgentColumn>& columns, const PerRank& send,
+                                       const PerRank& receive) {
+  std::vector<long long> send_bytes(ranks()), receive_bytes(ranks());
+  for (std::size_t r = 0; r < ranks(); ++r)
+    send_bytes[r] = static_cast<long long>(used_bytes(columns, send[r]));
+  MPI_Alltoall(send_bytes.data(), 1, MPI_LONG_LONG, receive_bytes.data(), 1, MPI_LONG_LONG, comm_);
+  send_.resize(
+      static_cast<std::size_t>(std::accumulate(send_bytes.begin(), send_bytes.end(), 0LL)));
+  std::byte* out = send_.data();
+  for (std::size_t r = 0; r < ranks(); ++r)
+    out = pack_used_rows(columns, send[r], out);
+  const std::vector<std::byte> received =
+      all_to_all_bytes(send_, send_bytes, receive_bytes, "lent corridor rows");
+  const std::byte* in = received.data();
+  for (std::size_t r = 0; r < ranks(); ++r)
+    in = unpack_used_rows(columns, receive[r], in);
+}
+
 std::vector<std::vector<std::byte>>
 MpiAgentShare::share_jobs(std::size_t count, const std::vector<std::vector<std::byte>>& mine) {
   // Job k is rank k mod size's (k / size)-th: first every job's length, then the bytes, each
@@ -544,10 +634,13 @@ RankTraffic MpiAgentShare::traffic() const {
   t.ranks = size_;
   t.steps = steps_;
   t.rebalances = domains_.rebalances();
+  t.corridor_rebalances = corridor_domains_.rebalances();
   t.jobs_shared = jobs_shared_;
   if (steps_ == 0)
     return t;
   t.mean_owned = owned_sum_ / steps_;
+  t.mean_corridor_owned = corridor_owned_sum_ / steps_;
+  t.lent_per_step = static_cast<double>(lent_sum_) / steps_;
   t.mean_ghosts = static_cast<double>(ghost_sum_) / steps_;
   t.bytes_sent = sent_sum_ / steps_;
   t.bytes_received = received_sum_ / steps_;

@@ -10,9 +10,14 @@
 // - OwnerKept: at assign(), the rank an agent left sends its rows to the rank it entered
 //   (MPI_Alltoallv): the migration;
 // - every reach but Everyone: MPI_Allgatherv of all owned rows in gather_everything();
-// - the corridor phases' rows (corridor_phase_columns), once split: they migrate as OwnerKept,
-//   the rows the host asks for come from their holder (MPI_Allgatherv of the rows' parts in use),
-//   and the preferred velocities travel with the ghost rows after Proximity.
+// - the corridor phases' rows (corridor_phase_columns), once split: they have domains of their
+//   own, balanced by the corridor phases' work (an agent that follows a corridor weighs four
+//   times one that only moves along the navmesh), since each phase ends in an exchange and so
+//   needs every rank busy alike (docs/distributed-model.md, "Balance by work"). A row migrates
+//   to its next holder as OwnerKept rows do, lends what the split stages read of it to the
+//   agent's owner where that is another rank (MPI_Alltoallv of the parts in use), and the rows
+//   the host asks for come from their holder (MPI_Allgatherv of the parts in use); the preferred
+//   velocities travel with the ghost rows after Proximity.
 // Every row a rank reads is so the row of one process computing every agent, whatever the rank
 // count. Only the main thread calls MPI.
 #pragma once
@@ -47,6 +52,7 @@ public:
   share_jobs(std::size_t count, const std::vector<std::vector<std::byte>>& mine) override;
 
   std::size_t assigned_count() const override { return owner_.size(); }
+  std::span<const std::int32_t> corridor_owned() const override { return corridor_by_[rank()]; }
   void keep_corridor_rows() override { corridors_split_ = true; }
   void kept_rows_changed() override;
   bool splits_corridor_rows() const override { return corridors_split_; }
@@ -104,11 +110,24 @@ private:
   /// sends less, the rows every rank holds alike are left out: without `before`, the rows that
   /// are zero bytes (the receivers zero them); with it (this rank's owned rows as they were,
   /// pack_rows), the rows that are as they were (the receivers keep theirs).
-  void all_gather_rows(const std::vector<AgentColumn>& columns, const char* what,
+  void all_gather_rows(const std::vector<AgentColumn>& columns, const char* what, const PerRank& by,
                        std::optional<std::span<const std::byte>> before = std::nullopt);
-  /// The split stages' columns of the reaches `keep` accepts (split_columns), and the corridor
-  /// phases' once they are split: with OwnerKept, what moves with an agent to its next owner.
-  std::vector<AgentColumn> kept_columns(AgentArrays& agents, bool (*keep)(ColumnReach)) const;
+  /// As exchange_rows, of each row only what is in use (AgentColumn::used): the byte counts
+  /// travel first (MPI_Alltoall).
+  void exchange_used_rows(const std::vector<AgentColumn>& columns, const PerRank& send,
+                          const PerRank& receive);
+  /// The rows of `columns` of every agent whose rank in `to_rank` differs from its `holder`
+  /// (-1: every rank's alike) go there (exchange_rows); `holder` then becomes `to_rank`.
+  void migrate(const std::vector<AgentColumn>& columns, std::vector<int>& holder,
+               const std::vector<int>& to_rank);
+  /// Once the corridor phases are split: every agent's corridor holder (corridor_owner_), from
+  /// a placement of its own balanced by the corridor phases' work.
+  void place_corridors(const AgentArrays& agents);
+  /// After the migration: the part of each corridor row the split stages read, from its holder
+  /// to the agent's owner (corridor_phase_columns' read_by_owner).
+  void lend_corridor_rows(AgentArrays& agents);
+  /// `lists[r]`: the agents i with rank_of[i] == r, ascending.
+  static void list_by_rank(const std::vector<int>& rank_of, PerRank& lists);
   /// The rows of `columns` of the agents of `which` whose corridor rows are their holder's
   /// alone, from the holder to every rank (MPI_Allgatherv); marks them alike when `alike`.
   void send_from_holders(const std::vector<AgentColumn>& columns,
@@ -122,16 +141,29 @@ private:
   int rank_ = 0;
   int size_ = 1;
   DomainAssignment domains_;
+  /// The corridor rows' own domains (place_corridors), once the corridor phases are split.
+  DomainAssignment corridor_domains_;
+  /// An agent's work in corridor_domains_: moving along the navmesh only, and following a
+  /// corridor as well, in the ratio of their measured costs (docs/distributed-model.md,
+  /// "Balance by work").
+  static constexpr std::uint8_t kMovingWork = 1, kFollowingWork = 4;
   AgentArrays* arrays_ = nullptr; ///< Those of the last assign().
-  std::vector<std::uint8_t> present_;
-  std::vector<int> owner_; ///< Per agent, this step.
-  /// Per agent, the rank whose OwnerKept rows are current: the last step's owner, or -1 where
-  /// every rank's are (an agent added since, or no step split since the last gather).
+  /// Scratch of assign, per agent: the work a placement balances (1 for each present agent in
+  /// domains_, the corridor phases' in corridor_domains_, 0 for an absent one).
+  std::vector<std::uint8_t> placed_work_;
+  std::vector<int> owner_;          ///< Per agent, this step: the split stages' rank.
+  std::vector<int> corridor_owner_; ///< Per agent, this step: the corridor phases' rank.
+  /// Per agent, the rank whose OwnerKept rows of the split stages are current: the last step's
+  /// owner, or -1 where every rank's are (an agent added since, or no step since the last
+  /// gather).
+  std::vector<int> stage_holder_;
+  /// As stage_holder_, of the corridor rows: the rank that last ran the corridor phases for it.
   std::vector<int> holder_;
   /// Per agent: every rank's corridor_phase_columns rows are alike (else they are holder_'s).
   std::vector<std::uint8_t> kept_alike_;
   bool corridors_split_ = false; ///< keep_corridor_rows() was called.
   PerRank owned_by_;
+  PerRank corridor_by_; ///< Per rank, the agents whose corridor rows it holds (corridor_owner_).
   PerRank ghosts_from_; ///< Per rank, the agents it owns that this rank reads (its ghosts).
   PerRank ghosts_to_;   ///< Per rank, the agents here that it reads.
   std::vector<std::uint8_t> wanted_;               ///< Scratch of find_ghosts, per agent.
@@ -144,7 +176,8 @@ private:
   std::vector<int> receive_counts_, receive_offsets_; ///< For MPI_Alltoallv.
   int steps_ = 0;
   long long ghost_sum_ = 0; ///< Ghosts of every step.
-  double owned_sum_ = 0, sent_sum_ = 0, received_sum_ = 0;
+  double owned_sum_ = 0, corridor_owned_sum_ = 0, sent_sum_ = 0, received_sum_ = 0;
+  long long lent_sum_ = 0; ///< Corridor rows lent to an owner (lend_corridor_rows), all ranks.
   long long jobs_shared_ = 0;
   /// Counts (ints, as MPI takes them) and offsets of `per_rank` bytes into `counts` and
   /// `offsets`; throws when they pass what one MPI call carries.

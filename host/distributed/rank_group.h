@@ -23,6 +23,12 @@ struct RankTraffic {
   double migrations_per_step = 0; ///< Agents whose domain changed from one step to the next.
   long long rebalances = 0;       ///< Bisections after the first.
   long long jobs_shared = 0;      ///< Path trees built on one rank and sent to the others.
+  /// Once the corridor phases are split (the cpu backend): the agents whose corridor phases
+  /// this rank ran, per step; the rebalances of their own domains; and the agents, all ranks
+  /// together, whose corridor row's holder lent part of it to their owner, per step.
+  double mean_corridor_owned = 0;
+  long long corridor_rebalances = 0;
+  double lent_per_step = 0;
 };
 
 class RankGroup {

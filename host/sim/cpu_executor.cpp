@@ -93,8 +93,8 @@ public:
     // The positions the move puts back travel, of the agents it put somewhere else than the
     // kernels left them (every process holds those alike).
     const std::vector<AgentColumn> positions{share_detail::column(agents.position)};
-    positions_before_.resize(share_->owned().size() * sizeof(glm::vec3));
-    pack_rows(positions, share_->owned(), positions_before_.data());
+    positions_before_.resize(share_->corridor_owned().size() * sizeof(glm::vec3));
+    pack_rows(positions, share_->corridor_owned(), positions_before_.data());
     // After begin_step every agent is placed, so each is moved by one process and counted once.
     NavmeshCorrections corrections = move_corridors_of(agents, corridor_agents(agents));
     share_->kept_rows_changed();
@@ -246,10 +246,10 @@ private:
     return s;
   }
 
-  /// The agents this process runs the corridor phases for: its own at the last split, and
-  /// those added since (every process runs them, each alike).
+  /// The agents this process runs the corridor phases for: those whose corridor rows it holds
+  /// at the last split, and those added since (every process runs them, each alike).
   std::span<const std::int32_t> corridor_agents(const AgentArrays& agents) {
-    const std::span<const std::int32_t> owned = share_->owned();
+    const std::span<const std::int32_t> owned = share_->corridor_owned();
     const auto count = static_cast<std::int32_t>(agents.corridors.count());
     const auto placed = static_cast<std::int32_t>(share_->assigned_count());
     if (placed >= count)

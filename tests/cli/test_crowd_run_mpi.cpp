@@ -130,6 +130,8 @@ struct MpiRun {
   const char* options; ///< Besides --out, --metrics and the rest the test adds.
   std::vector<const char*> outputs;
   const char* name;
+  /// Where set, a JSON object merged into the scenario's `defaults`: the run is of that copy.
+  const char* defaults = nullptr;
 };
 
 void PrintTo(const MpiRun& run, std::ostream* out) {
@@ -151,9 +153,16 @@ TEST_P(MpiSamples, OneToFourRanksWriteTheBytesOfOneProcess) {
     GTEST_SKIP() << kNoMpirun;
   const MpiRun& run = GetParam();
   TempDir dir;
+  std::string scenario = sample(run.scenario);
+  if (run.defaults != nullptr) {
+    nlohmann::json edited = nlohmann::json::parse(read_file(scenario));
+    edited["defaults"].merge_patch(nlohmann::json::parse(run.defaults));
+    scenario = (dir / run.scenario).string();
+    std::ofstream(scenario) << edited.dump();
+  }
   const auto command = [&](const std::string& prefix) {
-    std::string line = "run " + sample(run.scenario) + " --backend cpu --threads 1 --quiet " +
-                       run.options + " --metrics " + (dir / (prefix + "metrics.json")).string();
+    std::string line = "run " + scenario + " --backend cpu --threads 1 --quiet " + run.options +
+                       " --metrics " + (dir / (prefix + "metrics.json")).string();
     for (const char* out : run.outputs)
       line += " --out " + (dir / (prefix + out)).string();
     return line;
@@ -178,7 +187,7 @@ TEST_P(MpiSamples, OneToFourRanksWriteTheBytesOfOneProcess) {
   std::size_t files = 0;
   for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator(dir.path()))
     ++files;
-  EXPECT_EQ(files, 5 * (run.outputs.size() + 1));
+  EXPECT_EQ(files, 5 * (run.outputs.size() + 1) + (run.defaults != nullptr ? 1 : 0));
 }
 
 // circle: 100 agents pressed through one point, neighbours across every domain border; film_shot:
@@ -186,7 +195,10 @@ TEST_P(MpiSamples, OneToFourRanksWriteTheBytesOfOneProcess) {
 // obstacles put down and lifted; links: off-mesh links crossed; accessible_route: agents of
 // their own query filter, whose corridors the host follows with Detour; plaza_mesh: a mesh world
 // with a ramp, where the navmesh tables leave shortcuts and moves to the host, which answers
-// them on every rank from the rows their owners send (without those rows the ranks part ways).
+// them on every rank from the rows their owners send (without those rows the ranks part ways);
+// two_door_room_ttc: the time-to-collision model steering by its corridor, whose avoidance reads
+// the agent's corridor row, lent by the rank that holds it to the agent's owner where the
+// corridor phases' domains differ from the split stages' (without it the ranks differ).
 INSTANTIATE_TEST_SUITE_P(
     MpiRuns, MpiSamples,
     ::testing::Values(
@@ -195,7 +207,12 @@ INSTANTIATE_TEST_SUITE_P(
         MpiRun{"dropped_crate.json", "--steps 250", {"trajectory.csv"}, "dropped_crate"},
         MpiRun{"links.json", "--steps 200", {"trajectory.csv"}, "links"},
         MpiRun{"accessible_route.json", "--steps 200", {"trajectory.csv"}, "accessible_route"},
-        MpiRun{"plaza_mesh.json", "--steps 300", {"trajectory.csv"}, "plaza_mesh"}),
+        MpiRun{"plaza_mesh.json", "--steps 300", {"trajectory.csv"}, "plaza_mesh"},
+        MpiRun{"two_door_room.json",
+               "--steps 200",
+               {"trajectory.csv"},
+               "two_door_room_ttc",
+               R"({"avoidance": {"model": "ttc", "reference": "corridor"}})"}),
     [](const ::testing::TestParamInfo<MpiRun>& param) { return std::string(param.param.name); });
 
 TEST(CrowdRunUnderMpirun, PathTreesBuiltAcrossRanksGiveTheBytesOfOneProcess) {

@@ -118,6 +118,7 @@ public:
       }
   }
   std::span<const std::int32_t> owned() const override { return owned_; }
+  std::span<const std::int32_t> corridor_owned() const override { return owned_; }
   void share(AgentArrays& agents, KernelStage stage) override {
     ASSERT_TRUE(is_split_stage(stage)) << stage_name(stage);
     const std::vector<StageColumn> mine = stage_output_columns(agents, stage);
@@ -487,6 +488,16 @@ TEST(AgentShare, CorridorRowsTravelOnlyAsFarAsTheyAreInUse) {
   ASSERT_EQ(corridor_phase_columns(owner).to_neighbours.size(), 1u);
   EXPECT_EQ(corridor_phase_columns(owner).to_neighbours[0].data,
             reinterpret_cast<std::byte*>(owner.preferred_velocity.data()));
+  // What the split stages read of the agent's own row, lent to its owner where another process
+  // holds the row: its polygons in use (after their count), which the time-to-collision model's
+  // corridor sides read, its preferred velocity and corridor direction.
+  const std::vector<AgentColumn> lent = corridor_phase_columns(owner).read_by_owner;
+  ASSERT_EQ(lent.size(), 4u);
+  EXPECT_EQ(lent[0].data, reinterpret_cast<std::byte*>(owner.corridors.size.data()));
+  EXPECT_EQ(lent[1].data, reinterpret_cast<std::byte*>(owner.corridors.polys.data()));
+  EXPECT_EQ(lent[1].used, owner.corridors.size.data());
+  EXPECT_EQ(lent[2].data, reinterpret_cast<std::byte*>(owner.preferred_velocity.data()));
+  EXPECT_EQ(lent[3].data, reinterpret_cast<std::byte*>(owner.corridor_direction.data()));
 }
 
 #if defined(CROWD_HAS_CUDA)

@@ -97,6 +97,30 @@ TEST(DomainAssignment, TheSamePositionsGiveTheSameDomainsWhateverCameBefore) {
   EXPECT_LE(*std::max_element(counts.begin(), counts.end()), 34);
 }
 
+TEST(DomainAssignment, AgentsWhoseWorkGrowsOnOneSideBringABisectionAgain) {
+  // Four domains of 25 agents each; then every agent in domain 0 weighs 3: the counts are as
+  // balanced as before, the work is not, so the cuts move and that domain shrinks. (Each agent
+  // a little apart from the grid, so that a cut can fall between any two of them.)
+  std::vector<glm::vec3> positions = grid_of_agents();
+  for (std::size_t i = 0; i < positions.size(); ++i)
+    positions[i] += glm::vec3(1e-3f * static_cast<float>(i), 0.0f, 1.3e-3f * static_cast<float>(i));
+  std::vector<std::uint8_t> work(positions.size(), 1);
+  DomainAssignment domains(4);
+  domains.place(positions, work);
+  const int heavy = domains.domain_of_agents()[0];
+  for (std::size_t i = 0; i < positions.size(); ++i)
+    if (domains.domain_of_agents()[i] == heavy)
+      work[i] = 3;
+  domains.place(positions, work);
+  EXPECT_EQ(domains.rebalances(), 1);
+  EXPECT_LT(domains.present_per_domain()[static_cast<std::size_t>(domains.domain_of_agents()[0])],
+            25);
+  const std::span<const long long> sums = domains.work_per_domain();
+  const auto [lo, hi] = std::minmax_element(sums.begin(), sums.end());
+  EXPECT_LE(*hi, 1.1 * (150.0 / 4) + 3); // within the tolerance again
+  EXPECT_GT(*lo, 0);
+}
+
 TEST(DomainAssignment, ARebalanceMovesTheCutsRatherThanTurningThem) {
   // 24 x 20 agents at 1 m: one cut across x. Then the right half squeezes into the left's
   // middle, x from 8 to 11: the crowd is now deeper than wide, and every agent on the left.

@@ -1,5 +1,5 @@
-// host/distributed/domain_split.h: spatial domains balanced by agent count, and bisected again
-// along the axes of an earlier split.
+// host/distributed/domain_split.h: spatial domains balanced by agent count or by work, and
+// bisected again along the axes of an earlier split.
 #include "host/distributed/domain_split.h"
 
 #include <algorithm>
@@ -42,6 +42,26 @@ TEST(DomainSplit, BalancesAgentsForAnyDomainCount) {
     const auto [lo, hi] = std::minmax_element(counts.begin(), counts.end());
     EXPECT_LE(*hi - *lo, 1) << domains << " domains";
   }
+}
+
+TEST(DomainSplit, BalancesWorkWhereTheAgentsWeighDifferently) {
+  // The agents west of x = 0 weigh 4, the rest 1: each domain gets about the same work, so the
+  // western domains hold fewer agents. Work 1 everywhere splits as agent counts.
+  const std::vector<glm::vec3> at = scattered(1200, 11);
+  std::vector<std::uint8_t> work(at.size());
+  for (std::size_t i = 0; i < at.size(); ++i)
+    work[i] = at[i].x < 0.0f ? 4 : 1;
+  for (const int domains : {2, 3, 4}) {
+    const DomainSplit split = DomainSplit::bisect(at, work, domains);
+    std::vector<long long> sums(static_cast<std::size_t>(domains), 0);
+    for (std::size_t i = 0; i < at.size(); ++i)
+      sums[static_cast<std::size_t>(split.domain_of(at[i]))] += work[i];
+    const auto [lo, hi] = std::minmax_element(sums.begin(), sums.end());
+    EXPECT_LE(*hi - *lo, 4 * 2) << domains << " domains"; // an agent's work per cut
+  }
+  const DomainSplit halves = DomainSplit::bisect(at, work, 2);
+  const std::vector<int> counts = agents_per_domain(halves, at);
+  EXPECT_GT(std::abs(counts[0] - counts[1]), 300) << "the lighter half holds more agents";
 }
 
 TEST(DomainSplit, TheBoxesTileThePlaneAndEachPointLiesInItsDomainsBox) {
