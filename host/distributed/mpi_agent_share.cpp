@@ -160,9 +160,9 @@ void MpiAgentShare::lend_corridor_rows(AgentArrays& agents) {
     ++lent_sum_;
   }
   if (any[0])
-    exchange_used_rows(columns.to_neighbours, send[0], receive[0]); // the preferred velocity
+    exchange_rows(columns.to_neighbours, send[0], receive[0], true); // the preferred velocity
   if (any[1])
-    exchange_used_rows(columns.read_by_owner, send[1], receive[1]);
+    exchange_rows(columns.read_by_owner, send[1], receive[1], true);
 }
 
 void MpiAgentShare::share(AgentArrays& agents, KernelStage stage) {
@@ -548,42 +548,29 @@ MpiAgentShare::PerRank MpiAgentShare::exchange_lists(const PerRank& to) {
 }
 
 void MpiAgentShare::exchange_rows(const std::vector<AgentColumn>& columns, const PerRank& send,
-                                  const PerRank& receive) {
+                                  const PerRank& receive, bool in_use) {
+  // Whole rows: both sides know every part's length. The parts in use: only the sender does,
+  // so the lengths travel first.
   const std::size_t row = row_bytes(columns);
   std::vector<long long> send_bytes(ranks()), receive_bytes(ranks());
-  std::size_t send_rows = 0;
   for (std::size_t r = 0; r < ranks(); ++r) {
-    send_bytes[r] = static_cast<long long>(send[r].size() * row);
+    send_bytes[r] =
+        static_cast<long long>(in_use ? used_bytes(columns, send[r]) : send[r].size() * row);
     receive_bytes[r] = static_cast<long long>(receive[r].size() * row);
-    send_rows += send[r].size();
   }
-  send_.resize(send_rows * row);
-  std::byte* out = send_.data();
-  for (std::size_t r = 0; r < ranks(); ++r)
-    out = pack_rows(columns, send[r], out);
-  const std::vector<std::byte> received =
-      all_to_all_bytes(send_, send_bytes, receive_bytes, "agent rows");
-  const std::byte* in = received.data();
-  for (std::size_t r = 0; r < ranks(); ++r)
-    in = unpack_rows(columns, receive[r], in);
-}
-
-void MpiAgentShare::exchange_used_rows(const std::vector<AgentColumn>& columns, const PerRank& send,
-                                       const PerRank& receive) {
-  std::vector<long long> send_bytes(ranks()), receive_bytes(ranks());
-  for (std::size_t r = 0; r < ranks(); ++r)
-    send_bytes[r] = static_cast<long long>(used_bytes(columns, send[r]));
-  MPI_Alltoall(send_bytes.data(), 1, MPI_LONG_LONG, receive_bytes.data(), 1, MPI_LONG_LONG, comm_);
+  if (in_use)
+    MPI_Alltoall(send_bytes.data(), 1, MPI_LONG_LONG, receive_bytes.data(), 1, MPI_LONG_LONG,
+                 comm_);
   send_.resize(
       static_cast<std::size_t>(std::accumulate(send_bytes.begin(), send_bytes.end(), 0LL)));
   std::byte* out = send_.data();
   for (std::size_t r = 0; r < ranks(); ++r)
-    out = pack_used_rows(columns, send[r], out);
+    out = in_use ? pack_used_rows(columns, send[r], out) : pack_rows(columns, send[r], out);
   const std::vector<std::byte> received =
-      all_to_all_bytes(send_, send_bytes, receive_bytes, "lent corridor rows");
+      all_to_all_bytes(send_, send_bytes, receive_bytes, "agent rows");
   const std::byte* in = received.data();
   for (std::size_t r = 0; r < ranks(); ++r)
-    in = unpack_used_rows(columns, receive[r], in);
+    in = in_use ? unpack_used_rows(columns, receive[r], in) : unpack_rows(columns, receive[r], in);
 }
 
 std::vector<std::vector<std::byte>>

@@ -103,19 +103,16 @@ private:
   PerRank exchange_lists(const PerRank& to);
   /// The rows of `columns` of the agents `send[r]` go to rank r; those of `receive[r]` come
   /// from rank r and are written into `columns` (MPI_Alltoallv; both sides list the same agents
-  /// in the same order).
+  /// in the same order). `in_use`: of each row only what is in use (AgentColumn::used), the
+  /// byte counts travelling first (MPI_Alltoall).
   void exchange_rows(const std::vector<AgentColumn>& columns, const PerRank& send,
-                     const PerRank& receive);
+                     const PerRank& receive, bool in_use = false);
   /// Every rank's owned rows of `columns` written on every rank (all_gather_bytes). Where that
   /// sends less, the rows every rank holds alike are left out: without `before`, the rows that
   /// are zero bytes (the receivers zero them); with it (this rank's owned rows as they were,
   /// pack_rows), the rows that are as they were (the receivers keep theirs).
   void all_gather_rows(const std::vector<AgentColumn>& columns, const char* what, const PerRank& by,
                        std::optional<std::span<const std::byte>> before = std::nullopt);
-  /// As exchange_rows, of each row only what is in use (AgentColumn::used): the byte counts
-  /// travel first (MPI_Alltoall).
-  void exchange_used_rows(const std::vector<AgentColumn>& columns, const PerRank& send,
-                          const PerRank& receive);
   /// The rows of `columns` of every agent whose rank in `to_rank` differs from its `holder`
   /// (-1: every rank's alike) go there (exchange_rows); `holder` then becomes `to_rank`.
   void migrate(const std::vector<AgentColumn>& columns, std::vector<int>& holder,
