@@ -70,6 +70,7 @@ void CheckpointBody::check() {
                           "): resume it with the version that wrote it");
   const auto length = header.get<std::uint64_t>();
   const auto checksum = header.get<std::uint64_t>();
+  checksum_ = checksum;
   body_offset_ = header.offset();
   const std::size_t held = bytes_.size() - body_offset_;
   if (held != length)

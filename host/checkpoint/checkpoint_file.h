@@ -65,6 +65,9 @@ public:
   /// The same checks on a checkpoint's bytes; `file` names them in messages.
   CheckpointBody(std::vector<std::uint8_t> bytes, std::string file);
   ArchiveReader reader() const;
+  /// The body's checksum, as stored and checked: two checkpoints with the same one hold the same
+  /// state.
+  std::uint64_t checksum() const { return checksum_; }
 
 private:
   void check();
@@ -72,6 +75,7 @@ private:
   std::string file_;
   std::vector<std::uint8_t> bytes_;
   std::size_t body_offset_ = 0;
+  std::uint64_t checksum_ = 0;
 };
 
 } // namespace crowd

@@ -385,12 +385,13 @@ int run_command(const RunOptions& given, RankGroup* ranks) {
   std::optional<RunOutputs> outputs;
   std::optional<Checkpointer> checkpointer;
   int total_steps = 0;
+  InputFingerprints inputs;
   try {
     Scenario scenario = load_run_scenario(options);
     total_steps = run_step_count(options, scenario);
-    const InputFingerprints inputs = options.checkpoint.empty()
-                                         ? InputFingerprints{}
-                                         : InputFingerprints::of(input_files(options, scenario));
+    // A checkpoint keeps them; ranks compare them.
+    if (!options.checkpoint.empty() || split.agent_share() != nullptr)
+      inputs = InputFingerprints::of(input_files(options, scenario));
     sim.emplace(std::move(scenario), simulation_options(options, split));
     // A checkpoint names the outputs' temporaries: absolute, so resume works from anywhere.
     outputs.emplace(options.checkpoint.empty() ? options : with_absolute_paths(options), *sim);
@@ -399,6 +400,8 @@ int run_command(const RunOptions& given, RankGroup* ranks) {
     error = describe_command_error(options.scenario);
   }
   if (const std::optional<int> exit_code = split.agree_on_setup(error))
+    return *exit_code;
+  if (const std::optional<int> exit_code = split.agree_on_inputs(inputs.files, options.scenario))
     return *exit_code;
   try {
     return run_steps(options, *sim, *outputs, total_steps, *checkpointer, split);
@@ -416,8 +419,10 @@ int resume_command(const ResumeOptions& resume, RankGroup* ranks) {
   RunOptions options;
   int total_steps = 0;
   bool complete = false;
+  std::uint64_t checkpoint_checksum = 0; // every rank's checkpoint must hold the same state
   try {
     const CheckpointBody body(resume.checkpoint);
+    checkpoint_checksum = body.checksum();
     ArchiveReader in = body.reader();
     RunRecord record = restore_run_record(in);
     record.inputs.check_unchanged(resume.checkpoint);
@@ -433,16 +438,7 @@ int resume_command(const ResumeOptions& resume, RankGroup* ranks) {
     sim.emplace(std::move(scenario), simulation_options(options, split));
     sim->restore_checkpoint(in);
     complete = sim->step_index() >= total_steps;
-    if (complete) {
-      if (split.speaks()) {
-        std::string written;
-        for (const std::string& out : options.out)
-          written += (written.empty() ? "" : ", ") + out;
-        std::fprintf(stderr, "%s: the run is already complete: all %d steps were run%s\n",
-                     resume.checkpoint.c_str(), total_steps,
-                     written.empty() ? "" : (" and its outputs written (" + written + ")").c_str());
-      }
-    } else {
+    if (!complete) {
       outputs.emplace(options, *sim);
       // The outputs' state follows the simulation's; a rank without outputs leaves it unread.
       for (FrameSink* sink : outputs->all())
@@ -460,8 +456,20 @@ int resume_command(const ResumeOptions& resume, RankGroup* ranks) {
   }
   if (const std::optional<int> exit_code = split.agree_on_setup(error))
     return *exit_code;
-  if (complete)
+  if (const std::optional<int> exit_code =
+          split.agree_on_inputs({{resume.checkpoint, checkpoint_checksum}}, resume.checkpoint))
+    return *exit_code;
+  if (complete) {
+    if (split.speaks()) {
+      std::string written;
+      for (const std::string& out : options.out)
+        written += (written.empty() ? "" : ", ") + out;
+      std::fprintf(stderr, "%s: the run is already complete: all %d steps were run%s\n",
+                   resume.checkpoint.c_str(), total_steps,
+                   written.empty() ? "" : (" and its outputs written (" + written + ")").c_str());
+    }
     return 0;
+  }
   try {
     return run_steps(options, *sim, *outputs, total_steps, *checkpointer, split);
   } catch (...) {

@@ -32,6 +32,30 @@ std::optional<int> SplitRun::agree_on_setup(const std::optional<CommandError>& e
   return exit_code;
 }
 
+std::optional<int>
+SplitRun::agree_on_inputs(const std::vector<std::pair<std::string, std::uint64_t>>& files,
+                          const std::string& about) {
+  if (ranks_ == nullptr)
+    return std::nullopt;
+  std::string differing;
+  if (!ranks_->alike_on_every_rank(files.size())) {
+    differing = "not even the same number of files"; // a mesh world on some ranks only
+  } else {
+    for (const auto& [name, fingerprint] : files)
+      if (!ranks_->alike_on_every_rank(fingerprint))
+        differing += (differing.empty() ? "" : ", ") + name;
+  }
+  if (differing.empty())
+    return std::nullopt;
+  constexpr int kExitCode = 2; // bad input
+  if (speaks())
+    CommandError{"error: " + about + ": the ranks read different inputs (" + differing +
+                     "): every rank must read the same files",
+                 kExitCode}
+        .print();
+  return kExitCode;
+}
+
 int SplitRun::fail_while_stepping(const CommandError& error) {
   const int exit_code = error.print();
   if (ranks_ != nullptr)

@@ -9,7 +9,11 @@
 #include "host/cli/run_command.h"
 #include "host/distributed/rank_group.h"
 
+#include <cstdint>
 #include <optional>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace crowd {
 
@@ -36,6 +40,14 @@ public:
   /// failed; every rank calls it. When any rank failed, the lowest of them prints its message
   /// and every rank gets the largest exit code to return; nothing when all succeeded.
   std::optional<int> agree_on_setup(const std::optional<CommandError>& error);
+  /// Once the setup succeeded on every rank: whether every rank read the same inputs, `files`
+  /// with their fingerprints (each rank's in the same order; the names are rank 0's). Where one
+  /// differs (a file edited on one machine of a farm, copies that are not the same), every rank
+  /// would simulate another scene and the ranks part ways mid-run: rank 0 names the files that
+  /// differ, as `about`'s error, and every rank gets exit code 2. Nothing alone.
+  std::optional<int>
+  agree_on_inputs(const std::vector<std::pair<std::string, std::uint64_t>>& files,
+                  const std::string& about);
   /// A failure while the ranks step together, where the others may wait for this one: it
   /// prints its message and ends them all with its exit code (alone: returns it).
   int fail_while_stepping(const CommandError& error);

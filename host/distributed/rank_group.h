@@ -7,6 +7,7 @@
 #include "cuda/core/agent_share.h"
 #include "host/output/observation_split.h"
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -40,6 +41,8 @@ public:
   virtual int local_rank() const = 0;
   /// The largest `value` of any rank; a collective (every rank calls it, in the same order).
   virtual int max_over_ranks(int value) = 0;
+  /// Whether every rank passed the same `value`; a collective.
+  virtual bool alike_on_every_rank(std::uint64_t value) = 0;
   /// Stops every rank at once with `exit_code`: for a rank that fails where the others may be
   /// waiting for it in a collective.
   [[noreturn]] virtual void abort(int exit_code) = 0;

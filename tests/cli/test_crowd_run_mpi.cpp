@@ -280,6 +280,52 @@ TEST(CrowdRunUnderMpirun, ABadScenarioIsSaidOnceAndStopsEveryRank) {
   EXPECT_FALSE(std::filesystem::exists(dir / "t.csv"));
 }
 
+TEST(CrowdRunUnderMpirun, RanksGivenDifferentInputsSaySoOnceAndWriteNothing) {
+  // A farm's machines that do not hold the same copy of the shot: rank 1 reads a scenario whose
+  // agents stand 1 cm further out. Each would simulate another crowd, and the ranks part ways
+  // mid-run; the setup finds it, and says so once. The same for a resume from checkpoints
+  // that are not the same.
+  if (!have_mpirun())
+    GTEST_SKIP() << kNoMpirun;
+  TempDir dir;
+  nlohmann::json scenario = nlohmann::json::parse(read_file(sample("circle.json")));
+  std::ofstream(dir / "a.json") << scenario.dump();
+  scenario["groups"][0]["spawn"]["circle"]["radius"] = 20.01;
+  std::ofstream(dir / "b.json") << scenario.dump();
+  const auto rank_runs = [&](const char* file, const std::string& also) {
+    return std::string(CROWD_CLI_PATH) + " run " + (dir / file).string() +
+           " --backend cpu --threads 1 --steps 20 " + also;
+  };
+  const auto said_once = [](const CliResult& r) {
+    const std::size_t said = r.output.find("the ranks read different inputs");
+    return said != std::string::npos &&
+           r.output.find("the ranks read different inputs", said + 1) == std::string::npos;
+  };
+  const std::string out = " --out " + (dir / "t.csv").string();
+  const CliResult run =
+      run_shell(mpirun(1) + rank_runs("a.json", out) + " : -n 1 " + rank_runs("b.json", out));
+  EXPECT_EQ(run.exit_code, 2) << run.output;
+  EXPECT_TRUE(said_once(run)) << run.output;
+  EXPECT_NE(run.output.find("a.json"), std::string::npos) << "names the file:\n" << run.output;
+  EXPECT_EQ(run.output.find("parted ways"), std::string::npos) << run.output;
+  EXPECT_FALSE(std::filesystem::exists(dir / "t.csv"));
+
+  for (const char* file : {"a.json", "b.json"}) {
+    const std::string checkpoint = (dir / (std::string(file) + ".ckpt")).string();
+    ASSERT_EQ(run_cli("run " + (dir / file).string() + " --backend cpu --quiet --steps 20 " +
+                      "--checkpoint " + checkpoint + " --checkpoint-every 5 --out " +
+                      (dir / (std::string(file) + ".csv")).string())
+                  .exit_code,
+              0);
+  }
+  // Each checkpoint is of a complete run: its resume checks and stops at once, alike.
+  const CliResult resumed =
+      run_shell(mpirun(1) + CROWD_CLI_PATH + " resume " + (dir / "a.json.ckpt").string() +
+                " : -n 1 " + CROWD_CLI_PATH + " resume " + (dir / "b.json.ckpt").string());
+  EXPECT_EQ(resumed.exit_code, 2) << resumed.output;
+  EXPECT_TRUE(said_once(resumed)) << resumed.output;
+}
+
 TEST(CrowdRunUnderMpirun, AKilledRankStopsTheOthersAndLeavesNoOutput) {
   if (!have_mpirun())
     GTEST_SKIP() << kNoMpirun;
