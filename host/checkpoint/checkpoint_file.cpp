@@ -69,8 +69,7 @@ void CheckpointBody::check() {
                           " (format " + std::to_string(kCheckpointFormat) +
                           "): resume it with the version that wrote it");
   const auto length = header.get<std::uint64_t>();
-  const auto checksum = header.get<std::uint64_t>();
-  checksum_ = checksum;
+  checksum_ = header.get<std::uint64_t>();
   body_offset_ = header.offset();
   const std::size_t held = bytes_.size() - body_offset_;
   if (held != length)
@@ -79,7 +78,7 @@ void CheckpointBody::check() {
         (held < length ? "truncated at byte " + std::to_string(bytes_.size())
                        : "extra bytes from byte " + std::to_string(body_offset_ + length)) +
         " (the body should end at byte " + std::to_string(body_offset_ + length) + ")");
-  if (fnv1a64(bytes_.data() + body_offset_, held) != checksum)
+  if (fnv1a64(bytes_.data() + body_offset_, held) != checksum_)
     throw CheckpointError(file_ + ": damaged: the checksum of bytes " +
                           std::to_string(body_offset_) + ".." + std::to_string(bytes_.size()) +
                           " does not match");

@@ -70,12 +70,12 @@ void MpiAgentShare::assign(AgentArrays& agents) {
 
   // Migration: an agent's kept rows go from the rank that computed it last to the one that
   // computes it now, the split stages' to its owner and its corridor row to its holder.
+  // Unsplit, the corridor rows stay every rank's (nothing travels) and their holder is the
+  // owner.
   migrate(split_columns(agents, [](ColumnReach r) { return r == ColumnReach::OwnerKept; }),
           stage_holder_, owner_);
-  if (corridors_split_)
-    migrate(corridor_phase_columns(agents).kept, holder_, corridor_owner_);
-  else
-    holder_ = owner_;
+  migrate(corridors_split_ ? corridor_phase_columns(agents).kept : std::vector<AgentColumn>{},
+          holder_, corridor_owner_);
   kept_alike_.resize(n, 1); // the agents added since: every rank computed them
   if (corridors_split_)
     lend_corridor_rows(agents);
@@ -124,14 +124,19 @@ void MpiAgentShare::migrate(const std::vector<AgentColumn>& columns, std::vector
     if (from < 0 || from == to)
       continue;
     any_moved = true;
-    if (from == rank_)
-      send[static_cast<std::size_t>(to)].push_back(static_cast<std::int32_t>(i));
-    if (to == rank_)
-      receive[static_cast<std::size_t>(from)].push_back(static_cast<std::int32_t>(i));
+    list_move(static_cast<std::int32_t>(i), from, to, send, receive);
   }
   if (any_moved && !columns.empty())
     exchange_rows(columns, send, receive);
   holder = to_rank;
+}
+
+void MpiAgentShare::list_move(std::int32_t agent, int from, int to, PerRank& send,
+                              PerRank& receive) const {
+  if (from == rank_)
+    send[static_cast<std::size_t>(to)].push_back(agent);
+  if (to == rank_)
+    receive[static_cast<std::size_t>(from)].push_back(agent);
 }
 
 void MpiAgentShare::lend_corridor_rows(AgentArrays& agents) {
@@ -153,10 +158,7 @@ void MpiAgentShare::lend_corridor_rows(AgentArrays& agents) {
     const int by_corridor =
         avoidance.model == kAvoidanceTtc && avoidance.ttc.reference == kTtcCorridor ? 1 : 0;
     any[by_corridor] = true;
-    if (from == rank_)
-      send[by_corridor][static_cast<std::size_t>(to)].push_back(static_cast<std::int32_t>(i));
-    if (to == rank_)
-      receive[by_corridor][static_cast<std::size_t>(from)].push_back(static_cast<std::int32_t>(i));
+    list_move(static_cast<std::int32_t>(i), from, to, send[by_corridor], receive[by_corridor]);
     ++lent_sum_;
   }
   if (any[0])
@@ -272,6 +274,12 @@ void MpiAgentShare::send_from_holders(const std::vector<AgentColumn>& columns,
   }
 }
 
+bool MpiAgentShare::alike_on_every_rank(std::uint64_t value) {
+  std::uint64_t range[2] = {value, ~value}; // the largest of both: the max and the min
+  MPI_Allreduce(MPI_IN_PLACE, range, 2, MPI_UINT64_T, MPI_MAX, comm_);
+  return range[0] == value && ~range[1] == value;
+}
+
 void MpiAgentShare::require_alike(std::span<const std::byte> bytes, const char* what) {
   // What every rank computes for every agent must be the same bytes on every rank; a rank whose
   // bytes parted ways would decide otherwise and wait in an exchange the others skip. A digest
@@ -287,9 +295,7 @@ void MpiAgentShare::require_alike(std::span<const std::byte> bytes, const char* 
   }
   for (; at < bytes.size(); ++at)
     digest = (digest ^ std::to_integer<std::uint64_t>(bytes[at])) * kPrime;
-  std::uint64_t range[2] = {digest, ~digest}; // the largest of both: the max and the min
-  MPI_Allreduce(MPI_IN_PLACE, range, 2, MPI_UINT64_T, MPI_MAX, comm_);
-  if (range[0] != digest || ~range[1] != digest)
+  if (!alike_on_every_rank(digest))
     throw std::logic_error(std::string("MPI split: the ranks hold different ") + what +
                            " (a bug in crowd: the ranks parted ways)");
 }

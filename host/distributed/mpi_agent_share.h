@@ -74,6 +74,8 @@ public:
   void gather(std::span<double> values) override;
   void reduce(std::span<long long> sums, std::span<double> maxima) override;
 
+  /// Whether every rank passed the same `value`; a collective.
+  bool alike_on_every_rank(std::uint64_t value);
   int rank_index() const { return rank_; }
   int rank_count() const { return size_; }
   RankTraffic traffic() const;
@@ -123,6 +125,9 @@ private:
   /// After the migration: the part of each corridor row the split stages read, from its holder
   /// to the agent's owner (corridor_phase_columns' read_by_owner).
   void lend_corridor_rows(AgentArrays& agents);
+  /// Agent `agent`'s rows go from rank `from` to rank `to`: listed in `send[to]` on `from`, in
+  /// `receive[from]` on `to` (every rank lists every move alike, so both sides agree).
+  void list_move(std::int32_t agent, int from, int to, PerRank& send, PerRank& receive) const;
   /// `lists[r]`: the agents i with rank_of[i] == r, ascending.
   static void list_by_rank(const std::vector<int>& rank_of, PerRank& lists);
   /// The rows of `columns` of the agents of `which` whose corridor rows are their holder's

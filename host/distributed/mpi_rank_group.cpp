@@ -42,9 +42,7 @@ public:
     return result;
   }
   bool alike_on_every_rank(std::uint64_t value) override {
-    std::uint64_t range[2] = {value, ~value}; // the largest of both: the max and the min
-    MPI_Allreduce(MPI_IN_PLACE, range, 2, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
-    return range[0] == value && ~range[1] == value;
+    return share_->alike_on_every_rank(value);
   }
   [[noreturn]] void abort(int exit_code) override {
     std::fflush(nullptr);
