@@ -53,12 +53,15 @@ MpiAgentShare::MpiAgentShare(MPI_Comm comm)
 void MpiAgentShare::assign(AgentArrays& agents) {
   arrays_ = &agents;
   const std::size_t n = static_cast<std::size_t>(agents.count());
+  // The placements' inputs, which every rank must hold alike to place alike: the positions and
+  // each agent's work, whose zero is an absent agent's (so one digest says both).
+  corridor_work(agents);
+  require_alike(std::as_bytes(std::span<const glm::vec3>(agents.position)), "agent positions");
+  require_alike(std::as_bytes(std::span<const std::uint8_t>(corridor_work_)),
+                corridors_split_ ? "agents present and following a corridor" : "agents present");
   placed_work_.resize(n);
   for (std::size_t i = 0; i < n; ++i)
-    placed_work_[i] = agents.mode[i] != kAgentInactive ? 1 : 0;
-  // The placement's inputs, which every rank must hold alike to place alike.
-  require_alike(std::as_bytes(std::span<const glm::vec3>(agents.position)), "agent positions");
-  require_alike(std::as_bytes(std::span<const std::uint8_t>(placed_work_)), "agents present");
+    placed_work_[i] = corridor_work_[i] != 0 ? 1 : 0;
   domains_.place(agents.position, placed_work_);
   const std::span<const int> domain = domains_.domain_of_agents();
   owner_.assign(domain.begin(), domain.end());
@@ -74,8 +77,10 @@ void MpiAgentShare::assign(AgentArrays& agents) {
   // owner.
   migrate(split_columns(agents, [](ColumnReach r) { return r == ColumnReach::OwnerKept; }),
           stage_holder_, owner_);
+  // A corridor row travels as far as it is in use (its polygons and corners), as it does to
+  // the host: the rest of its capacity is never read.
   migrate(corridors_split_ ? corridor_phase_columns(agents).kept : std::vector<AgentColumn>{},
-          holder_, corridor_owner_);
+          holder_, corridor_owner_, /*in_use=*/true);
   kept_alike_.resize(n, 1); // the agents added since: every rank computed them
   if (corridors_split_)
     lend_corridor_rows(agents);
@@ -84,24 +89,30 @@ void MpiAgentShare::assign(AgentArrays& agents) {
   corridor_owned_sum_ += static_cast<double>(corridor_owned().size());
 }
 
+void MpiAgentShare::corridor_work(const AgentArrays& agents) {
+  // The corridor phases cost most for the agents that follow a corridor (the corners and the
+  // shortcut); the rest only move along the navmesh. Unsplit, only presence counts.
+  const auto n = static_cast<std::size_t>(agents.count());
+  const auto rows = static_cast<std::size_t>(agents.corridors.count());
+  corridor_work_.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const bool follows =
+        corridors_split_ && i < rows && (agents.corridors.state[i] & kCorridorFollow) != 0;
+    corridor_work_[i] = agents.mode[i] == kAgentInactive ? 0
+                        : follows                        ? kFollowingWork
+                                                         : kMovingWork;
+  }
+}
+
 void MpiAgentShare::place_corridors(const AgentArrays& agents) {
   if (!corridors_split_) {
     corridor_owner_ = owner_;
     return;
   }
-  // The corridor phases cost most for the agents that follow a corridor (the corners and the
-  // shortcut); the rest only move along the navmesh. Balancing them on their own split, rather
-  // than with the kernel stages', keeps every rank busy in both: each phase ends in an exchange
-  // (docs/distributed-model.md, "Balance by work").
-  const std::size_t n = placed_work_.size();
-  const auto rows = static_cast<std::size_t>(agents.corridors.count());
-  for (std::size_t i = 0; i < n; ++i) {
-    const bool follows = i < rows && (agents.corridors.state[i] & kCorridorFollow) != 0;
-    placed_work_[i] = agents.mode[i] == kAgentInactive ? 0 : follows ? kFollowingWork : kMovingWork;
-  }
-  require_alike(std::as_bytes(std::span<const std::uint8_t>(placed_work_)),
-                "agents following a corridor");
-  corridor_domains_.place(agents.position, placed_work_);
+  // Balancing the corridor phases on their own split, rather than with the kernel stages',
+  // keeps every rank busy in both: each phase ends in an exchange (docs/distributed-model.md,
+  // "Balance by work").
+  corridor_domains_.place(agents.position, corridor_work_);
   const std::span<const int> corridor_domain = corridor_domains_.domain_of_agents();
   corridor_owner_.assign(corridor_domain.begin(), corridor_domain.end());
 }
@@ -114,7 +125,7 @@ void MpiAgentShare::list_by_rank(const std::vector<int>& rank_of, PerRank& lists
 }
 
 void MpiAgentShare::migrate(const std::vector<AgentColumn>& columns, std::vector<int>& holder,
-                            const std::vector<int>& to_rank) {
+                            const std::vector<int>& to_rank, bool in_use) {
   // Every rank lists the same moves from the same holders, so both sides know what travels.
   holder.resize(to_rank.size(), -1);
   PerRank send(ranks()), receive(ranks());
@@ -127,7 +138,7 @@ void MpiAgentShare::migrate(const std::vector<AgentColumn>& columns, std::vector
     list_move(static_cast<std::int32_t>(i), from, to, send, receive);
   }
   if (any_moved && !columns.empty())
-    exchange_rows(columns, send, receive);
+    exchange_rows(columns, send, receive, in_use);
   holder = to_rank;
 }
 

@@ -116,9 +116,13 @@ private:
   void all_gather_rows(const std::vector<AgentColumn>& columns, const char* what, const PerRank& by,
                        std::optional<std::span<const std::byte>> before = std::nullopt);
   /// The rows of `columns` of every agent whose rank in `to_rank` differs from its `holder`
-  /// (-1: every rank's alike) go there (exchange_rows); `holder` then becomes `to_rank`.
+  /// (-1: every rank's alike) go there (exchange_rows, of each row only what is in use when
+  /// `in_use`); `holder` then becomes `to_rank`.
   void migrate(const std::vector<AgentColumn>& columns, std::vector<int>& holder,
-               const std::vector<int>& to_rank);
+               const std::vector<int>& to_rank, bool in_use = false);
+  /// Every agent's work in corridor_domains_ (corridor_work_): 0 for an absent one; once the
+  /// corridor phases are split, kFollowingWork for one that follows a corridor.
+  void corridor_work(const AgentArrays& agents);
   /// Once the corridor phases are split: every agent's corridor holder (corridor_owner_), from
   /// a placement of its own balanced by the corridor phases' work.
   void place_corridors(const AgentArrays& agents);
@@ -151,9 +155,9 @@ private:
   /// (docs/distributed-model.md, "Balance by work").
   static constexpr std::uint8_t kMovingWork = 1, kFollowingWork = 4;
   AgentArrays* arrays_ = nullptr; ///< Those of the last assign().
-  /// Scratch of assign, per agent: the work a placement balances (1 for each present agent in
-  /// domains_, the corridor phases' in corridor_domains_, 0 for an absent one).
-  std::vector<std::uint8_t> placed_work_;
+  /// Scratch of assign, per agent: the work each placement balances, 0 for an absent agent: 1
+  /// for each present one in domains_ (placed_work_), the corridor phases' in corridor_domains_.
+  std::vector<std::uint8_t> placed_work_, corridor_work_;
   std::vector<int> owner_;          ///< Per agent, this step: the split stages' rank.
   std::vector<int> corridor_owner_; ///< Per agent, this step: the corridor phases' rank.
   /// Per agent, the rank whose OwnerKept rows of the split stages are current: the last step's
