@@ -54,6 +54,22 @@ CliResult mpirun_cli(int ranks, const std::string& arguments) {
   return run_shell(mpirun(ranks) + CROWD_CLI_PATH + " " + arguments);
 }
 
+/// The end of a run's output, for a failure's message.
+std::string tail_of(const std::string& text) {
+  return text.substr(text.size() > 4000 ? text.size() - 4000 : 0);
+}
+
+/// Whether `output` says `what` exactly once: a message every rank would print is rank 0's.
+::testing::AssertionResult said_once(const CliResult& r, const std::string& what) {
+  const std::size_t said = r.output.find(what);
+  if (said == std::string::npos)
+    return ::testing::AssertionFailure() << "never said \"" << what << "\":\n" << tail_of(r.output);
+  if (r.output.find(what, said + 1) != std::string::npos)
+    return ::testing::AssertionFailure() << "said more than once \"" << what << "\":\n"
+                                         << tail_of(r.output);
+  return ::testing::AssertionSuccess();
+}
+
 #if !defined(CROWD_CLI_HAS_MPI)
 
 constexpr const char* kRefusal = "this build has no MPI";
@@ -100,9 +116,7 @@ TEST(CrowdRunUnderMpirun, TheRealMpirunStopsEveryRank) {
   TempDir dir;
   const CliResult r = mpirun_cli(3, run_circle_into(dir / "shot.csv"));
   EXPECT_NE(r.exit_code, 0) << r.output;
-  const std::size_t said = r.output.find(kRefusal);
-  EXPECT_NE(said, std::string::npos) << r.output;
-  EXPECT_EQ(r.output.find(kRefusal, said + 1), std::string::npos) << "said once:\n" << r.output;
+  EXPECT_TRUE(said_once(r, kRefusal));
   EXPECT_FALSE(std::filesystem::exists(dir / "shot.csv"));
 }
 
@@ -119,10 +133,6 @@ CliResult mpirun_cli_stopped_once_checkpointed(int ranks, const std::string& arg
                    checkpoint.string() + " --checkpoint-every " + std::to_string(every) +
                    " & m=$!; for i in $(seq 600); do [ -e " + checkpoint.string() +
                    " ] && break; sleep 0.05; done; kill -TERM $m; wait $m)");
-}
-
-std::string tail_of(const std::string& text) {
-  return text.substr(text.size() > 4000 ? text.size() - 4000 : 0);
 }
 
 struct MpiRun {
@@ -274,9 +284,7 @@ TEST(CrowdRunUnderMpirun, ABadScenarioIsSaidOnceAndStopsEveryRank) {
   const CliResult r = mpirun_cli(3, "run " + scenario.string() + " --backend cpu --out " +
                                         (dir / "t.csv").string());
   EXPECT_NE(r.exit_code, 0) << r.output;
-  const std::size_t said = r.output.find("bad.json");
-  ASSERT_NE(said, std::string::npos) << r.output;
-  EXPECT_EQ(r.output.find("bad.json", said + 1), std::string::npos) << "said once:\n" << r.output;
+  EXPECT_TRUE(said_once(r, "bad.json"));
   EXPECT_FALSE(std::filesystem::exists(dir / "t.csv"));
 }
 
@@ -296,16 +304,12 @@ TEST(CrowdRunUnderMpirun, RanksGivenDifferentInputsSaySoOnceAndWriteNothing) {
     return std::string(CROWD_CLI_PATH) + " run " + (dir / file).string() +
            " --backend cpu --threads 1 --steps 20 " + also;
   };
-  const auto said_once = [](const CliResult& r) {
-    const std::size_t said = r.output.find("the ranks read different inputs");
-    return said != std::string::npos &&
-           r.output.find("the ranks read different inputs", said + 1) == std::string::npos;
-  };
+  const std::string refusal = "the ranks read different inputs";
   const std::string out = " --out " + (dir / "t.csv").string();
   const CliResult run =
       run_shell(mpirun(1) + rank_runs("a.json", out) + " : -n 1 " + rank_runs("b.json", out));
   EXPECT_EQ(run.exit_code, 2) << run.output;
-  EXPECT_TRUE(said_once(run)) << run.output;
+  EXPECT_TRUE(said_once(run, refusal));
   EXPECT_NE(run.output.find("a.json"), std::string::npos) << "names the file:\n" << run.output;
   EXPECT_EQ(run.output.find("parted ways"), std::string::npos) << run.output;
   EXPECT_FALSE(std::filesystem::exists(dir / "t.csv"));
@@ -323,7 +327,7 @@ TEST(CrowdRunUnderMpirun, RanksGivenDifferentInputsSaySoOnceAndWriteNothing) {
       run_shell(mpirun(1) + CROWD_CLI_PATH + " resume " + (dir / "a.json.ckpt").string() +
                 " : -n 1 " + CROWD_CLI_PATH + " resume " + (dir / "b.json.ckpt").string());
   EXPECT_EQ(resumed.exit_code, 2) << resumed.output;
-  EXPECT_TRUE(said_once(resumed)) << resumed.output;
+  EXPECT_TRUE(said_once(resumed, refusal));
 }
 
 TEST(CrowdRunUnderMpirun, AKilledRankStopsTheOthersAndLeavesNoOutput) {
@@ -363,12 +367,7 @@ TEST(CrowdRunUnderMpirun, ASignalToMpirunStopsEveryRankAtOneStepAndAnotherRankCo
   // enough to be stopped well before its end.
   const CliResult interrupted = mpirun_cli_stopped_once_checkpointed(
       3, run + (dir / "split.csv").string(), dir / "run.ckpt", 500);
-  const std::string said = "interrupted by SIGTERM at step ";
-  const std::size_t at = interrupted.output.find(said);
-  ASSERT_NE(at, std::string::npos) << tail_of(interrupted.output);
-  EXPECT_EQ(interrupted.output.find(said, at + 1), std::string::npos)
-      << "said once:\n"
-      << tail_of(interrupted.output);
+  ASSERT_TRUE(said_once(interrupted, "interrupted by SIGTERM at step "));
   ASSERT_TRUE(std::filesystem::exists(dir / "run.ckpt")) << tail_of(interrupted.output);
 
   // Resumed on 2 ranks, the trajectory is the uninterrupted one-process run's.
@@ -457,10 +456,7 @@ TEST(CrowdRunUnderMpirun, CommandsThatDoNotSplitSaySoOnce) {
     GTEST_SKIP() << kNoMpirun;
   const CliResult r = mpirun_cli(2, "bench --agents 100 --steps 2 --backends cpu");
   EXPECT_NE(r.exit_code, 0) << r.output;
-  const std::string refusal = "crowd bench does not split across MPI ranks";
-  const std::size_t said = r.output.find(refusal);
-  ASSERT_NE(said, std::string::npos) << r.output;
-  EXPECT_EQ(r.output.find(refusal, said + 1), std::string::npos) << "said once:\n" << r.output;
+  EXPECT_TRUE(said_once(r, "crowd bench does not split across MPI ranks"));
 }
 
 #endif // CROWD_CLI_HAS_MPI
