@@ -158,6 +158,7 @@ set(CROWD_CLI_SOURCES
   host/cli/run_checkpoint.cpp
   host/cli/run_command.cpp
   host/cli/split_run.cpp
+  host/cli/thread_limit.cpp
   host/cli/verify_command.cpp
   host/cli/view_command.cpp)
 # The command line's MPI ranks (CROWD_MPI, when MPI is found).

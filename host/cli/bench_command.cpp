@@ -5,6 +5,7 @@
 #include "host/bench/bench_runner.h"
 #include "host/checkpoint/atomic_file.h"
 #include "host/cli/progress.h"
+#include "host/cli/thread_limit.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -69,6 +70,7 @@ int bench_command(const BenchCommandOptions& options) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 2;
   }
+  const ThreadLimit thread_limit(bench.threads);
   try {
     for (const auto& path : write_bench_scenes(bench))
       std::fprintf(stderr, "bench: wrote %s\n", path.c_str());

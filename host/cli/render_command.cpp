@@ -2,6 +2,7 @@
 
 #include "host/cli/command_error.h"
 #include "host/cli/progress_bar.h"
+#include "host/cli/thread_limit.h"
 #include "host/output/film_resampler.h"
 #include "host/output/trajectory_reader.h"
 #include "host/render/crowd_renderer.h"
@@ -79,6 +80,7 @@ int render_command(const RenderOptions& options) {
     SimulationOptions sim_options;
     sim_options.backend = parse_backend_kind(options.backend);
     sim_options.solver.threads = options.threads;
+    const ThreadLimit thread_limit(options.threads);
     if (!options.avoidance_model.empty())
       sim_options.avoidance_model = parse_avoidance_model(options.avoidance_model);
     std::optional<LiveFilmOptions> film;

@@ -8,6 +8,7 @@
 #include "host/cli/progress.h"
 #include "host/cli/run_checkpoint.h"
 #include "host/cli/split_run.h"
+#include "host/cli/thread_limit.h"
 #include "host/navmesh/navmesh.h"
 #include "host/output/character_cast.h"
 #include "host/output/film_resampler.h"
@@ -381,6 +382,7 @@ int run_command(const RunOptions& given, RankGroup* ranks) {
   if (const std::optional<int> exit_code = split.agree_on_setup(error))
     return *exit_code;
   const RunOptions options = split.options_of_this_rank(given);
+  const ThreadLimit thread_limit(options.threads);
   std::optional<Simulation> sim;
   std::optional<RunOutputs> outputs;
   std::optional<Checkpointer> checkpointer;
@@ -413,6 +415,7 @@ int run_command(const RunOptions& given, RankGroup* ranks) {
 int resume_command(const ResumeOptions& resume, RankGroup* ranks) {
   SplitRun split(ranks);
   std::optional<CommandError> error;
+  std::optional<ThreadLimit> thread_limit; // the checkpoint's --threads, or the one given
   std::optional<Simulation> sim;
   std::optional<RunOutputs> outputs;
   std::optional<Checkpointer> checkpointer;
@@ -431,6 +434,7 @@ int resume_command(const ResumeOptions& resume, RankGroup* ranks) {
     record.options.quiet = record.options.quiet || resume.quiet;
     check_options(record.options);
     options = split.options_of_this_rank(record.options);
+    thread_limit.emplace(options.threads);
     total_steps = record.total_steps;
     Scenario scenario = load_run_scenario(options);
     if (run_step_count(options, scenario) != total_steps)

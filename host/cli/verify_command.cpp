@@ -2,6 +2,7 @@
 
 #include "host/checkpoint/atomic_file.h"
 #include "host/cli/progress.h"
+#include "host/cli/thread_limit.h"
 #include "host/scenario/scenario_writer.h"
 #include "host/sim/simulation.h"
 #include "host/verify/rimea_suite.h"
@@ -100,6 +101,7 @@ int verify_command(const VerifyCommandOptions& options) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 2;
   }
+  const ThreadLimit thread_limit(options.threads);
   try {
     if (!options.write_scenarios.empty())
       return write_scenarios(tests, options);

@@ -1,6 +1,7 @@
 #include "host/cli/view_command.h"
 
 #include "host/cli/command_error.h"
+#include "host/cli/thread_limit.h"
 #include "host/output/trajectory_reader.h"
 #include "host/render/open_frame_source.h"
 #include "host/scenario/scenario.h"
@@ -23,6 +24,7 @@ int view_command(ViewCommandOptions options) {
     SimulationOptions sim_options;
     sim_options.backend = parse_backend_kind(options.backend);
     sim_options.solver.threads = options.threads;
+    const ThreadLimit thread_limit(options.threads);
     if (!options.avoidance_model.empty())
       sim_options.avoidance_model = parse_avoidance_model(options.avoidance_model);
     auto source =

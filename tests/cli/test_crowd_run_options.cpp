@@ -2,8 +2,13 @@
 // that would be ignored, and --quiet. Each refusal is one line on stderr, exit 2, and no file.
 #include "tests/cli/cli_runner.h"
 
+#include <algorithm>
+#include <chrono>
+#include <csignal>
 #include <gtest/gtest.h>
 #include <string>
+#include <sys/wait.h>
+#include <thread>
 
 namespace crowd::testing {
 namespace {
@@ -86,6 +91,42 @@ TEST(CrowdRunOptions, QuietPrintsNoProgressAndNoSummaryEvenOnALongRun) {
               " --backend cpu --threads 1 --steps 60 --quiet --out " + (dir / "t.csv").string());
   EXPECT_EQ(r.exit_code, 0) << r.output;
   EXPECT_EQ(r.output, "");
+}
+
+/// The threads process `pid` has now (/proc/PID/status), 0 when it cannot be read.
+int threads_of(pid_t pid) {
+  std::istringstream status(read_file("/proc/" + std::to_string(pid) + "/status"));
+  for (std::string line; std::getline(status, line);)
+    if (line.rfind("Threads:", 0) == 0)
+      return std::stoi(line.substr(8));
+  return 0;
+}
+
+TEST(CrowdRunOptions, ThreadsBoundsEveryThreadOfTheRunNotTheSolversAlone) {
+  // A farm gives a job N cores, or under mpirun each rank its share of them, with --threads:
+  // the observers, the schedule and the outputs must keep to it as the solver's stages do.
+  // They once ran on every core: two threads for --threads 1 here.
+  if (std::thread::hardware_concurrency() < 2)
+    GTEST_SKIP() << "one core: a run cannot take more than --threads 1 here";
+  TempDir dir;
+  const auto csv = dir / "t.csv";
+  const pid_t pid = start_cli({"run", sample("pillars.json"), "--backend", "cpu", "--threads", "1",
+                               "--steps", "1000000", "--quiet", "--out", csv.string()},
+                              dir / "log");
+  ASSERT_GT(pid, 0);
+  // Stepping, its observers run (2,000 agents: ~90 kB a frame); then a second of samples.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (temporary_size(csv) < 300000 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  int most = 0;
+  for (int sample = 0; sample < 50; ++sample) {
+    most = std::max(most, threads_of(pid));
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  ::kill(pid, SIGKILL);
+  ::waitpid(pid, nullptr, 0);
+  ASSERT_GE(temporary_size(csv), 300000u) << read_file(dir / "log");
+  EXPECT_EQ(most, 1) << "crowd run --threads 1 ran on " << most << " threads";
 }
 
 TEST(CrowdRunOptions, ResumingACompleteRunSaysSoAndChangesNothing) {

@@ -1,0 +1,24 @@
+// `--threads N` for a whole command: every parallel loop of the process, not the solver's alone.
+#pragma once
+
+#include <oneapi/tbb/global_control.h>
+#include <optional>
+
+namespace crowd {
+
+/// While alive, the process runs its work on at most `threads` threads; 0 sets no limit (every
+/// core). The solver runs its stages in an arena of `threads` already (SolverOptions::threads),
+/// but the rest of a step's parallel loops (the schedule's scans, the stuck detector, the
+/// metrics and the lane order) and the outputs' run on oneTBB's default arena, which takes every
+/// core: `crowd run --threads 1` ran on two threads on a 2-core machine, and under mpirun every
+/// rank of a node took every core of it. oneTBB's global_control (max_allowed_parallelism)
+/// caps every arena of the process at once.
+class ThreadLimit {
+public:
+  explicit ThreadLimit(int threads);
+
+private:
+  std::optional<tbb::global_control> control_;
+};
+
+} // namespace crowd
