@@ -232,6 +232,7 @@ set(CROWD_TEST_SOURCES
   host/output/test_metrics.cpp
   host/output/test_metrics_periodic.cpp
   host/output/test_observation_split.cpp
+  host/output/test_ordered_rows.cpp
   host/output/test_point_grid.cpp
   host/output/test_step_time_stats.cpp
   host/output/test_streaming_file.cpp
@@ -291,4 +292,5 @@ set(CROWD_BENCH_SOURCES
   bench_host_stages.cpp
   bench_kernel_stages.cpp
   bench_obstacle_events.cpp
+  bench_outputs.cpp
   bench_path_search.cpp)

@@ -2,6 +2,7 @@
 
 #include "host/checkpoint/archive.h"
 #include "host/output/number_format.h"
+#include "host/output/ordered_rows.h"
 
 #include <string>
 
@@ -42,32 +43,31 @@ void FilmCsvWriter::write_frame(const FrameView& frame) {
   prefix += ',';
   append_time(prefix, frame.time);
   prefix += ',';
-  std::string out;
-  out.reserve(frame.positions.size() * (prefix.size() + 72));
-  for (std::size_t i = 0; i < frame.positions.size(); ++i) {
+  const std::string out = ordered_rows(frame.positions.size(), [&](std::string& row,
+                                                                   std::size_t i) {
     if (i < frame.phases.size() && !is_present(frame.phases[i]))
-      continue;
+      return;
     const glm::vec2 v = i < frame.velocities.size() ? frame.velocities[i] : glm::vec2(0.0f);
-    out += prefix;
-    append_int(out, static_cast<long long>(i));
-    out += ',';
-    append_csv_field(out, i < frame.types.size() ? frame.types[i] : std::string("agent"));
+    row += prefix;
+    append_int(row, static_cast<long long>(i));
+    row += ',';
+    append_csv_field(row, i < frame.types.size() ? frame.types[i] : std::string("agent"));
     for (const float value :
          {frame.positions[i].x, frame.positions[i].y, frame.positions[i].z, v.x, v.y,
           heading_in_degrees(i < frame.headings.size() ? frame.headings[i] : 0.0f)}) {
-      out += ',';
-      append_float(out, value);
+      row += ',';
+      append_float(row, value);
     }
-    out += ',';
-    out +=
+    row += ',';
+    row +=
         kGaitNames[static_cast<std::size_t>(i < frame.gaits.size() ? frame.gaits[i] : Gait::Idle)];
     for (const float value : {i < frame.cycle_phases.size() ? frame.cycle_phases[i] : 0.0f,
                               i < frame.playback_rates.size() ? frame.playback_rates[i] : 1.0f}) {
-      out += ',';
-      append_float(out, value);
+      row += ',';
+      append_float(row, value);
     }
-    out += '\n';
-  }
+    row += '\n';
+  });
   file_.append(out);
 }
 

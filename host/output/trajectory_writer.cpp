@@ -4,6 +4,7 @@
 
 #include "host/checkpoint/archive.h"
 #include "host/output/number_format.h"
+#include "host/output/ordered_rows.h"
 
 #include <string>
 
@@ -28,27 +29,24 @@ void TrajectoryWriter::write_frame(int step, double time, std::span<const glm::v
   append_time(prefix, time);
   prefix += ',';
 
-  std::string out;
-  out.reserve(positions.size() * (prefix.size() + 64));
-  for (std::size_t i = 0; i < positions.size(); ++i) {
-    if (i < phases.size() && !is_present(phases[i])) {
-      continue;
-    }
+  const std::string out = ordered_rows(positions.size(), [&](std::string& row, std::size_t i) {
+    if (i < phases.size() && !is_present(phases[i]))
+      return;
     const glm::vec2 v = i < velocities.size() ? velocities[i] : glm::vec2(0.0f);
-    out += prefix;
-    append_int(out, static_cast<long long>(i));
-    out += ',';
-    append_float(out, positions[i].x);
-    out += ',';
-    append_float(out, positions[i].y);
-    out += ',';
-    append_float(out, positions[i].z);
-    out += ',';
-    append_float(out, v.x);
-    out += ',';
-    append_float(out, v.y);
-    out += '\n';
-  }
+    row += prefix;
+    append_int(row, static_cast<long long>(i));
+    row += ',';
+    append_float(row, positions[i].x);
+    row += ',';
+    append_float(row, positions[i].y);
+    row += ',';
+    append_float(row, positions[i].z);
+    row += ',';
+    append_float(row, v.x);
+    row += ',';
+    append_float(row, v.y);
+    row += '\n';
+  });
   file_.append(out);
 }
 
