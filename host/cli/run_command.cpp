@@ -142,7 +142,7 @@ SimulationOptions simulation_options(const RunOptions& options, const SplitRun& 
   sim_options.observe = split.speaks();
   sim_options.observation_split = split.observation_split();
   sim_options.solver = options.solver;
-  sim_options.solver.threads = options.threads;
+  sim_options.solver.threads = split.threads_of_this_rank(options.threads);
   sim_options.stuck_seconds = options.stuck_seconds;
   if (!options.standoff.empty())
     sim_options.standoff = parse_standoff_rule(options.standoff);
@@ -323,7 +323,7 @@ int run_steps(const RunOptions& options, Simulation& sim, RunOutputs& outputs, i
   }
   if (!options.quiet) {
     print_summary(summary, stdout);
-    std::fputs(split.traffic_summary().c_str(), stdout);
+    std::fputs(split.traffic_summary(split.threads_of_this_rank(options.threads)).c_str(), stdout);
   }
   if (interrupted_by != 0 && !split.speaks())
     return 128 + interrupted_by;
@@ -382,7 +382,7 @@ int run_command(const RunOptions& given, RankGroup* ranks) {
   if (const std::optional<int> exit_code = split.agree_on_setup(error))
     return *exit_code;
   const RunOptions options = split.options_of_this_rank(given);
-  const ThreadLimit thread_limit(options.threads);
+  const ThreadLimit thread_limit(split.threads_of_this_rank(options.threads));
   std::optional<Simulation> sim;
   std::optional<RunOutputs> outputs;
   std::optional<Checkpointer> checkpointer;
@@ -434,7 +434,7 @@ int resume_command(const ResumeOptions& resume, RankGroup* ranks) {
     record.options.quiet = record.options.quiet || resume.quiet;
     check_options(record.options);
     options = split.options_of_this_rank(record.options);
-    thread_limit.emplace(options.threads);
+    thread_limit.emplace(split.threads_of_this_rank(options.threads));
     total_steps = record.total_steps;
     Scenario scenario = load_run_scenario(options);
     if (run_step_count(options, scenario) != total_steps)

@@ -1,5 +1,7 @@
 #include "host/cli/split_run.h"
 
+#include "host/cli/thread_limit.h"
+
 #include <cstdio>
 #include <string>
 
@@ -14,6 +16,12 @@ RunOptions SplitRun::options_of_this_rank(RunOptions options) const {
   options.metrics.clear();
   options.quiet = true;
   return options;
+}
+
+int SplitRun::threads_of_this_rank(int requested) const {
+  if (requested > 0 || ranks_ == nullptr)
+    return requested;
+  return share_of_cores(ranks_->local_size());
 }
 
 std::optional<int> SplitRun::agree_on_setup(const std::optional<CommandError>& error) {
@@ -72,17 +80,18 @@ int SplitRun::agreed_signal(int received) {
   return ranks_ == nullptr ? received : ranks_->max_over_ranks(received);
 }
 
-std::string SplitRun::traffic_summary() const {
+std::string SplitRun::traffic_summary(int threads) const {
   if (ranks_ == nullptr)
     return "";
   const RankTraffic t = ranks_->traffic();
-  char line[320];
+  char line[512];
   std::snprintf(line, sizeof line,
-                "  split across %d ranks: rank 0 computed %.0f agents a step and read %.0f ghosts, "
-                "sent %.2f MB and received %.2f MB a step; %.1f migrations a step, %lld "
-                "rebalances; %lld path trees built on one rank for all\n",
-                t.ranks, t.mean_owned, t.mean_ghosts, t.bytes_sent / 1e6, t.bytes_received / 1e6,
-                t.migrations_per_step, t.rebalances, t.jobs_shared);
+                "  split across %d ranks: rank 0 ran on %d thread%s, computed %.0f agents a step "
+                "and read %.0f ghosts, sent %.2f MB and received %.2f MB a step; %.1f "
+                "migrations a step, %lld rebalances; %lld path trees built on one rank for all\n",
+                t.ranks, threads, threads == 1 ? "" : "s", t.mean_owned, t.mean_ghosts,
+                t.bytes_sent / 1e6, t.bytes_received / 1e6, t.migrations_per_step, t.rebalances,
+                t.jobs_shared);
   std::string summary = line;
   if (t.mean_corridor_owned > 0) {
     std::snprintf(line, sizeof line,

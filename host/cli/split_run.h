@@ -29,6 +29,10 @@ public:
   RunOptions options_of_this_rank(RunOptions options) const;
   /// This rank's index among the ranks on its machine (0 alone): its GPU.
   int local_rank() const { return ranks_ ? ranks_->local_rank() : 0; }
+  /// The threads this rank runs on for `--threads requested`: those asked for; where none were
+  /// (0), every core alone, and split, the rank's share of its machine's (share_of_cores). The
+  /// options keep 0, so that a checkpoint resumed alone takes every core again.
+  int threads_of_this_rank(int requested) const;
   /// The split of the kernel stages for SimulationOptions; null alone.
   AgentShare* agent_share() const { return ranks_ ? &ranks_->agent_share() : nullptr; }
   /// The split of the observers' per-agent work for SimulationOptions; null alone.
@@ -57,8 +61,8 @@ public:
   /// Before a checkpoint, on every rank at the same step: every agent's state, which each rank
   /// keeps of its own agents only, gathered on every rank (AgentShare::gather_everything).
   void gather_state_for_checkpoint();
-  /// One line of the split's traffic, for rank 0's summary ("" alone).
-  std::string traffic_summary() const;
+  /// One line of the split's traffic, for rank 0's summary ("" alone), which runs on `threads`.
+  std::string traffic_summary(int threads) const;
 
 private:
   RankGroup* ranks_;

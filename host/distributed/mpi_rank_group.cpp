@@ -24,6 +24,7 @@ public:
     MPI_Comm node = MPI_COMM_NULL;
     MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
     MPI_Comm_rank(node, &local_rank_);
+    MPI_Comm_size(node, &local_size_);
     MPI_Comm_free(&node);
   }
   ~MpiRankGroup() override {
@@ -36,6 +37,7 @@ public:
   int rank() const override { return share_->rank_index(); }
   int size() const override { return share_->rank_count(); }
   int local_rank() const override { return local_rank_; }
+  int local_size() const override { return local_size_; }
   int max_over_ranks(int value) override {
     int result = value;
     MPI_Allreduce(&value, &result, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
@@ -56,6 +58,7 @@ public:
 private:
   std::unique_ptr<MpiAgentShare> share_;
   int local_rank_ = 0;
+  int local_size_ = 1;
 };
 
 } // namespace

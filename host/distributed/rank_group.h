@@ -39,6 +39,8 @@ public:
   virtual int size() const = 0;
   /// This rank's index among the ranks on the same machine (shared memory).
   virtual int local_rank() const = 0;
+  /// How many ranks run on this rank's machine, this one included.
+  virtual int local_size() const = 0;
   /// The largest `value` of any rank; a collective (every rank calls it, in the same order).
   virtual int max_over_ranks(int value) = 0;
   /// Whether every rank passed the same `value`; a collective.

@@ -8,6 +8,7 @@
 #include "tests/cli/cli_runner.h"
 #include "tests/support/cuda_device.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -15,6 +16,7 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace crowd::testing {
@@ -450,6 +452,28 @@ TEST(CudaCrowdRunUnderMpirun, TwoRanksEachOnItsGpuWriteTheBytesOfOneCpuProcess) 
 }
 
 #endif // CROWD_HAS_CUDA
+
+TEST(CrowdRunUnderMpirun, RanksOfOneMachineShareItsCoresUnlessToldHowManyThreads) {
+  // `mpirun -n 4 crowd run` on one node, without --threads: each rank took every core, four
+  // threads to a core. Each now takes its share; --threads still says exactly.
+  if (!have_mpirun())
+    GTEST_SKIP() << kNoMpirun;
+  const auto threads_of_rank_0 = [](const CliResult& r) {
+    const std::string said = "rank 0 ran on ";
+    const std::size_t at = r.output.find(said);
+    return at == std::string::npos ? -1 : std::stoi(r.output.substr(at + said.size()));
+  };
+  const std::string run = "run " + sample("circle.json") + " --backend cpu --steps 5";
+  const CliResult shared = mpirun_cli(2, run);
+  ASSERT_EQ(shared.exit_code, 0) << tail_of(shared.output);
+  const int cores = static_cast<int>(std::thread::hardware_concurrency());
+  const int threads = threads_of_rank_0(shared);
+  EXPECT_GE(threads, 1) << tail_of(shared.output);
+  EXPECT_LE(threads, std::max(1, cores / 2)) << "2 ranks on " << cores << " cores";
+  const CliResult told = mpirun_cli(2, run + " --threads 3");
+  ASSERT_EQ(told.exit_code, 0) << tail_of(told.output);
+  EXPECT_EQ(threads_of_rank_0(told), 3) << tail_of(told.output);
+}
 
 TEST(CrowdRunUnderMpirun, CommandsThatDoNotSplitSaySoOnce) {
   if (!have_mpirun())
