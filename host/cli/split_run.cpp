@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <string>
+#include <sys/resource.h>
 
 namespace crowd {
 
@@ -17,6 +18,20 @@ RunOptions SplitRun::options_of_this_rank(RunOptions options) const {
   options.quiet = true;
   return options;
 }
+
+namespace {
+
+/// This process's largest resident memory so far, in MB (getrusage: Linux counts it in KB). A
+/// rank holds every agent's rows, so rank 0's is every rank's, near enough
+/// (docs/distributed-model.md, "Memory per rank").
+double peak_resident_mb() {
+  rusage usage{};
+  if (::getrusage(RUSAGE_SELF, &usage) != 0)
+    return 0.0;
+  return static_cast<double>(usage.ru_maxrss) / 1024.0;
+}
+
+} // namespace
 
 int SplitRun::threads_of_this_rank(int requested) const {
   if (requested > 0 || ranks_ == nullptr)
@@ -86,12 +101,13 @@ std::string SplitRun::traffic_summary(int threads) const {
   const RankTraffic t = ranks_->traffic();
   char line[512];
   std::snprintf(line, sizeof line,
-                "  split across %d ranks: rank 0 ran on %d thread%s, computed %.0f agents a step "
-                "and read %.0f ghosts, sent %.2f MB and received %.2f MB a step; %.1f "
-                "migrations a step, %lld rebalances; %lld path trees built on one rank for all\n",
-                t.ranks, threads, threads == 1 ? "" : "s", t.mean_owned, t.mean_ghosts,
-                t.bytes_sent / 1e6, t.bytes_received / 1e6, t.migrations_per_step, t.rebalances,
-                t.jobs_shared);
+                "  split across %d ranks: rank 0 ran on %d thread%s and peaked at %.0f MB, "
+                "computed %.0f agents a step and read %.0f ghosts, sent %.2f MB and received "
+                "%.2f MB a step; %.1f migrations a step, %lld rebalances; %lld path trees built "
+                "on one rank for all\n",
+                t.ranks, threads, threads == 1 ? "" : "s", peak_resident_mb(), t.mean_owned,
+                t.mean_ghosts, t.bytes_sent / 1e6, t.bytes_received / 1e6, t.migrations_per_step,
+                t.rebalances, t.jobs_shared);
   std::string summary = line;
   if (t.mean_corridor_owned > 0) {
     std::snprintf(line, sizeof line,

@@ -470,6 +470,10 @@ TEST(CrowdRunUnderMpirun, RanksOfOneMachineShareItsCoresUnlessToldHowManyThreads
   const int threads = threads_of_rank_0(shared);
   EXPECT_GE(threads, 1) << tail_of(shared.output);
   EXPECT_LE(threads, std::max(1, cores / 2)) << "2 ranks on " << cores << " cores";
+  // The same line says what rank 0's memory came to, for sizing a farm's jobs.
+  const std::size_t peak = shared.output.find(" and peaked at ");
+  ASSERT_NE(peak, std::string::npos) << tail_of(shared.output);
+  EXPECT_GT(std::stod(shared.output.substr(peak + 15)), 0.0) << tail_of(shared.output);
   const CliResult told = mpirun_cli(2, run + " --threads 3");
   ASSERT_EQ(told.exit_code, 0) << tail_of(told.output);
   EXPECT_EQ(threads_of_rank_0(told), 3) << tail_of(told.output);
