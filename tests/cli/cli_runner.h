@@ -2,6 +2,7 @@
 #pragma once
 
 #include <array>
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <fcntl.h>
@@ -11,6 +12,7 @@
 #include <sstream>
 #include <string>
 #include <sys/wait.h>
+#include <thread>
 #include <unistd.h>
 #include <vector>
 
@@ -107,6 +109,15 @@ inline std::uintmax_t temporary_size(const std::filesystem::path& target) {
     if (e.path().filename().string().rfind(prefix, 0) == 0)
       return e.file_size();
   return 0;
+}
+
+/// Waits until the temporary file beside `target` holds at least `bytes` (a run started with
+/// start_cli is then stepping, its first frames written), at most `seconds`.
+inline void wait_for_temporary(const std::filesystem::path& target, std::uintmax_t bytes,
+                               int seconds) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
+  while (temporary_size(target) < bytes && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
 }
 
 inline std::string sample(const std::string& name) {

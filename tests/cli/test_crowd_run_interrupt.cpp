@@ -45,9 +45,7 @@ void interrupt_run_and_check(int signal_number, int expected_exit, const char* s
                               log);
   ASSERT_GT(pid, 0);
   // Wait until a few frames (~90 kB each) have reached the temporary file.
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
-  while (temporary_size(csv) < 300000 && std::chrono::steady_clock::now() < deadline)
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  wait_for_temporary(csv, 300000, 120);
   ASSERT_GE(temporary_size(csv), 300000u) << read_file(log);
   ASSERT_EQ(::kill(pid, signal_number), 0);
   const int exit_code = wait_exit_code(pid, 120);

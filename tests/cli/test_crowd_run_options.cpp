@@ -115,9 +115,7 @@ TEST(CrowdRunOptions, ThreadsBoundsEveryThreadOfTheRunNotTheSolversAlone) {
                               dir / "log");
   ASSERT_GT(pid, 0);
   // Stepping, its observers run (2,000 agents: ~90 kB a frame); then a second of samples.
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
-  while (temporary_size(csv) < 300000 && std::chrono::steady_clock::now() < deadline)
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  wait_for_temporary(csv, 300000, 120);
   int most = 0;
   for (int sample = 0; sample < 50; ++sample) {
     most = std::max(most, threads_of(pid));
