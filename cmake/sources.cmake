@@ -246,6 +246,7 @@ set(CROWD_TEST_SOURCES
   host/paths/test_corridor_visibility.cpp
   host/paths/test_hierarchical_search.cpp
   host/paths/test_path_sharing.cpp
+  host/paths/test_path_tree_pool.cpp
   host/paths/test_polygon_shapes.cpp
   host/paths/test_shortest_routes.cpp
   host/scenario/test_agent_params_check.cpp

@@ -82,7 +82,7 @@ public:
   /// The navmesh tables the corridor phases read, kept for the whole run like the wall grid.
   virtual void set_navmesh_tables(const NavmeshTablesView& tables) { navmesh_tables_ = tables; }
   /// The shared path trees move_corridors tops corridors up from (kCorridorFromTree), as the
-  /// host last rebuilt them (`version` counts the rebuilds: a device executor copies them when
+  /// host's pool holds them (`version` counts its changes: a device executor copies them when
   /// it changed); they must stay as they are until the next call.
   virtual void set_path_trees(const PathTreesView& trees, std::uint64_t /*version*/) {
     path_trees_ = trees;

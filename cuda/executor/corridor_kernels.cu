@@ -170,27 +170,30 @@ std::size_t DeviceNavmeshTables::device_bytes() const {
 
 struct DevicePathTrees::Buffers {
   PathTreesView view;
-  DeviceBuffer<std::int32_t> tree_of_goal, start, polygons, next;
+  DeviceBuffer<std::int32_t> tree_of_goal, start, end, polygons, next;
 };
 
 DevicePathTrees::DevicePathTrees(const PathTreesView& host)
     : buffers_(std::make_unique<Buffers>()) {
   Buffers& b = *buffers_;
   if (host.tree_of_goal == nullptr)
-    return; // no tree yet: tree_of answers -1 for every goal
+    return; // no navmesh: tree_of answers -1 for every goal
   const auto polygons = static_cast<std::size_t>(host.polygon_count);
   const auto trees = static_cast<std::size_t>(host.tree_count);
-  const auto entries = static_cast<std::size_t>(host.start[trees]);
+  const auto entries = static_cast<std::size_t>(host.entries);
   const std::string what = "the path trees (" + std::to_string(trees) + " trees, " +
                            std::to_string(entries) + " polygons)";
   upload(b.tree_of_goal, host.tree_of_goal, polygons, what);
-  upload(b.start, host.start, trees + 1, what);
+  upload(b.start, host.start, trees, what);
+  upload(b.end, host.end, trees, what);
   upload(b.polygons, host.polygons, entries, what);
   upload(b.next, host.next, entries, what);
   b.view.polygon_count = host.polygon_count;
   b.view.tree_count = host.tree_count;
+  b.view.entries = host.entries;
   b.view.tree_of_goal = b.tree_of_goal.data();
   b.view.start = b.start.data();
+  b.view.end = b.end.data();
   b.view.polygons = b.polygons.data();
   b.view.next = b.next.data();
 }
@@ -203,7 +206,8 @@ PathTreesView DevicePathTrees::view() const {
 
 std::size_t DevicePathTrees::device_bytes() const {
   const Buffers& b = *buffers_;
-  return b.tree_of_goal.bytes() + b.start.bytes() + b.polygons.bytes() + b.next.bytes();
+  return b.tree_of_goal.bytes() + b.start.bytes() + b.end.bytes() + b.polygons.bytes() +
+         b.next.bytes();
 }
 
 namespace {

@@ -1,7 +1,7 @@
 // The shared path trees (host/paths/path_tree.h) as the corridor bodies read them: an agent
 // whose corridor came short of its goal (a path longer than the corridor holds) tops it up from
 // the tree of its goal polygon, on the CPU or on a GPU, instead of asking the host for a new
-// search when it nears the end. Built by the host whenever its cache of trees changes.
+// search when it nears the end. The host's cache of trees is this pool itself.
 #pragma once
 
 #include "cuda/common/hd.h"
@@ -14,13 +14,16 @@ inline constexpr std::int32_t kTreeGoal = -1;
 inline constexpr std::int32_t kTreeUnreached = -2;
 
 /// Every cached tree, sparse and flattened: tree t holds the polygons
-/// [start[t], start[t + 1]) of `polygons` (increasing) with the polygon after each toward the
-/// goal in `next` (kTreeGoal at the goal, as PathTree).
+/// [start[t], end[t]) of `polygons` (increasing) with the polygon after each toward the goal in
+/// `next` (kTreeGoal at the goal, as PathTree). The trees lie one after another in the order
+/// they were cached, with the room of those dropped since between them (path_tree_pool.h).
 struct PathTreesView {
   std::int32_t polygon_count = 0; ///< Entries of tree_of_goal.
-  std::int32_t tree_count = 0;
+  std::int32_t tree_count = 0;    ///< Entries of start and end (trees dropped among them).
+  std::int32_t entries = 0;       ///< Entries of polygons and next.
   const std::int32_t* tree_of_goal = nullptr; ///< [polygons] the tree toward it, -1 for none.
   const std::int32_t* start = nullptr;
+  const std::int32_t* end = nullptr;
   const std::int32_t* polygons = nullptr;
   const std::int32_t* next = nullptr;
 
@@ -31,7 +34,7 @@ struct PathTreesView {
   /// The polygon after `polygon` on tree t's way to its goal: kTreeGoal at the goal,
   /// kTreeUnreached where the tree does not reach it (PathTree::next_of).
   CROWD_HD std::int32_t next_of(int t, int polygon) const {
-    int lo = start[t], hi = start[t + 1];
+    int lo = start[t], hi = end[t];
     while (lo < hi) {
       const int mid = lo + (hi - lo) / 2;
       if (polygons[mid] < polygon)
@@ -39,7 +42,7 @@ struct PathTreesView {
       else
         hi = mid;
     }
-    return lo < start[t + 1] && polygons[lo] == polygon ? next[lo] : kTreeUnreached;
+    return lo < end[t] && polygons[lo] == polygon ? next[lo] : kTreeUnreached;
   }
 };
 

@@ -100,9 +100,13 @@ glm::vec3 lerp(const glm::vec3& a, const glm::vec3& b, float u) {
   return {a.x + (b.x - a.x) * u, a.y + (b.y - a.y) * u, a.z + (b.z - a.z) * u};
 }
 
+/// A tree of the cache (the tree itself is in the pool, PathTreePool).
 struct CachedTree {
-  PathTree tree;
   std::uint64_t last_used = 0; ///< path_step of the last request it served
+  /// What the cache's budget counts for it: PathTree::memory_bytes of the tree as built (the
+  /// capacity of its rows), as the cache counted when it held PathTrees, so that eviction
+  /// drops the same trees as then.
+  std::size_t bytes = 0;
 };
 
 /// What a path search found of an agent (CorridorNavigator::Impl::outcome): a path, and that
@@ -136,8 +140,7 @@ struct CorridorNavigator::Impl {
   NavmeshTablesView tables;       // portals and shapes as the corridor kernels read them
   std::optional<TileGraph> tiles; // a tiled navmesh's tiles, for hierarchical searches
   std::unordered_map<std::int32_t, CachedTree> trees; // by goal polygon
-  PathTreePool tree_pool;                             // the trees as the corridor bodies read them
-  bool trees_changed = false;                         // since tree_pool was built
+  PathTreePool tree_pool; // the cached trees themselves, as the corridor bodies read them
   std::uint64_t path_step = 0;
   std::size_t searches = 0;               // trees built plus A* searches, for tests and inspection
   std::size_t requests_served = 0;        // path requests answered, from trees or by A*
@@ -167,7 +170,8 @@ struct CorridorNavigator::Impl {
         fetch_row_starts(std::move(fetch_starts)),
         queries([this] { return navmesh.make_query(options.path_search_nodes); }),
         graph(mesh.detour(), mesh.filter()), portals(mesh.detour()),
-        shapes(mesh.detour(), mesh.filter()), tables(navmesh_tables_view(portals, shapes)) {
+        shapes(mesh.detour(), mesh.filter()), tables(navmesh_tables_view(portals, shapes)),
+        tree_pool(graph.size()) {
     if (mesh.tile_size() > 0)
       tiles.emplace(mesh.detour());
     filters.fill(mesh.filter());
@@ -523,13 +527,14 @@ struct CorridorNavigator::Impl {
   // A path for agent i from its goal polygon's tree, written into its corridor. Returns false
   // when the tree does not reach the agent's polygon (the goal is out of reach from there): an
   // A* search then finds the partial path to the nearest reachable point.
-  bool follow_tree(int i, const PathTree& tree) {
+  bool follow_tree(int i, int tree) {
     const NavAgent& a = agents[static_cast<std::size_t>(i)];
     thread_local std::vector<dtPolyRef> path;
     // dtPathCorridor::setCorridor asserts npath < its capacity.
     path.resize(static_cast<std::size_t>(options.max_path_polys - 1));
     bool complete = false;
-    const int count = graph.extract_path(tree, graph.index_of(first_polygon(i)), path, complete);
+    const int count = graph.extract_path(tree_pool.view(), tree, graph.index_of(first_polygon(i)),
+                                         path, complete);
     if (count == 0)
       return false;
     glm::vec3 end = a.target_pos;
@@ -585,7 +590,6 @@ struct CorridorNavigator::Impl {
         if (it == trees.end() && budget > 0) {
           --budget;
           it = trees.emplace(goal, CachedTree{}).first;
-          trees_changed = true;
           new_trees.push_back(goal);
         }
         if (it != trees.end()) {
@@ -610,7 +614,7 @@ struct CorridorNavigator::Impl {
       const int i = tree_here[k];
       const NavAgent& a = agents[static_cast<std::size_t>(i)];
       outcome[static_cast<std::size_t>(i)] =
-          follow_tree(i, trees.at(graph.index_of(a.target_ref)).tree) ? kOutcomePath : 0;
+          follow_tree(i, tree_pool.view().tree_of(graph.index_of(a.target_ref))) ? kOutcomePath : 0;
     });
     share_outcomes(from_tree);
     for (std::size_t k = 0; k < from_tree.size(); ++k) {
@@ -659,50 +663,47 @@ struct CorridorNavigator::Impl {
     evict_trees();
   }
 
-  /// The trees of `goals` (in trees already, empty), built on the workers; split with the
-  /// other processes where there are (each builds its share and they exchange them: a tree
-  /// depends only on its goal, so it is the same wherever it is built).
+  /// The trees of `goals` (in the cache already, not yet built), built on the workers and put
+  /// in the pool in the order of `goals`; split with the other processes where there are (each
+  /// builds its share and they exchange them: a tree depends only on its goal, so it is the
+  /// same wherever it is built).
   void build_trees(const std::vector<std::int32_t>& goals) {
+    std::vector<PathTree> built(goals.size());
     if (agent_share == nullptr) {
-      build_trees_here(goals);
-      return;
+      build_trees_here(goals, built);
+    } else {
+      std::vector<std::size_t> mine;
+      for (std::size_t k = 0; k < goals.size(); ++k)
+        if (agent_share->runs_job(k))
+          mine.push_back(k);
+      std::vector<std::vector<std::byte>> bytes(mine.size());
+      tbb::parallel_for(std::size_t{0}, mine.size(), [&](std::size_t j) {
+        build_tree_of(goals[mine[j]], built[mine[j]]);
+        bytes[j] = path_tree_bytes(built[mine[j]]);
+      });
+      const std::vector<std::vector<std::byte>> all = agent_share->share_jobs(goals.size(), bytes);
+      for (std::size_t k = 0; k < goals.size(); ++k)
+        if (!agent_share->runs_job(k))
+          built[k] = path_tree_from_bytes(all[k]);
     }
-    std::vector<std::size_t> mine;
-    for (std::size_t k = 0; k < goals.size(); ++k)
-      if (agent_share->runs_job(k))
-        mine.push_back(k);
-    std::vector<std::vector<std::byte>> built(mine.size());
-    tbb::parallel_for(std::size_t{0}, mine.size(), [&](std::size_t j) {
-      build_tree_of(goals[mine[j]]);
-      built[j] = path_tree_bytes(trees.at(goals[mine[j]]).tree);
-    });
-    const std::vector<std::vector<std::byte>> all = agent_share->share_jobs(goals.size(), built);
-    for (std::size_t k = 0; k < goals.size(); ++k)
-      if (!agent_share->runs_job(k))
-        trees.at(goals[k]).tree = path_tree_from_bytes(all[k]);
+    pool_trees(goals, built);
   }
 
-  /// The trees of `goals` (in trees already, empty), all built here on the workers.
-  void build_trees_here(const std::vector<std::int32_t>& goals) {
+  /// The trees of `goals`, all built here on the workers, into `built`.
+  void build_trees_here(const std::vector<std::int32_t>& goals, std::vector<PathTree>& built) {
     tbb::parallel_for(std::size_t{0}, goals.size(),
-                      [&](std::size_t k) { build_tree_of(goals[k]); });
+                      [&](std::size_t k) { build_tree_of(goals[k], built[k]); });
   }
-  void build_tree_of(std::int32_t goal) {
-    graph.build_tree(goal, trees.at(goal).tree, tree_window(goal));
+  void build_tree_of(std::int32_t goal, PathTree& tree) {
+    graph.build_tree(goal, tree, tree_window(goal));
   }
-
-  // The pool of trees the corridor bodies top corridors up from, after the cache changed; in
-  // goal order, so that it is the same whatever order the cache's map holds them in.
-  void refresh_tree_pool() {
-    if (!trees_changed)
-      return;
-    std::vector<std::pair<std::int32_t, const PathTree*>> listed;
-    listed.reserve(trees.size());
-    for (const auto& [goal, cached] : trees)
-      listed.emplace_back(goal, &cached.tree);
-    std::sort(listed.begin(), listed.end());
-    tree_pool.rebuild(graph.size(), listed);
-    trees_changed = false;
+  /// Puts `built`, the trees of `goals`, in the pool, and their bytes in the cache's count.
+  void pool_trees(const std::vector<std::int32_t>& goals, std::vector<PathTree>& built) {
+    for (std::size_t k = 0; k < goals.size(); ++k) {
+      trees.at(goals[k]).bytes = built[k].memory_bytes();
+      tree_pool.add(goals[k], built[k]);
+      built[k] = PathTree{}; // its rows freed at once: the pool holds it now
+    }
   }
 
   // Keeps the cached trees within options.path_tree_cache_bytes, dropping the least recently
@@ -711,7 +712,7 @@ struct CorridorNavigator::Impl {
   void evict_trees() {
     std::size_t bytes = 0;
     for (const auto& [goal, cached] : trees)
-      bytes += cached.tree.memory_bytes();
+      bytes += cached.bytes;
     if (bytes <= options.path_tree_cache_bytes)
       return;
     std::vector<std::pair<std::uint64_t, std::int32_t>> order;
@@ -722,9 +723,9 @@ struct CorridorNavigator::Impl {
       if (bytes <= options.path_tree_cache_bytes || last_used == path_step)
         break;
       auto it = trees.find(goal);
-      bytes -= it->second.tree.memory_bytes();
+      bytes -= it->second.bytes;
       trees.erase(it);
-      trees_changed = true;
+      tree_pool.remove(goal);
     }
   }
 
@@ -986,7 +987,7 @@ void CorridorNavigator::navmesh_changed() {
   if (m.navmesh.tile_size() > 0)
     m.tiles.emplace(m.navmesh.detour());
   m.trees.clear();
-  m.trees_changed = true;
+  m.tree_pool.clear(m.graph.size());
   m.arena.execute([&] {
     for (std::size_t k = 0; k < m.agents.size(); ++k)
       m.renumber(static_cast<int>(k), paths[k]);
@@ -1179,7 +1180,6 @@ void CorridorNavigator::plan(float dt, StageTimes& times) {
           m.enqueue(i);
       }
       m.run_path_searches();
-      m.refresh_tree_pool();
     }
     {
       ScopedStage stage(times, "corridors");
@@ -1269,9 +1269,8 @@ std::vector<PathCorner> CorridorNavigator::corners(int index) const {
 
 std::size_t CorridorNavigator::memory_bytes() const {
   // The corridors themselves are rows of the agent arrays, counted there.
-  std::size_t trees = 0;
-  for (const auto& [goal, cached] : impl_->trees)
-    trees += sizeof(cached) + cached.tree.memory_bytes();
+  const std::size_t trees =
+      impl_->trees.size() * sizeof(CachedTree) + impl_->tree_pool.memory_bytes();
   return impl_->agents.size() * sizeof(NavAgent) + impl_->queue.size() * sizeof(int) +
          impl_->outcome.capacity() + navmesh_table_bytes() + trees;
 }
@@ -1384,16 +1383,20 @@ void CorridorNavigator::restore(ArchiveReader& in) {
       in.fail("a queued path request names no agent");
   m.queue.assign(queue.begin(), queue.end());
   m.trees.clear();
-  m.trees_changed = true;
+  m.tree_pool.clear(m.graph.size());
   std::vector<std::int32_t> goals(in.count());
   for (std::int32_t& goal : goals) {
     in.get(goal);
     if (goal < 0 || goal >= m.graph.size())
       in.fail("a cached path tree's goal polygon is not in the navmesh");
+    if (m.trees.contains(goal))
+      in.fail("a cached path tree's goal polygon is listed twice");
     m.trees[goal].last_used = in.get<std::uint64_t>();
   }
   // Every process restores the same file, so each builds every tree itself: no exchange here.
-  m.arena.execute([&] { m.build_trees_here(goals); });
+  std::vector<PathTree> built(goals.size());
+  m.arena.execute([&] { m.build_trees_here(goals, built); });
+  m.pool_trees(goals, built);
   in.get(m.path_step);
   m.searches = static_cast<std::size_t>(in.get<std::uint64_t>());
 }

@@ -1,5 +1,6 @@
 #include "host/paths/path_tree.h"
 
+#include "cuda/kernels/path_trees.h"
 #include "host/paths/portal_table.h"
 
 #include <DetourNavMeshQuery.h>
@@ -265,16 +266,17 @@ void PolygonGraph::build_tree(int goal, PathTree& tree, const TileMask& allowed,
   }
 }
 
-int PolygonGraph::extract_path(const PathTree& tree, int start, std::span<dtPolyRef> out,
-                               bool& complete) const {
+template <class NextOf>
+int PolygonGraph::extract_path_with(const NextOf& next_of, int start, std::span<dtPolyRef> out,
+                                    bool& complete) const {
   complete = false;
-  if (start < 0 || tree.next_of(start) == PathTree::kUnreached)
+  if (start < 0 || next_of(start) == PathTree::kUnreached)
     return 0;
   int count = 0;
   int p = start;
   while (count < static_cast<int>(out.size())) {
     out[static_cast<std::size_t>(count++)] = polygons_.ref_of(p);
-    const std::int32_t next = tree.next_of(p);
+    const std::int32_t next = next_of(p);
     if (next == PathTree::kGoal) {
       complete = true;
       break;
@@ -282,6 +284,16 @@ int PolygonGraph::extract_path(const PathTree& tree, int start, std::span<dtPoly
     p = next;
   }
   return count;
+}
+
+int PolygonGraph::extract_path(const PathTree& tree, int start, std::span<dtPolyRef> out,
+                               bool& complete) const {
+  return extract_path_with([&](int p) { return tree.next_of(p); }, start, out, complete);
+}
+
+int PolygonGraph::extract_path(const PathTreesView& trees, int t, int start,
+                               std::span<dtPolyRef> out, bool& complete) const {
+  return extract_path_with([&](int p) { return trees.next_of(t, p); }, start, out, complete);
 }
 
 std::size_t PolygonGraph::memory_bytes() const {

@@ -24,6 +24,8 @@ class dtQueryFilter;
 
 namespace crowd {
 
+struct PathTreesView;
+
 /// Toward-the-goal links of one tree over the polygons it reached: next_of(p) is the polygon
 /// after p on the way to the goal, kGoal at the goal itself, kUnreached where the tree does not
 /// reach p (out of reach, or outside the tiles it was confined to). Kept sparse, sorted by
@@ -78,10 +80,18 @@ public:
   /// returns their count (0 when the goal is unreachable from `start`). `complete` tells
   /// whether the last one is the goal.
   int extract_path(const PathTree& tree, int start, std::span<dtPolyRef> out, bool& complete) const;
+  /// The same along tree t of `trees` (the navigator's pool, host/paths/path_tree_pool.h).
+  int extract_path(const PathTreesView& trees, int t, int start, std::span<dtPolyRef> out,
+                   bool& complete) const;
 
   std::size_t memory_bytes() const;
 
 private:
+  /// extract_path along the tree whose next_of(p) is `next_of(p)`.
+  template <class NextOf>
+  int extract_path_with(const NextOf& next_of, int start, std::span<dtPolyRef> out,
+                        bool& complete) const;
+
   PolygonIndex polygons_;
   std::vector<std::uint8_t> passes_; // 1 where the polygon passes the filter
   std::vector<glm::vec3> centroid_;

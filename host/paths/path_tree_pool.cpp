@@ -1,30 +1,121 @@
-// The cached path trees as the corridor bodies read them (path_tree_pool.h).
+// The cache of path trees as the corridor bodies read them (path_tree_pool.h).
 #include "host/paths/path_tree_pool.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
 
 namespace crowd {
 
 static_assert(PathTree::kGoal == kTreeGoal && PathTree::kUnreached == kTreeUnreached,
               "the bodies read PathTree's markers");
 
-void PathTreePool::rebuild(int polygon_count,
-                           const std::vector<std::pair<std::int32_t, const PathTree*>>& trees) {
-  tree_of_goal_.assign(static_cast<std::size_t>(polygon_count), -1);
-  start_.assign(1, 0);
-  polygons_.clear();
-  next_.clear();
-  for (const auto& [goal, tree] : trees) {
-    tree_of_goal_[static_cast<std::size_t>(goal)] = static_cast<std::int32_t>(start_.size()) - 1;
-    polygons_.insert(polygons_.end(), tree->polygons.begin(), tree->polygons.end());
-    next_.insert(next_.end(), tree->next.begin(), tree->next.end());
-    start_.push_back(static_cast<std::int32_t>(polygons_.size()));
+namespace {
+
+/// Room for `more` entries at the end of `v`, growing it by half when it must grow (doubling
+/// would leave up to as much unused room as the trees themselves hold).
+void make_room(std::vector<std::int32_t>& v, std::size_t more) {
+  const std::size_t needed = v.size() + more;
+  if (needed > v.capacity())
+    v.reserve(std::max(needed, v.size() + v.size() / 2));
+}
+
+} // namespace
+
+void PathTreePool::clear(int polygon_count) {
+  tree_of_goal_.assign(static_cast<std::size_t>(std::max(0, polygon_count)), -1);
+  // Released, not only emptied: a navmesh rebuilt may want far fewer trees.
+  std::vector<std::int32_t>().swap(start_);
+  std::vector<std::int32_t>().swap(end_);
+  std::vector<std::int32_t>().swap(goal_of_slot_);
+  std::vector<std::int32_t>().swap(polygons_);
+  std::vector<std::int32_t>().swap(next_);
+  live_entries_ = 0;
+  live_slots_ = 0;
+  changed();
+}
+
+void PathTreePool::add(std::int32_t goal, const PathTree& tree) {
+  if (goal < 0 || static_cast<std::size_t>(goal) >= tree_of_goal_.size() || holds(goal) ||
+      tree.polygons.size() != tree.next.size())
+    throw std::logic_error("PathTreePool::add: no room for a tree toward polygon " +
+                           std::to_string(goal));
+  const std::size_t size = tree.polygons.size();
+  make_room(polygons_, size);
+  make_room(next_, size);
+  const auto slot = static_cast<std::int32_t>(start_.size());
+  start_.push_back(static_cast<std::int32_t>(polygons_.size()));
+  polygons_.insert(polygons_.end(), tree.polygons.begin(), tree.polygons.end());
+  next_.insert(next_.end(), tree.next.begin(), tree.next.end());
+  end_.push_back(static_cast<std::int32_t>(polygons_.size()));
+  goal_of_slot_.push_back(goal);
+  tree_of_goal_[static_cast<std::size_t>(goal)] = slot;
+  live_entries_ += size;
+  ++live_slots_;
+  changed();
+}
+
+void PathTreePool::remove(std::int32_t goal) {
+  if (!holds(goal))
+    throw std::logic_error("PathTreePool::remove: no tree toward polygon " + std::to_string(goal));
+  const auto slot = static_cast<std::size_t>(tree_of_goal_[static_cast<std::size_t>(goal)]);
+  live_entries_ -= static_cast<std::size_t>(end_[slot] - start_[slot]);
+  --live_slots_;
+  end_[slot] = start_[slot];
+  goal_of_slot_[slot] = -1;
+  tree_of_goal_[static_cast<std::size_t>(goal)] = -1;
+  // Moving the trees costs as much as the room freed since the last time at most twice over,
+  // so the room is reclaimed at a constant cost per polygon freed.
+  if (2 * freed_entries() > live_entries_ || start_.size() > 2 * live_slots_ + 64)
+    compact();
+  changed();
+}
+
+void PathTreePool::compact() {
+  // In place, front to back: each tree moves toward the start, never past one not yet moved.
+  std::size_t to = 0, slot_to = 0;
+  for (std::size_t slot = 0; slot < start_.size(); ++slot) {
+    const std::int32_t goal = goal_of_slot_[slot];
+    if (goal < 0)
+      continue;
+    const auto from = static_cast<std::size_t>(start_[slot]);
+    const auto size = static_cast<std::size_t>(end_[slot] - start_[slot]);
+    std::copy(polygons_.begin() + static_cast<std::ptrdiff_t>(from),
+              polygons_.begin() + static_cast<std::ptrdiff_t>(from + size),
+              polygons_.begin() + static_cast<std::ptrdiff_t>(to));
+    std::copy(next_.begin() + static_cast<std::ptrdiff_t>(from),
+              next_.begin() + static_cast<std::ptrdiff_t>(from + size),
+              next_.begin() + static_cast<std::ptrdiff_t>(to));
+    start_[slot_to] = static_cast<std::int32_t>(to);
+    end_[slot_to] = static_cast<std::int32_t>(to + size);
+    goal_of_slot_[slot_to] = goal;
+    tree_of_goal_[static_cast<std::size_t>(goal)] = static_cast<std::int32_t>(slot_to);
+    to += size;
+    ++slot_to;
   }
-  view_.polygon_count = polygon_count;
-  view_.tree_count = static_cast<std::int32_t>(trees.size());
+  polygons_.resize(to);
+  next_.resize(to);
+  start_.resize(slot_to);
+  end_.resize(slot_to);
+  goal_of_slot_.resize(slot_to);
+}
+
+void PathTreePool::changed() {
+  view_.polygon_count = static_cast<std::int32_t>(tree_of_goal_.size());
+  view_.tree_count = static_cast<std::int32_t>(start_.size());
+  view_.entries = static_cast<std::int32_t>(polygons_.size());
   view_.tree_of_goal = tree_of_goal_.data();
   view_.start = start_.data();
+  view_.end = end_.data();
   view_.polygons = polygons_.data();
   view_.next = next_.data();
   ++version_;
+}
+
+std::size_t PathTreePool::memory_bytes() const {
+  return (tree_of_goal_.capacity() + start_.capacity() + end_.capacity() +
+          goal_of_slot_.capacity() + polygons_.capacity() + next_.capacity()) *
+         sizeof(std::int32_t);
 }
 
 } // namespace crowd
