@@ -149,6 +149,7 @@ set(CROWD_VIEWER_SOURCES
 set(CROWD_CLI_SOURCES
   host/cli/bench_command.cpp
   host/cli/command_error.cpp
+  host/cli/heap_release.cpp
   host/cli/interrupt_signals.cpp
   host/cli/launcher_ranks.cpp
   host/cli/option_checks.cpp
@@ -182,6 +183,7 @@ set(CROWD_TEST_SOURCES
   cli/test_crowd_verify.cpp
   cli/test_example_scenarios.cpp
   cli/test_film_shot_run.cpp
+  cli/test_heap_release.cpp
   cuda/test_agent_grid.cpp
   cuda/test_agent_share.cpp
   cuda/test_avoidance_model_runs.cpp

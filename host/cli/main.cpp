@@ -1,5 +1,6 @@
 // The `crowd` command-line tool.
 #include "host/cli/bench_command.h"
+#include "host/cli/heap_release.h"
 #include "host/cli/launcher_ranks.h"
 #include "host/cli/option_checks.h"
 #include "host/cli/render_command.h"
@@ -15,6 +16,7 @@
 #include <vector>
 
 int main(int argc, char** argv) {
+  crowd::release_freed_blocks_to_the_system();
   CLI::App app{"crowd: a DetourCrowd-style crowd solver on CPU and CUDA.\n"
                "Moves agents across a Recast navmesh without colliding; the 'detour' backend "
                "runs the unmodified DetourCrowd library on the same scene for comparison."};
