@@ -10,26 +10,14 @@ namespace crowd {
 static_assert(PathTree::kGoal == kTreeGoal && PathTree::kUnreached == kTreeUnreached,
               "the bodies read PathTree's markers");
 
-namespace {
-
-/// Room for `more` entries at the end of `v`, growing it by half when it must grow (doubling
-/// would leave up to as much unused room as the trees themselves hold).
-void make_room(std::vector<std::int32_t>& v, std::size_t more) {
-  const std::size_t needed = v.size() + more;
-  if (needed > v.capacity())
-    v.reserve(std::max(needed, v.size() + v.size() / 2));
-}
-
-} // namespace
-
 void PathTreePool::clear(int polygon_count) {
   tree_of_goal_.assign(static_cast<std::size_t>(std::max(0, polygon_count)), -1);
   // Released, not only emptied: a navmesh rebuilt may want far fewer trees.
   std::vector<std::int32_t>().swap(start_);
   std::vector<std::int32_t>().swap(end_);
   std::vector<std::int32_t>().swap(goal_of_slot_);
-  std::vector<std::int32_t>().swap(polygons_);
-  std::vector<std::int32_t>().swap(next_);
+  polygons_ = {};
+  next_ = {};
   live_entries_ = 0;
   live_slots_ = 0;
   changed();
@@ -41,12 +29,10 @@ void PathTreePool::add(std::int32_t goal, const PathTree& tree) {
     throw std::logic_error("PathTreePool::add: no room for a tree toward polygon " +
                            std::to_string(goal));
   const std::size_t size = tree.polygons.size();
-  make_room(polygons_, size);
-  make_room(next_, size);
   const auto slot = static_cast<std::int32_t>(start_.size());
   start_.push_back(static_cast<std::int32_t>(polygons_.size()));
-  polygons_.insert(polygons_.end(), tree.polygons.begin(), tree.polygons.end());
-  next_.insert(next_.end(), tree.next.begin(), tree.next.end());
+  polygons_.append(tree.polygons.data(), size);
+  next_.append(tree.next.data(), size);
   end_.push_back(static_cast<std::int32_t>(polygons_.size()));
   goal_of_slot_.push_back(goal);
   tree_of_goal_[static_cast<std::size_t>(goal)] = slot;
@@ -64,9 +50,9 @@ void PathTreePool::remove(std::int32_t goal) {
   end_[slot] = start_[slot];
   goal_of_slot_[slot] = -1;
   tree_of_goal_[static_cast<std::size_t>(goal)] = -1;
-  // Moving the trees costs as much as the room freed since the last time at most twice over,
-  // so the room is reclaimed at a constant cost per polygon freed.
-  if (2 * freed_entries() > live_entries_ || start_.size() > 2 * live_slots_ + 64)
+  // Moving the trees costs at most four times the room freed since they last moved, so the
+  // room is reclaimed at a constant cost per polygon freed.
+  if (4 * freed_entries() > live_entries_ || start_.size() > 2 * live_slots_ + 64)
     compact();
   changed();
 }
@@ -80,12 +66,8 @@ void PathTreePool::compact() {
       continue;
     const auto from = static_cast<std::size_t>(start_[slot]);
     const auto size = static_cast<std::size_t>(end_[slot] - start_[slot]);
-    std::copy(polygons_.begin() + static_cast<std::ptrdiff_t>(from),
-              polygons_.begin() + static_cast<std::ptrdiff_t>(from + size),
-              polygons_.begin() + static_cast<std::ptrdiff_t>(to));
-    std::copy(next_.begin() + static_cast<std::ptrdiff_t>(from),
-              next_.begin() + static_cast<std::ptrdiff_t>(from + size),
-              next_.begin() + static_cast<std::ptrdiff_t>(to));
+    std::copy(polygons_.data() + from, polygons_.data() + from + size, polygons_.data() + to);
+    std::copy(next_.data() + from, next_.data() + from + size, next_.data() + to);
     start_[slot_to] = static_cast<std::int32_t>(to);
     end_[slot_to] = static_cast<std::int32_t>(to + size);
     goal_of_slot_[slot_to] = goal;
@@ -93,8 +75,8 @@ void PathTreePool::compact() {
     to += size;
     ++slot_to;
   }
-  polygons_.resize(to);
-  next_.resize(to);
+  polygons_.shrink_to(to);
+  next_.shrink_to(to);
   start_.resize(slot_to);
   end_.resize(slot_to);
   goal_of_slot_.resize(slot_to);

@@ -1,15 +1,17 @@
 // The navigator's cache of path trees, held once, as the arrays the corridor bodies read
 // (cuda/kernels/path_trees.h): a tree is appended when it is built and its room freed when it
-// is dropped, the trees moved together when the freed room outgrows a third of the pool. A
-// device executor uploads the pool when its version changes.
+// is dropped, the trees moved together when the freed room outgrows a quarter of what they hold.
+// A device executor uploads the pool when its version changes.
 //
 // The trees used to be held twice, in the cache (a PathTree each) and again in this pool, which
-// was rebuilt from the cache whenever a tree came or went: on the 64,000-agent bench scene the
-// pool's arrays peaked at 80 MB beside the cache's 34 (heaptrack, 2026-11-29), and the rebuild
-// took 2-3 ms of nearly every step of the planning burst, on every rank of a split run.
+// was rebuilt from the cache whenever a tree came or went (nearly every step of a planning
+// burst, on every rank of a split run): on the 64,000-agent bench scene the pool's arrays peaked
+// at 80 MB beside the cache's 34. Held once, the pool peaks at 54 MB, within a step whose new
+// trees come before the cache drops the oldest (heaptrack, 2026-11-29).
 #pragma once
 
 #include "cuda/kernels/path_trees.h"
+#include "host/paths/grow_in_place_array.h"
 #include "host/paths/path_tree.h"
 
 #include <cstddef>
@@ -46,10 +48,10 @@ private:
   /// Points the view at the arrays after they changed, and counts the change.
   void changed();
 
-  std::vector<std::int32_t> tree_of_goal_;    ///< [polygons] slot, -1 for none
-  std::vector<std::int32_t> start_, end_;     ///< [slots] each tree's polygons, empty once freed
-  std::vector<std::int32_t> goal_of_slot_;    ///< [slots] -1 once freed
-  std::vector<std::int32_t> polygons_, next_; ///< the trees one after another
+  std::vector<std::int32_t> tree_of_goal_; ///< [polygons] slot, -1 for none
+  std::vector<std::int32_t> start_, end_;  ///< [slots] each tree's polygons, empty once freed
+  std::vector<std::int32_t> goal_of_slot_; ///< [slots] -1 once freed
+  GrowInPlaceArray<std::int32_t> polygons_, next_; ///< the trees one after another
   std::size_t live_entries_ = 0;
   std::size_t live_slots_ = 0;
   PathTreesView view_;
