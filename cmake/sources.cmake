@@ -81,6 +81,7 @@ set(CROWD_CORE_SOURCES
   host/scenario/scenario_reader.cpp
   host/scenario/scenario_writer.cpp
   host/sim/agent_debug_view.cpp
+  host/sim/agent_params_table.cpp
   host/sim/agent_schedule.cpp
   host/sim/contact_arrival.cpp
   host/sim/cpu_executor.cpp
@@ -260,6 +261,7 @@ set(CROWD_TEST_SOURCES
   host/scenario/test_scenario_reader.cpp
   host/scenario/test_scenario_writer.cpp
   host/sim/test_agent_debug_view.cpp
+  host/sim/test_agent_params_table.cpp
   host/sim/test_agent_schedule.cpp
   host/sim/test_contact_arrival.cpp
   host/sim/test_cpu_executor.cpp

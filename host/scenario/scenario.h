@@ -149,6 +149,7 @@ struct AgentParams {
   std::int32_t query_filter_type = 0;
 
   float query_range() const { return collision_query_range.value_or(12.0f * radius); }
+  bool operator==(const AgentParams&) const = default;
 };
 
 /// A numeric parameter of a group: a constant (lo == hi) or uniform on [lo, hi].

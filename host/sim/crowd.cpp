@@ -8,6 +8,7 @@
 #include "host/navmesh/query_filter_check.h"
 #include "host/scenario/agent_params_check.h"
 #include "host/scenario/agent_setup_archive.h"
+#include "host/sim/agent_params_table.h"
 #include "host/sim/moving_target.h"
 
 #include <DetourNavMeshQuery.h>
@@ -74,7 +75,7 @@ struct Crowd::Impl {
   std::shared_ptr<NavMesh> navmesh_owner;
   NavMesh& navmesh;
   std::unique_ptr<CrowdBackend> backend;
-  std::vector<AgentParams> params;
+  AgentParamsTable params;
   std::vector<TargetRecord> targets;
   std::vector<std::uint8_t> removed;
   /// Obstacles by id (add_obstacle): the navmesh's id of each, 0 once removed, and its shape.
@@ -300,7 +301,7 @@ void Crowd::request_move_target(int id, const glm::vec3& target) {
   impl_->check_active("request_move_target", id);
   if (!is_finite(target))
     throw ApiError("request_move_target: target must be finite");
-  const AgentParams& params = impl_->params[static_cast<std::size_t>(id)];
+  const AgentParams params = impl_->params[static_cast<std::size_t>(id)];
   const auto placed =
       impl_->navmesh.nearest_point(target, query_extents(params), &filter_of(params));
   if (!placed)
@@ -339,10 +340,10 @@ void Crowd::update_agent_parameters(int id, const AgentParams& params) {
     impl_->backend->set_agent_params(id, params); // detour: a ninth avoidance set is refused
     return 0;
   });
-  impl_->params[static_cast<std::size_t>(id)] = params;
+  impl_->params.set(static_cast<std::size_t>(id), params);
 }
 
-const AgentParams& Crowd::agent_parameters(int id) const {
+AgentParams Crowd::agent_parameters(int id) const {
   impl_->check_id("agent_parameters", id);
   return impl_->params[static_cast<std::size_t>(id)];
 }
@@ -429,7 +430,7 @@ void Crowd::update(float dt) {
       continue;
     }
     const std::size_t l = static_cast<std::size_t>(t.leader);
-    const AgentParams& own = m.params[static_cast<std::size_t>(id)];
+    const AgentParams own = m.params[static_cast<std::size_t>(id)];
     const glm::vec3 wanted = follow_point(m.backend->positions()[l], m.backend->velocities()[l],
                                           t.offset, own.radius, own.max_speed);
     // Where the leader's offset point is off the navmesh (beyond a wall), the nearest point.
@@ -534,9 +535,9 @@ constexpr auto kTargetFields = [](auto& archive, auto& t) {
 void Crowd::save_state(ArchiveWriter& out) const {
   const Impl& m = *impl_;
   out.put(static_cast<std::uint64_t>(m.params.size()));
-  for (const AgentParams& params : m.params) {
+  for (std::size_t id = 0; id < m.params.size(); ++id) {
     AgentSetup setup;
-    setup.params = params;
+    setup.params = m.params[id];
     save_agent_setup(out, setup);
   }
   out.put(m.removed);
@@ -547,11 +548,12 @@ void Crowd::save_state(ArchiveWriter& out) const {
 void Crowd::restore_state(ArchiveReader& in) {
   Impl& m = *impl_;
   const std::size_t count = in.count();
-  std::vector<AgentParams> params;
+  AgentParamsTable params;
   for (std::size_t k = 0; k < count; ++k) {
-    params.push_back(restore_agent_setup(in).params);
-    if (const auto problem = agent_params_problem(params.back()))
+    const AgentParams restored = restore_agent_setup(in).params;
+    if (const auto problem = agent_params_problem(restored))
       in.fail("agent " + std::to_string(k) + ": " + *problem);
+    params.push_back(restored);
   }
   m.params = std::move(params);
   in.get(m.removed);

@@ -157,7 +157,7 @@ public:
   /// range.
   void update_agent_parameters(int id, const AgentParams& params);
   /// The parameters the agent was added or last updated with.
-  const AgentParams& agent_parameters(int id) const;
+  AgentParams agent_parameters(int id) const;
   /// Drops the agent's target: it slows to a stop where it is and stays an obstacle.
   void reset_move_target(int id);
 

@@ -1,0 +1,103 @@
+// Every agent's parameters, the shared part held once (agent_params_table.h).
+#include "host/sim/agent_params_table.h"
+
+#include <bit>
+#include <functional>
+
+namespace crowd {
+
+// A field added to AgentParams must be held here too, in Own or in Shared (and in operator[]).
+static_assert(sizeof(AgentParams) == 264 && sizeof(AvoidanceParams) == 152,
+              "AgentParams changed: hold the new field in AgentParamsTable");
+
+namespace {
+
+void mix(std::size_t& hash, std::size_t value) {
+  // boost::hash_combine's mixing step.
+  hash ^= value + 0x9e3779b97f4a7c15ull + (hash << 6) + (hash >> 2);
+}
+
+} // namespace
+
+std::size_t AgentParamsTable::hash_of(const Shared& shared) {
+  // A few fields tell most sets apart; equal hashes are compared whole (shared_index).
+  const AvoidanceParams& a = shared.avoidance;
+  std::size_t hash = std::hash<std::string>{}(shared.type);
+  mix(hash, std::hash<std::string>{}(shared.avoidance_name));
+  mix(hash, static_cast<std::size_t>(a.model));
+  mix(hash,
+      static_cast<std::size_t>(a.adaptive_divs * 64 + a.adaptive_rings * 8 + a.adaptive_depth));
+  mix(hash, std::bit_cast<std::uint32_t>(a.vel_bias));
+  mix(hash, std::bit_cast<std::uint32_t>(a.weight_des_vel));
+  mix(hash, std::bit_cast<std::uint32_t>(a.horiz_time));
+  return hash;
+}
+
+std::int32_t AgentParamsTable::shared_index(const AgentParams& params) {
+  Shared shared{params.avoidance, params.avoidance_name, params.type};
+  const std::size_t hash = hash_of(shared);
+  const auto [first, last] = shared_by_hash_.equal_range(hash);
+  for (auto it = first; it != last; ++it)
+    if (shared_[static_cast<std::size_t>(it->second)] == shared)
+      return it->second;
+  const auto index = static_cast<std::int32_t>(shared_.size());
+  shared_.push_back(std::move(shared));
+  shared_by_hash_.emplace(hash, index);
+  return index;
+}
+
+AgentParamsTable::Own AgentParamsTable::own_of(const AgentParams& params) {
+  Own own;
+  own.radius = params.radius;
+  own.max_speed = params.max_speed;
+  own.max_accel = params.max_accel;
+  own.separation_weight = params.separation_weight;
+  own.arrival_radius = params.arrival_radius;
+  own.has_query_range = params.collision_query_range.has_value();
+  own.collision_query_range = params.collision_query_range.value_or(0.0f);
+  own.query_filter_type = params.query_filter_type;
+  own.on_arrival = params.on_arrival;
+  own.arrival = params.arrival;
+  own.standoff = params.standoff;
+  own.shared = shared_index(params);
+  return own;
+}
+
+void AgentParamsTable::push_back(const AgentParams& params) {
+  own_.push_back(own_of(params));
+}
+
+void AgentParamsTable::set(std::size_t id, const AgentParams& params) {
+  own_[id] = own_of(params);
+}
+
+AgentParams AgentParamsTable::operator[](std::size_t id) const {
+  const Own& own = own_[id];
+  const Shared& shared = shared_[static_cast<std::size_t>(own.shared)];
+  AgentParams params;
+  params.radius = own.radius;
+  params.max_speed = own.max_speed;
+  params.max_accel = own.max_accel;
+  params.avoidance = shared.avoidance;
+  params.avoidance_name = shared.avoidance_name;
+  params.separation_weight = own.separation_weight;
+  if (own.has_query_range)
+    params.collision_query_range = own.collision_query_range;
+  params.arrival_radius = own.arrival_radius;
+  params.on_arrival = own.on_arrival;
+  params.arrival = own.arrival;
+  params.standoff = own.standoff;
+  params.type = shared.type;
+  params.query_filter_type = own.query_filter_type;
+  return params;
+}
+
+std::size_t AgentParamsTable::memory_bytes() const {
+  std::size_t bytes = own_.capacity() * sizeof(Own) + shared_.capacity() * sizeof(Shared) +
+                      shared_by_hash_.size() * (sizeof(std::size_t) + 2 * sizeof(void*) + 8);
+  for (const Shared& shared : shared_)
+    bytes += shared.type.capacity() + shared.avoidance_name.capacity();
+  return bytes;
+}
+
+} // namespace crowd
