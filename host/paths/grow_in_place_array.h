@@ -4,7 +4,7 @@
 // std::vector grows by allocating the larger block and copying, so while it grows it holds both
 // blocks: the pool's columns, grown by half at a time, peaked at 2.5 times what they held (79 MB
 // for 32 on the 64,000-agent bench scene, heaptrack, 2026-11-29). glibc maps a block this large
-// on its own (the command line maps every block of 128 KiB or more, host/cli/heap_release.h)
+// on its own (the command line maps every block of 8 MiB or more, host/cli/heap_release.h)
 // and reallocates a mapped block with mremap, which moves its pages rather than copying them:
 // the array holds only its own pages while it grows, and may grow by little at a time. Another
 // C library's realloc copies, which is correct and no worse than the vector.
@@ -52,10 +52,13 @@ public:
     std::copy(values, values + count, data_ + size_);
     size_ += count;
   }
-  /// Keeps the first `count` values (count <= size()), and room for an eighth more at most.
+  /// Keeps the first `count` values (count <= size()). The room stays for the values to come
+  /// while it is under twice theirs: returned and taken again, its pages would be faulted in
+  /// afresh (the path tree pool, reclaiming room most steps of a planning burst, took 3 times
+  /// the page faults of a whole run so); past that, it shrinks to an eighth more.
   void shrink_to(std::size_t count) {
     size_ = count;
-    if (capacity_ > count + count / 8 + 1024)
+    if (capacity_ > 2 * count + 1024)
       reallocate(count + count / 8);
   }
 
