@@ -20,7 +20,7 @@ void mix(std::size_t& hash, std::size_t value) {
 } // namespace
 
 std::size_t AgentParamsTable::hash_of(const Shared& shared) {
-  // A few fields tell most sets apart; equal hashes are compared whole (shared_index).
+  // A few fields tell most sets apart; equal hashes are compared whole (take_shared).
   const AvoidanceParams& a = shared.avoidance;
   std::size_t hash = std::hash<std::string>{}(shared.type);
   mix(hash, std::hash<std::string>{}(shared.avoidance_name));
@@ -33,17 +33,42 @@ std::size_t AgentParamsTable::hash_of(const Shared& shared) {
   return hash;
 }
 
-std::int32_t AgentParamsTable::shared_index(const AgentParams& params) {
+std::int32_t AgentParamsTable::take_shared(const AgentParams& params) {
   Shared shared{params.avoidance, params.avoidance_name, params.type};
   const std::size_t hash = hash_of(shared);
   const auto [first, last] = shared_by_hash_.equal_range(hash);
   for (auto it = first; it != last; ++it)
-    if (shared_[static_cast<std::size_t>(it->second)] == shared)
+    if (shared_[static_cast<std::size_t>(it->second)] == shared) {
+      ++holders_[static_cast<std::size_t>(it->second)];
       return it->second;
-  const auto index = static_cast<std::int32_t>(shared_.size());
-  shared_.push_back(std::move(shared));
+    }
+  std::int32_t index = 0;
+  if (unused_.empty()) {
+    index = static_cast<std::int32_t>(shared_.size());
+    shared_.push_back(std::move(shared));
+    holders_.push_back(1);
+  } else {
+    index = unused_.back();
+    unused_.pop_back();
+    shared_[static_cast<std::size_t>(index)] = std::move(shared);
+    holders_[static_cast<std::size_t>(index)] = 1;
+  }
   shared_by_hash_.emplace(hash, index);
   return index;
+}
+
+void AgentParamsTable::release_shared(std::int32_t index) {
+  const auto at = static_cast<std::size_t>(index);
+  if (--holders_[at] > 0)
+    return;
+  const auto [first, last] = shared_by_hash_.equal_range(hash_of(shared_[at]));
+  for (auto it = first; it != last; ++it)
+    if (it->second == index) {
+      shared_by_hash_.erase(it);
+      break;
+    }
+  shared_[at] = Shared{};
+  unused_.push_back(index);
 }
 
 AgentParamsTable::Own AgentParamsTable::own_of(const AgentParams& params) {
@@ -59,7 +84,7 @@ AgentParamsTable::Own AgentParamsTable::own_of(const AgentParams& params) {
   own.on_arrival = params.on_arrival;
   own.arrival = params.arrival;
   own.standoff = params.standoff;
-  own.shared = shared_index(params);
+  own.shared = take_shared(params);
   return own;
 }
 
@@ -68,7 +93,9 @@ void AgentParamsTable::push_back(const AgentParams& params) {
 }
 
 void AgentParamsTable::set(std::size_t id, const AgentParams& params) {
-  own_[id] = own_of(params);
+  const std::int32_t before = own_[id].shared;
+  own_[id] = own_of(params); // takes the new part first: the same part is never dropped between
+  release_shared(before);
 }
 
 AgentParams AgentParamsTable::operator[](std::size_t id) const {
@@ -94,6 +121,8 @@ AgentParams AgentParamsTable::operator[](std::size_t id) const {
 
 std::size_t AgentParamsTable::memory_bytes() const {
   std::size_t bytes = own_.capacity() * sizeof(Own) + shared_.capacity() * sizeof(Shared) +
+                      holders_.capacity() * sizeof(std::uint32_t) +
+                      unused_.capacity() * sizeof(std::int32_t) +
                       shared_by_hash_.size() * (sizeof(std::size_t) + 2 * sizeof(void*) + 8);
   for (const Shared& shared : shared_)
     bytes += shared.type.capacity() + shared.avoidance_name.capacity();

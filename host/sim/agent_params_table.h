@@ -22,7 +22,8 @@ class AgentParamsTable {
 public:
   /// Appends the parameters of the next agent.
   void push_back(const AgentParams& params);
-  /// Replaces agent `id`'s parameters.
+  /// Replaces agent `id`'s parameters. A shared part no agent has any more is dropped, so that
+  /// a game updating parameters every frame does not grow the table.
   void set(std::size_t id, const AgentParams& params);
   /// Agent `id`'s parameters, as given.
   AgentParams operator[](std::size_t id) const;
@@ -32,8 +33,8 @@ public:
   float max_speed(std::size_t id) const { return own_[id].max_speed; }
   std::int32_t query_filter_type(std::size_t id) const { return own_[id].query_filter_type; }
 
-  /// The distinct shared parts held.
-  std::size_t shared_count() const { return shared_.size(); }
+  /// The distinct shared parts held (that some agent has).
+  std::size_t shared_count() const { return shared_.size() - unused_.size(); }
   std::size_t memory_bytes() const;
 
 private:
@@ -58,11 +59,16 @@ private:
   };
 
   Own own_of(const AgentParams& params);
-  std::int32_t shared_index(const AgentParams& params);
+  /// The index of `params`' shared part, added when new; counts one more agent having it.
+  std::int32_t take_shared(const AgentParams& params);
+  /// Counts one agent fewer having shared part `index`, dropping it when none has it.
+  void release_shared(std::int32_t index);
   static std::size_t hash_of(const Shared& shared);
 
   std::vector<Own> own_;
   std::vector<Shared> shared_;
+  std::vector<std::uint32_t> holders_; ///< [shared] agents having it
+  std::vector<std::int32_t> unused_;   ///< Indices of shared_ dropped, to be reused.
   std::unordered_multimap<std::size_t, std::int32_t> shared_by_hash_;
 };
 

@@ -51,6 +51,30 @@ TEST(AgentParamsTable, ReadsEveryAgentsParametersBackAsGivenWithTheSharedPartOnc
   EXPECT_EQ(table.shared_count(), 7u);
 }
 
+TEST(AgentParamsTable, DropsASharedPartNoAgentHasAnyMore) {
+  AgentParamsTable table;
+  table.push_back(AgentParams{});
+  table.push_back(AgentParams{});
+  // A game that eases one agent's avoidance every frame: every frame's parameters are new.
+  for (int frame = 0; frame < 10000; ++frame) {
+    AgentParams eased;
+    eased.avoidance.weight_toi = 2.5f + 0.0001f * static_cast<float>(frame);
+    table.set(1, eased);
+    ASSERT_EQ(table[1], eased) << frame;
+    ASSERT_EQ(table[0], AgentParams{}) << frame;
+  }
+  EXPECT_EQ(table.shared_count(), 2u);
+  const std::size_t bytes = table.memory_bytes();
+  table.set(1, AgentParams{});
+  EXPECT_EQ(table.shared_count(), 1u);
+  EXPECT_LE(table.memory_bytes(), bytes);
+  table.set(0, unusual(5));
+  table.set(1, unusual(5));
+  EXPECT_EQ(table.shared_count(), 1u);
+  EXPECT_EQ(table[0], unusual(5));
+  EXPECT_EQ(table[1], unusual(5));
+}
+
 TEST(AgentParamsTable, TellsApartSharedPartsThatDifferInAnyField) {
   AgentParamsTable table;
   AgentParams a, b = a;
