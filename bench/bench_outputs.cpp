@@ -4,37 +4,17 @@
 // the ratio (a frame of 64,000 agents is about 3.8 MB of text).
 #include "bench/bench_fixture.h"
 #include "host/output/trajectory_writer.h"
+#include "tests/support/temp_dir.h"
 
 #include <benchmark/benchmark.h>
 #include <filesystem>
 #include <memory>
 #include <oneapi/tbb/task_arena.h>
 #include <string>
-#include <system_error>
-#include <unistd.h>
 #include <vector>
 
 namespace crowd::bench {
 namespace {
-
-/// A directory of its own under the system's temporary one, removed at the end.
-class ScratchDirectory {
-public:
-  ScratchDirectory() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "crowd-bench-XXXXXX").string();
-    path_ = ::mkdtemp(pattern.data());
-  }
-  ~ScratchDirectory() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  ScratchDirectory(const ScratchDirectory&) = delete;
-  ScratchDirectory& operator=(const ScratchDirectory&) = delete;
-  const std::filesystem::path& path() const { return path_; }
-
-private:
-  std::filesystem::path path_;
-};
 
 /// Arguments: agents, threads (the names read BM_TrajectoryFrame/AGENTS/THREADS).
 void BM_TrajectoryFrame(benchmark::State& state) {
@@ -43,7 +23,7 @@ void BM_TrajectoryFrame(benchmark::State& state) {
   const std::vector<glm::vec2>& velocities = scene.agents.velocity;
   const std::vector<AgentPhase> phases(positions.size(), AgentPhase::Walking);
   tbb::task_arena arena(static_cast<int>(state.range(1)));
-  ScratchDirectory scratch;
+  const test::TempDir scratch("crowd-bench");
   // A new file every 16 frames (outside the timing): the temporary file stays under 64 MB.
   std::unique_ptr<TrajectoryWriter> writer;
   int step = 0;

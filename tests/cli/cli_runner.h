@@ -1,6 +1,8 @@
 // Runs the `crowd` executable built with the tests and captures what it prints.
 #pragma once
 
+#include "tests/support/temp_dir.h"
+
 #include <array>
 #include <chrono>
 #include <csignal>
@@ -58,24 +60,7 @@ inline std::string read_file(const std::filesystem::path& path) {
 }
 
 /// A fresh directory under the system temp dir, removed at destruction.
-class TempDir {
-public:
-  TempDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "crowd-test-XXXXXX").string();
-    path_ = ::mkdtemp(pattern.data());
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const std::filesystem::path& path() const { return path_; }
-  std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
-
-private:
-  std::filesystem::path path_;
-};
+using TempDir = test::TempDir;
 
 /// Starts `crowd` with `arguments` (stdout and stderr into `log`) without waiting; returns its
 /// pid (for tests that signal a run).

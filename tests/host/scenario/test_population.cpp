@@ -4,6 +4,7 @@
 #include "host/scenario/polygon2d.h"
 #include "host/scenario/population.h"
 #include "host/scenario/scenario.h"
+#include "tests/support/temp_dir.h"
 
 #include <algorithm>
 #include <chrono>
@@ -86,25 +87,7 @@ std::string first_overlap(const std::vector<AgentSetup>& agents) {
   return "";
 }
 
-class TempDir {
-public:
-  TempDir() {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    path_ = fs::temp_directory_path() /
-            ("crowd_population_" + std::string(info->name()) + "_" + std::to_string(::getpid()));
-    fs::remove_all(path_);
-    fs::create_directories(path_);
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  fs::path write(const std::string& name, const std::string& text) const {
-    const fs::path file = path_ / name;
-    std::ofstream(file) << text;
-    return file;
-  }
-
-private:
-  fs::path path_;
-};
+using test::TempDir;
 
 // ---- explicit agents --------------------------------------------------------------------
 

@@ -1,6 +1,7 @@
 // The scenario reader: what a valid file means (defaults, precedence, presets, steps) and
 // what a user sees for an invalid one (file, JSON path and problem in one line).
 #include "host/scenario/scenario.h"
+#include "tests/support/temp_dir.h"
 
 #include <cstdint>
 #include <filesystem>
@@ -51,27 +52,7 @@ std::string with_navmesh(const std::string& members) {
   return R"({"world": {"bounds": [[0, 0], [10, 10]], "navmesh": {)" + members + "}}}";
 }
 
-class TempDir {
-public:
-  TempDir() {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    path_ = fs::temp_directory_path() /
-            ("crowd_reader_" + std::string(info->name()) + "_" + std::to_string(::getpid()));
-    fs::remove_all(path_);
-    fs::create_directories(path_);
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  const fs::path& path() const { return path_; }
-  fs::path write(const std::string& name, const std::string& text) const {
-    const fs::path file = path_ / name;
-    fs::create_directories(file.parent_path());
-    std::ofstream(file) << text;
-    return file;
-  }
-
-private:
-  fs::path path_;
-};
+using test::TempDir;
 
 // ---- valid files ------------------------------------------------------------------------
 
