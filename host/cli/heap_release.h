@@ -6,11 +6,11 @@ namespace crowd {
 
 /// Has the C library map every block of 8 MiB or more on its own and unmap it when freed, and
 /// trim the heap's top past 4 MiB free (glibc's mallopt M_MMAP_THRESHOLD and M_TRIM_THRESHOLD;
-/// nothing elsewhere). By default glibc raises that
-/// threshold to the size of the largest mapped block freed so far (up to 32 MiB), and the heap's
-/// trim threshold to twice it: once a step's arrays have grown past a few of their sizes, later
-/// ones come from the heap and stay resident when freed. Smaller blocks stay on the heap, to be
-/// reused without faulting their pages in again. The 64,000-agent bench scene, 60 steps,
+/// nothing elsewhere). By default glibc raises the first to the size of the largest mapped block
+/// freed so far (up to 32 MiB), and the heap's trim threshold to twice it: once a step's arrays
+/// have grown past a few of their sizes, later ones come from the heap and stay resident when
+/// freed. Smaller blocks stay on the heap, to be reused without faulting their pages in again. The
+/// 64,000-agent bench scene, 60 steps,
 /// `--threads 1` (2026-11-29; the path trees held once and the crowd's parameters shared, in
 /// all four): by default 242 MB peak resident and 71 thousand page faults in 18.10 s; fixed at
 /// 128 KiB, 205 MB and 197 thousand in 18.60 s (the path trees' buffers, mapped afresh for

@@ -106,6 +106,20 @@ struct Crowd::Impl {
     }
   }
 
+  /// Half extents of the box searched for the navmesh around an agent of `radius`
+  /// (Crowd::query_extents).
+  glm::vec3 extents_for(float radius) const {
+    const glm::vec3 detour_crowd(2.0f * radius, 1.5f * radius, 2.0f * radius);
+    return glm::max(detour_crowd, navmesh.placement_extents());
+  }
+  /// The navmesh point nearest `point` for agent `id`: within its search box, through its query
+  /// filter. Reads the two numbers it needs of the agent's parameters, not the whole record.
+  std::optional<glm::vec3> nearest_for(int id, const glm::vec3& point) const {
+    const auto k = static_cast<std::size_t>(id);
+    return navmesh.nearest_point(point, extents_for(params.radius(k)),
+                                 &backend->query_filter(params.query_filter_type(k)));
+  }
+
   /// Points agent id at `target` (on the navmesh): a new path search when it has no corridor,
   /// or when the target moved more than the replan distance since the last search and the
   /// replan delay has passed; otherwise the corridor's end moves to it (CrowdSolver::move_goal),
@@ -248,8 +262,7 @@ Crowd& Crowd::operator=(Crowd&&) noexcept = default;
 Crowd::~Crowd() = default;
 
 glm::vec3 Crowd::query_extents(const AgentParams& params) const {
-  const glm::vec3 detour_crowd(2.0f * params.radius, 1.5f * params.radius, 2.0f * params.radius);
-  return glm::max(detour_crowd, impl_->navmesh.placement_extents());
+  return impl_->extents_for(params.radius);
 }
 
 int Crowd::add_agent(const glm::vec3& position, const AgentParams& params) {
@@ -301,9 +314,7 @@ void Crowd::request_move_target(int id, const glm::vec3& target) {
   impl_->check_active("request_move_target", id);
   if (!is_finite(target))
     throw ApiError("request_move_target: target must be finite");
-  const AgentParams params = impl_->params[static_cast<std::size_t>(id)];
-  const auto placed =
-      impl_->navmesh.nearest_point(target, query_extents(params), &filter_of(params));
+  const auto placed = impl_->nearest_for(id, target);
   if (!placed)
     throw ApiError("request_move_target: no navmesh near " + text(target));
   impl_->targets[static_cast<std::size_t>(id)].leader = -1;
@@ -430,11 +441,11 @@ void Crowd::update(float dt) {
       continue;
     }
     const std::size_t l = static_cast<std::size_t>(t.leader);
-    const AgentParams own = m.params[static_cast<std::size_t>(id)];
+    const auto k = static_cast<std::size_t>(id);
     const glm::vec3 wanted = follow_point(m.backend->positions()[l], m.backend->velocities()[l],
-                                          t.offset, own.radius, own.max_speed);
+                                          t.offset, m.params.radius(k), m.params.max_speed(k));
     // Where the leader's offset point is off the navmesh (beyond a wall), the nearest point.
-    if (const auto placed = m.navmesh.nearest_point(wanted, query_extents(own), &filter_of(own)))
+    if (const auto placed = m.nearest_for(id, wanted))
       m.aim(id, *placed);
   }
   m.backend->step(dt);
