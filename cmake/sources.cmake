@@ -71,6 +71,8 @@ set(CROWD_CORE_SOURCES
   host/paths/tile_graph.cpp
   host/paths/walking_direction.cpp
   host/scenario/agent_params_check.cpp
+  host/scenario/agent_params_table.cpp
+  host/scenario/agent_setup_table.cpp
   host/scenario/agent_setup_archive.cpp
   host/scenario/obstacle_index.cpp
   host/scenario/obstacle_timeline.cpp
@@ -81,7 +83,6 @@ set(CROWD_CORE_SOURCES
   host/scenario/scenario_reader.cpp
   host/scenario/scenario_writer.cpp
   host/sim/agent_debug_view.cpp
-  host/sim/agent_params_table.cpp
   host/sim/agent_schedule.cpp
   host/sim/contact_arrival.cpp
   host/sim/cpu_executor.cpp
@@ -254,6 +255,8 @@ set(CROWD_TEST_SOURCES
   host/paths/test_polygon_shapes.cpp
   host/paths/test_shortest_routes.cpp
   host/scenario/test_agent_params_check.cpp
+  host/scenario/test_agent_params_table.cpp
+  host/scenario/test_agent_setup_table.cpp
   host/scenario/test_param_table.cpp
   host/scenario/test_periodic_world.cpp
   host/scenario/test_population.cpp
@@ -261,7 +264,6 @@ set(CROWD_TEST_SOURCES
   host/scenario/test_scenario_reader.cpp
   host/scenario/test_scenario_writer.cpp
   host/sim/test_agent_debug_view.cpp
-  host/sim/test_agent_params_table.cpp
   host/sim/test_agent_schedule.cpp
   host/sim/test_contact_arrival.cpp
   host/sim/test_cpu_executor.cpp

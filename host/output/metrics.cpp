@@ -323,7 +323,9 @@ struct MetricsCollector::Impl {
 
   double wall_penetration(const glm::vec3& pos, float radius) const;
   double mesh_wall_penetration(const glm::vec3& pos, float radius) const;
-  void add_agents(std::span<const AgentSetup> setups, std::span<const ShortestRoute> routes);
+  void add_agents(const AgentSetupTable& setups, std::span<const ShortestRoute> routes);
+  void add_agent(const AgentPlacement& setup, float radius, const std::string& type,
+                 float max_speed, const ShortestRoute& route);
   void update_wall_grid();
   /// A mesh world's walls: the navmesh's boundary as it is now.
   void take_mesh_walls();
@@ -353,37 +355,42 @@ void MetricsCollector::Impl::update_wall_grid() {
   wall_grid_radius = max_radius;
 }
 
-void MetricsCollector::Impl::add_agents(std::span<const AgentSetup> setups,
+void MetricsCollector::Impl::add_agents(const AgentSetupTable& setups,
                                         std::span<const ShortestRoute> routes) {
   if (routes.size() != setups.size())
     throw std::invalid_argument("metrics: " + std::to_string(routes.size()) + " routes for " +
                                 std::to_string(setups.size()) + " agents");
-  const std::size_t first = agents.size();
-  agents.resize(first + setups.size());
-  for (std::size_t i = 0; i < setups.size(); ++i) {
-    agents[first + i].radius = setups[i].params.radius;
-    const std::string& type = setups[i].params.type;
-    const auto named = std::find(type_names.begin(), type_names.end(), type);
-    agents[first + i].type = static_cast<std::size_t>(named - type_names.begin());
-    if (named == type_names.end()) {
-      type_names.push_back(type);
-    }
-    agents[first + i].last = setups[i].position;
-    if (!(setups[i].start_time > 0.0)) {
-      agents[first + i].start_time = 0.0;
-    }
-    double waits = 0.0;
-    for (const RouteWaypoint& w : setups[i].waypoints) {
-      waits += static_cast<double>(w.wait);
-    }
-    agents[first + i].free_time = waits;
-    agents[first + i].max_speed = setups[i].params.max_speed;
-    agents[first + i].unreachable = !routes[i].reachable;
-    agents[first + i].path_length = routes[i].length;
-    add_walking_time(agents[first + i]);
-    max_radius = std::max(max_radius, setups[i].params.radius);
-  }
+  agents.reserve(agents.size() + setups.size());
+  const AgentParamsTable& params = setups.params();
+  for (std::size_t i = 0; i < setups.size(); ++i)
+    add_agent(setups[i], params.radius(i), params.type(i), params.max_speed(i), routes[i]);
   update_wall_grid();
+}
+
+void MetricsCollector::Impl::add_agent(const AgentPlacement& setup, float radius,
+                                       const std::string& type, float max_speed,
+                                       const ShortestRoute& route) {
+  Agent& agent = agents.emplace_back();
+  agent.radius = radius;
+  const auto named = std::find(type_names.begin(), type_names.end(), type);
+  agent.type = static_cast<std::size_t>(named - type_names.begin());
+  if (named == type_names.end()) {
+    type_names.push_back(type);
+  }
+  agent.last = setup.position;
+  if (!(setup.start_time > 0.0)) {
+    agent.start_time = 0.0;
+  }
+  double waits = 0.0;
+  for (const RouteWaypoint& w : setup.waypoints) {
+    waits += static_cast<double>(w.wait);
+  }
+  agent.free_time = waits;
+  agent.max_speed = max_speed;
+  agent.unreachable = !route.reachable;
+  agent.path_length = route.length;
+  add_walking_time(agent);
+  max_radius = std::max(max_radius, radius);
 }
 
 void MetricsCollector::Impl::add_walking_time(Agent& agent) {
@@ -466,6 +473,11 @@ double MetricsCollector::Impl::wall_penetration(const glm::vec3& pos, float radi
 MetricsCollector::MetricsCollector(const Scenario& scenario, const NavMesh& navmesh,
                                    std::span<const AgentSetup> agents,
                                    std::span<const ShortestRoute> routes)
+    : MetricsCollector(scenario, navmesh, AgentSetupTable(agents), routes) {}
+
+MetricsCollector::MetricsCollector(const Scenario& scenario, const NavMesh& navmesh,
+                                   const AgentSetupTable& agents,
+                                   std::span<const ShortestRoute> routes)
     : impl_(std::make_unique<Impl>()) {
   Impl& m = *impl_;
   m.scenario_name = scenario.name;
@@ -526,8 +538,8 @@ MetricsCollector::~MetricsCollector() = default;
 MetricsCollector::MetricsCollector(MetricsCollector&&) noexcept = default;
 
 void MetricsCollector::add_agent(const AgentSetup& agent, const ShortestRoute& route) {
-  impl_->add_agents(std::span<const AgentSetup>(&agent, 1),
-                    std::span<const ShortestRoute>(&route, 1));
+  impl_->add_agent(agent, agent.params.radius, agent.params.type, agent.params.max_speed, route);
+  impl_->update_wall_grid();
 }
 
 void MetricsCollector::observe_step(std::span<const glm::vec3> positions,

@@ -6,7 +6,7 @@
 #include "host/output/deadlock_monitor.h"
 #include "host/output/stuck_stats.h"
 #include "host/paths/shortest_routes.h"
-#include "host/scenario/population.h"
+#include "host/scenario/agent_setup_table.h"
 
 #include <cstdint>
 #include <glm/glm.hpp>
@@ -102,6 +102,9 @@ public:
   /// solver measured it (host/paths/shortest_routes.h): the metrics search no paths of their
   /// own. `navmesh` must outlive this and stay where it is: a mesh world's walls are its
   /// boundary as it stands in each step observed (NavMesh::tiles_version), obstacles included.
+  MetricsCollector(const Scenario& scenario, const NavMesh& navmesh, const AgentSetupTable& agents,
+                   std::span<const ShortestRoute> routes);
+  /// The same, of agents set up as a list.
   MetricsCollector(const Scenario& scenario, const NavMesh& navmesh,
                    std::span<const AgentSetup> agents, std::span<const ShortestRoute> routes);
   ~MetricsCollector();

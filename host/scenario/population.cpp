@@ -347,7 +347,7 @@ private:
 
   void add(const glm::vec3& position, const glm::vec3& goal, const AgentParams& params,
            const std::string& path) {
-    agents_.push_back({position, goal, params, path, 0.0, {}});
+    agents_.push_back({{position, goal, path, 0.0, {}}, params});
     grid_.insert(position, params.radius);
   }
 
@@ -544,7 +544,7 @@ private:
                              "] (" + std::to_string(kSpawnAttemptsPerAgent) + " attempts)");
       }
       // Not in grid_: emitted agents enter later, where the agents of the scene may be gone.
-      agents_.push_back({*placed, group_goal(emitter, nominal, rng), params, path, 0.0, {}});
+      agents_.push_back({{*placed, group_goal(emitter, nominal, rng), path, 0.0, {}}, params});
       schedule_last(emitter.emission->time_of(k), emitter.waypoints, rng);
     }
   }

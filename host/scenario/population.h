@@ -18,15 +18,13 @@ struct RouteWaypoint {
   float wait = 0.0f;
 };
 
-/// One agent ready to simulate. Index in the returned vector = the agent's id in every
-/// output (explicit agents first, then each group in order, then each emitter's agents in
-/// the order they enter).
-struct AgentSetup {
+/// Where and when an agent of a run is, and where it heads: all of its AgentSetup but its
+/// parameters, which a run holds apart, their shared part once (agent_setup_table.h).
+struct AgentPlacement {
   glm::vec3 position{0.0f}; ///< On the navmesh (snapped to the walkable surface).
   glm::vec3 goal{0.0f};     ///< As requested (y from the walkable surface for 2D points);
                             ///< may be off the navmesh or unreachable.
-  AgentParams params;
-  std::string json_path; ///< Where it was defined: "agents[3]", "groups[1]", "emitters[0]".
+  std::string json_path;    ///< Where it was defined: "agents[3]", "groups[1]", "emitters[0]".
   /// Seconds after the start of the run at which the agent enters (start delay, emitter
   /// schedule); 0 for agents present from the first frame.
   double start_time = 0.0;
@@ -35,6 +33,13 @@ struct AgentSetup {
   /// goal is its leader's position plus `follow_offset`, moved with the leader every step.
   int leader = -1;
   glm::vec3 follow_offset{0.0f};
+};
+
+/// One agent ready to simulate. Index in the returned vector = the agent's id in every
+/// output (explicit agents first, then each group in order, then each emitter's agents in
+/// the order they enter).
+struct AgentSetup : AgentPlacement {
+  AgentParams params;
 };
 
 /// Expands groups and emitters (seeded with scenario.seed) and places every agent. Rect

@@ -29,16 +29,16 @@ bool AgentSchedule::identity() const {
   return in_entry_order_ && entered_ == static_cast<int>(routes_.size());
 }
 
-glm::vec3 AgentSchedule::target(const AgentSetup& setup, const Route& route) const {
+glm::vec3 AgentSchedule::target(const AgentPlacement& setup, const Route& route) const {
   return route.next_waypoint < setup.waypoints.size()
              ? setup.waypoints[route.next_waypoint].position
              : setup.goal;
 }
 
-void AgentSchedule::enter(int id, const AgentSetup& setup, Crowd& crowd) {
+void AgentSchedule::enter(int id, const AgentSetupTable& setups, Crowd& crowd) {
   Route& route = routes_[static_cast<std::size_t>(id)];
-  AgentSetup first_leg = setup;
-  first_leg.goal = target(setup, route);
+  AgentSetup first_leg = setups.setup(static_cast<std::size_t>(id));
+  first_leg.goal = target(first_leg, route);
   route.backend_id = crowd.add_agent(first_leg);
   if (agent_of_backend_.size() <= static_cast<std::size_t>(route.backend_id))
     agent_of_backend_.resize(static_cast<std::size_t>(route.backend_id) + 1, -1);
@@ -48,7 +48,7 @@ void AgentSchedule::enter(int id, const AgentSetup& setup, Crowd& crowd) {
   phases_[static_cast<std::size_t>(id)] = AgentPhase::Walking;
 }
 
-void AgentSchedule::add_agents(std::span<const AgentSetup> setups, std::size_t first, Crowd& crowd,
+void AgentSchedule::add_agents(const AgentSetupTable& setups, std::size_t first, Crowd& crowd,
                                double now) {
   for (std::size_t i = first; i < setups.size(); ++i) {
     routes_.emplace_back();
@@ -58,7 +58,7 @@ void AgentSchedule::add_agents(std::span<const AgentSetup> setups, std::size_t f
       continue;
     }
     try {
-      enter(static_cast<int>(i), setups[i], crowd);
+      enter(static_cast<int>(i), setups, crowd);
     } catch (...) {
       // The crowd refused it (no navmesh near): the agent is not made known.
       routes_.pop_back();
@@ -73,15 +73,17 @@ void AgentSchedule::add_agents(std::span<const AgentSetup> setups, std::size_t f
   refresh_views(setups, crowd);
 }
 
-bool AgentSchedule::place_is_free(std::span<const AgentSetup> setups, int id,
+bool AgentSchedule::place_is_free(const AgentSetupTable& setups, int id,
                                   std::span<const glm::vec3> positions) const {
-  const AgentSetup& agent = setups[static_cast<std::size_t>(id)];
+  const auto index = static_cast<std::size_t>(id);
+  const AgentPlacement& agent = setups[index];
+  const float radius = setups.params().radius(index);
   for (std::size_t j = 0; j < routes_.size(); ++j) {
     if (!present(phases_[j]) || static_cast<int>(j) == id) {
       continue;
     }
     const glm::vec3& other = positions[j];
-    const float reach = agent.params.radius + setups[j].params.radius;
+    const float reach = radius + setups.params().radius(j);
     const float dx = other.x - agent.position.x, dz = other.z - agent.position.z;
     if (dx * dx + dz * dz < reach * reach && std::abs(other.y - agent.position.y) < agent_height_) {
       return false;
@@ -90,25 +92,25 @@ bool AgentSchedule::place_is_free(std::span<const AgentSetup> setups, int id,
   return true;
 }
 
-bool AgentSchedule::within_arrival_radius(const AgentSetup& setup, const Route& route,
+bool AgentSchedule::within_arrival_radius(const AgentSetupTable& setups, std::size_t id,
                                           const glm::vec3& at) const {
-  const glm::vec3 goal = target(setup, route);
+  const glm::vec3 goal = target(setups[id], routes_[id]);
   const float dx = at.x - goal.x, dz = at.z - goal.z;
-  return dx * dx + dz * dz <= setup.params.arrival_radius * setup.params.arrival_radius &&
-         std::fabs(at.y - goal.y) <= agent_height_;
+  const float radius = setups.params().arrival_radius(id);
+  return dx * dx + dz * dz <= radius * radius && std::fabs(at.y - goal.y) <= agent_height_;
 }
 
-void AgentSchedule::find_contact_arrivals(std::span<const AgentSetup> setups,
+void AgentSchedule::find_contact_arrivals(const AgentSetupTable& setups,
                                           std::span<const glm::vec3> at) {
   const std::size_t n = routes_.size();
   by_contact_.assign(n, 0);
   contact_candidates_.assign(n, 0);
   parallel_for_each_agent(static_cast<int>(n), kScanGrain, [&](int agent) {
     const auto i = static_cast<std::size_t>(agent);
-    const AgentSetup& s = setups[i];
+    const AgentPlacement& s = setups[i];
     contact_candidates_[i] = phases_[i] == AgentPhase::Walking &&
                              routes_[i].next_waypoint >= s.waypoints.size() &&
-                             s.params.arrival == ArrivalRule::Contact && !following(s);
+                             setups.params().arrival(i) == ArrivalRule::Contact && !following(s);
   });
   if (std::find(contact_candidates_.begin(), contact_candidates_.end(), 1) ==
       contact_candidates_.end())
@@ -117,7 +119,7 @@ void AgentSchedule::find_contact_arrivals(std::span<const AgentSetup> setups,
     by_contact_[static_cast<std::size_t>(id)] = 1;
 }
 
-void AgentSchedule::after_step(std::span<const AgentSetup> setups, Crowd& crowd,
+void AgentSchedule::after_step(const AgentSetupTable& setups, Crowd& crowd,
                                MetricsCollector& metrics, double now) {
   refresh_views(setups, crowd); // The backend has stepped since the last copy.
   const std::span<const glm::vec3> at = positions(crowd);
@@ -134,13 +136,13 @@ void AgentSchedule::after_step(std::span<const AgentSetup> setups, Crowd& crowd,
     if (phases_[i] == AgentPhase::Waiting)
       may_act_[i] = has_come(routes_[i].wait_until, now);
     else if (phases_[i] == AgentPhase::Walking)
-      may_act_[i] = by_contact_[i] || within_arrival_radius(setups[i], routes_[i], at[i]);
+      may_act_[i] = by_contact_[i] || within_arrival_radius(setups, i, at[i]);
   });
   for (std::size_t i = 0; i < routes_.size(); ++i) {
     if (!may_act_[i])
       continue;
     Route& route = routes_[i];
-    const AgentSetup& s = setups[i];
+    const AgentPlacement& s = setups[i];
     if (phases_[i] == AgentPhase::Waiting) {
       if (has_come(route.wait_until, now)) {
         ++route.next_waypoint;
@@ -152,7 +154,7 @@ void AgentSchedule::after_step(std::span<const AgentSetup> setups, Crowd& crowd,
     if (phases_[i] != AgentPhase::Walking || following(s)) {
       continue;
     }
-    const bool within_radius = within_arrival_radius(s, route, at[i]);
+    const bool within_radius = within_arrival_radius(setups, i, at[i]);
     if (!within_radius && !by_contact_[i]) {
       continue;
     }
@@ -170,7 +172,7 @@ void AgentSchedule::after_step(std::span<const AgentSetup> setups, Crowd& crowd,
       continue;
     }
     metrics.record_arrival(static_cast<int>(i), now, !within_radius);
-    if (s.params.on_arrival == OnArrival::Remove) {
+    if (setups.params().on_arrival(i) == OnArrival::Remove) {
       crowd.remove_agent(route.backend_id);
       phases_[i] = AgentPhase::Removed;
     } else {
@@ -192,7 +194,7 @@ void AgentSchedule::after_step(std::span<const AgentSetup> setups, Crowd& crowd,
       break;
     }
     if (place_is_free(setups, id, positions(crowd))) {
-      enter(id, setups[index], crowd);
+      enter(id, setups, crowd);
       metrics.record_start(id, now);
       // The copied view must show the newcomer before the next agent tests its place.
       refresh_views(setups, crowd);
@@ -214,7 +216,7 @@ void AgentSchedule::remove_agent(int id, Crowd& crowd) {
   phases_[index] = AgentPhase::Removed;
 }
 
-void AgentSchedule::set_goal(int id, const AgentSetup& setup, Crowd& crowd) {
+void AgentSchedule::set_goal(int id, const AgentPlacement& setup, Crowd& crowd) {
   const auto index = static_cast<std::size_t>(id);
   Route& route = routes_[index];
   route.next_waypoint = setup.waypoints.size(); // Past every waypoint: the goal.
@@ -225,13 +227,13 @@ void AgentSchedule::set_goal(int id, const AgentSetup& setup, Crowd& crowd) {
   crowd.request_path(route.backend_id, setup.goal);
 }
 
-void AgentSchedule::replan(int id, const AgentSetup& setup, Crowd& crowd) {
+void AgentSchedule::replan(int id, const AgentPlacement& setup, Crowd& crowd) {
   const Route& route = routes_.at(static_cast<std::size_t>(id));
   if (phases_[static_cast<std::size_t>(id)] == AgentPhase::Walking)
     crowd.request_path(route.backend_id, target(setup, route));
 }
 
-void AgentSchedule::targets(std::span<const AgentSetup> setups, std::vector<glm::vec3>& out) const {
+void AgentSchedule::targets(const AgentSetupTable& setups, std::vector<glm::vec3>& out) const {
   out.resize(routes_.size());
   parallel_for_each_agent(static_cast<int>(routes_.size()), kScanGrain, [&](int agent) {
     const auto i = static_cast<std::size_t>(agent);
@@ -247,7 +249,7 @@ std::span<const glm::vec2> AgentSchedule::velocities(const Crowd& crowd) const {
   return identity() ? crowd.velocities() : std::span<const glm::vec2>(velocities_);
 }
 
-void AgentSchedule::refresh_views(std::span<const AgentSetup> setups, const Crowd& crowd) {
+void AgentSchedule::refresh_views(const AgentSetupTable& setups, const Crowd& crowd) {
   if (identity()) {
     positions_.clear();
     velocities_.clear();
@@ -279,7 +281,7 @@ void AgentSchedule::save(ArchiveWriter& out) const {
              velocities_);
 }
 
-void AgentSchedule::restore(ArchiveReader& in, std::span<const AgentSetup> setups,
+void AgentSchedule::restore(ArchiveReader& in, const AgentSetupTable& setups,
                             std::size_t backend_agents) {
   in.get_records(routes_, kRouteFields);
   in.get(phases_);

@@ -10,7 +10,7 @@
 #pragma once
 
 #include "host/output/metrics.h"
-#include "host/scenario/population.h"
+#include "host/scenario/agent_setup_table.h"
 #include "host/sim/contact_arrival.h"
 #include "host/sim/crowd.h"
 
@@ -34,7 +34,7 @@ public:
   /// not after `now` enter the crowd at once (in id order, without a clearance test: their
   /// places were checked when they were placed), the others wait for after_step. When the
   /// backend throws, the agent it refused and those after it are not made known.
-  void add_agents(std::span<const AgentSetup> setups, std::size_t first, Crowd& crowd, double now);
+  void add_agents(const AgentSetupTable& setups, std::size_t first, Crowd& crowd, double now);
 
   /// Everything that happens at the end of a step that ended at `now`, in agent id order:
   /// arrivals (at a waypoint: stand for its wait, or walk on; at the goal: on_arrival, and
@@ -44,20 +44,20 @@ public:
   /// clear tries again after the next step). An agent arrives at a waypoint or goal within
   /// its arrival_radius; at its goal, under the arrival rule Contact, also by touching an
   /// agent that arrived there before this step (host/sim/contact_arrival.h).
-  void after_step(std::span<const AgentSetup> setups, Crowd& crowd, MetricsCollector& metrics,
+  void after_step(const AgentSetupTable& setups, Crowd& crowd, MetricsCollector& metrics,
                   double now);
 
   /// Takes the agent out (present or not yet entered).
   void remove_agent(int id, Crowd& crowd);
   /// The agent heads for setup.goal (its new goal), dropping the waypoints it has not
   /// reached; an agent that has not entered yet goes there once it enters.
-  void set_goal(int id, const AgentSetup& setup, Crowd& crowd);
+  void set_goal(int id, const AgentPlacement& setup, Crowd& crowd);
 
   /// Sends a walking agent's current target (its next waypoint or its goal) to the crowd
   /// again, which plans a new path from where it stands (stuck agents).
-  void replan(int id, const AgentSetup& setup, Crowd& crowd);
+  void replan(int id, const AgentPlacement& setup, Crowd& crowd);
   /// Where the agent is heading now: its next waypoint, or its goal.
-  glm::vec3 current_target(int id, const AgentSetup& setup) const {
+  glm::vec3 current_target(int id, const AgentPlacement& setup) const {
     return target(setup, routes_.at(static_cast<std::size_t>(id)));
   }
   /// The crowd's id of agent `id`, -1 while it has not entered.
@@ -73,14 +73,14 @@ public:
   std::span<const AgentPhase> phases() const { return phases_; }
   /// Whether the agent follows a leader that is still on its way (scenario extension `follow`):
   /// it cannot arrive until its leader has arrived or left.
-  bool following(const AgentSetup& setup) const {
+  bool following(const AgentPlacement& setup) const {
     if (setup.leader < 0)
       return false;
     const AgentPhase leader = phases_.at(static_cast<std::size_t>(setup.leader));
     return leader != AgentPhase::Arrived && leader != AgentPhase::Removed;
   }
   /// Each agent's current target by id: its next waypoint, or its goal.
-  void targets(std::span<const AgentSetup> setups, std::vector<glm::vec3>& out) const;
+  void targets(const AgentSetupTable& setups, std::vector<glm::vec3>& out) const;
   /// By agent id. An agent that has not entered shows its spawn position and no velocity.
   std::span<const glm::vec3> positions(const Crowd& crowd) const;
   std::span<const glm::vec2> velocities(const Crowd& crowd) const;
@@ -90,7 +90,7 @@ public:
   /// Restores, then checks that the state fits `setups` and a crowd of `backend_agents`
   /// agents (ids in range, the two id maps each other's inverse, waypoints that exist), so
   /// that a damaged checkpoint is refused here rather than read out of bounds on the next step.
-  void restore(ArchiveReader& in, std::span<const AgentSetup> setups, std::size_t backend_agents);
+  void restore(ArchiveReader& in, const AgentSetupTable& setups, std::size_t backend_agents);
 
 private:
   struct Route {
@@ -100,16 +100,16 @@ private:
   };
 
   bool identity() const;
-  /// Whether an agent at `at` is within its arrival radius of its current target.
-  bool within_arrival_radius(const AgentSetup& setup, const Route& route,
+  /// Whether agent `id`, at `at`, is within its arrival radius of its current target.
+  bool within_arrival_radius(const AgentSetupTable& setups, std::size_t id,
                              const glm::vec3& at) const;
   /// Fills by_contact_: the walking agents that arrive at their goal by contact this step.
-  void find_contact_arrivals(std::span<const AgentSetup> setups, std::span<const glm::vec3> at);
-  glm::vec3 target(const AgentSetup& setup, const Route& route) const;
-  void enter(int id, const AgentSetup& setup, Crowd& crowd);
-  bool place_is_free(std::span<const AgentSetup> setups, int id,
+  void find_contact_arrivals(const AgentSetupTable& setups, std::span<const glm::vec3> at);
+  glm::vec3 target(const AgentPlacement& setup, const Route& route) const;
+  void enter(int id, const AgentSetupTable& setups, Crowd& crowd);
+  bool place_is_free(const AgentSetupTable& setups, int id,
                      std::span<const glm::vec3> positions) const;
-  void refresh_views(std::span<const AgentSetup> setups, const Crowd& crowd);
+  void refresh_views(const AgentSetupTable& setups, const Crowd& crowd);
 
   float agent_height_;
   std::vector<Route> routes_;

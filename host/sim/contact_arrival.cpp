@@ -5,7 +5,7 @@
 
 namespace crowd {
 
-std::vector<int> ContactArrival::find(std::span<const AgentSetup> setups,
+std::vector<int> ContactArrival::find(const AgentSetupTable& setups,
                                       std::span<const AgentPhase> phases,
                                       std::span<const glm::vec3> positions,
                                       std::span<const std::uint8_t> candidate) {
@@ -18,7 +18,7 @@ std::vector<int> ContactArrival::find(std::span<const AgentSetup> setups,
   for (std::size_t i = 0; i < n; ++i) {
     arrived_[i] = phases[i] == AgentPhase::Arrived ? 1 : 0;
     if (candidate[i] || arrived_[i])
-      max_radius = std::max(max_radius, setups[i].params.radius);
+      max_radius = std::max(max_radius, setups.params().radius(i));
     any_candidate = any_candidate || candidate[i];
   }
   if (!any_candidate || !(max_radius > 0.0f))
@@ -31,7 +31,8 @@ std::vector<int> ContactArrival::find(std::span<const AgentSetup> setups,
   for (std::size_t i = 0; i < n; ++i) {
     if (!candidate[i])
       continue;
-    const AgentSetup& me = setups[i];
+    const AgentPlacement& me = setups[i];
+    const float my_radius = setups.params().radius(i);
     const glm::vec3 p = positions[i];
     const glm::vec3 goal = me.goal;
     const auto to_goal_sq = [&](const glm::vec3& q) {
@@ -41,17 +42,17 @@ std::vector<int> ContactArrival::find(std::span<const AgentSetup> setups,
     const float my_distance_sq = to_goal_sq(p);
     const bool touches = grid_.any_near(p, [&](int other_id) {
       const auto j = static_cast<std::size_t>(other_id);
-      const AgentSetup& other = setups[j];
+      const AgentPlacement& other = setups[j];
       const glm::vec3 q = positions[j];
       if (std::fabs(q.y - p.y) > agent_height_ || std::fabs(q.y - goal.y) > agent_height_)
         return false; // Another floor.
       const float q_distance_sq = to_goal_sq(q);
       if (!(q_distance_sq < my_distance_sq))
         return false; // Not between this agent and its goal.
-      const float radii = me.params.radius + other.params.radius;
+      const float radii = my_radius + setups.params().radius(j);
       // Goals this close are one place: an agent standing within its arrival_radius of the
       // other goal can stand where this agent would have to.
-      const float same_place = me.params.arrival_radius + radii;
+      const float same_place = setups.params().arrival_radius(i) + radii;
       const float gx = other.goal.x - goal.x, gz = other.goal.z - goal.z;
       const bool same_goal = gx * gx + gz * gz <= same_place * same_place;
       const bool on_my_goal = q_distance_sq < radii * radii;

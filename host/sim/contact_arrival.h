@@ -21,7 +21,7 @@
 
 #include "host/output/metrics.h"
 #include "host/output/point_grid.h"
-#include "host/scenario/population.h"
+#include "host/scenario/agent_setup_table.h"
 
 #include <cstdint>
 #include <glm/glm.hpp>
@@ -47,7 +47,7 @@ public:
   /// candidate's) or stands on the candidate's goal (nearer to it than their radius sum). Only
   /// agents Arrived in `phases` count, so arrival spreads one contact per call whatever the id
   /// order. Agents more than agent_height apart in y (other floors) never touch.
-  std::vector<int> find(std::span<const AgentSetup> setups, std::span<const AgentPhase> phases,
+  std::vector<int> find(const AgentSetupTable& setups, std::span<const AgentPhase> phases,
                         std::span<const glm::vec3> positions,
                         std::span<const std::uint8_t> candidate);
 

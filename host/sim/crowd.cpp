@@ -7,8 +7,8 @@
 #include "host/navmesh/navmesh_fingerprint.h"
 #include "host/navmesh/query_filter_check.h"
 #include "host/scenario/agent_params_check.h"
+#include "host/scenario/agent_params_table.h"
 #include "host/scenario/agent_setup_archive.h"
-#include "host/sim/agent_params_table.h"
 #include "host/sim/moving_target.h"
 
 #include <DetourNavMeshQuery.h>

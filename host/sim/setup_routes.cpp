@@ -4,7 +4,7 @@
 
 namespace crowd {
 
-std::vector<glm::vec3> route_stops(const AgentSetup& setup) {
+std::vector<glm::vec3> route_stops(const AgentPlacement& setup) {
   std::vector<glm::vec3> stops;
   stops.reserve(setup.waypoints.size() + 2);
   stops.push_back(setup.position);
@@ -15,12 +15,11 @@ std::vector<glm::vec3> route_stops(const AgentSetup& setup) {
 }
 
 std::vector<ShortestRoute> measure_routes(const ShortestRoutes& routes,
-                                          std::span<const AgentSetup> setups) {
+                                          const AgentSetupTable& setups) {
   std::vector<ShortestRoute> measured(setups.size());
   parallel_for_each_agent(static_cast<int>(setups.size()), 16, [&](int i) {
-    const AgentSetup& setup = setups[static_cast<std::size_t>(i)];
-    measured[static_cast<std::size_t>(i)] =
-        routes.measure(route_stops(setup), setup.params.arrival_radius);
+    const auto id = static_cast<std::size_t>(i);
+    measured[id] = routes.measure(route_stops(setups[id]), setups.params().arrival_radius(id));
   });
   return measured;
 }

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "host/paths/shortest_routes.h"
-#include "host/scenario/population.h"
+#include "host/scenario/agent_setup_table.h"
 
 #include <span>
 #include <vector>
@@ -12,11 +12,11 @@
 namespace crowd {
 
 /// The agent's start, its waypoints in order, and its goal.
-std::vector<glm::vec3> route_stops(const AgentSetup& setup);
+std::vector<glm::vec3> route_stops(const AgentPlacement& setup);
 
 /// The shortest route of every agent of `setups`, measured over the calling arena's workers.
 /// Each route depends on nothing else, so the result is the same for any thread count.
 std::vector<ShortestRoute> measure_routes(const ShortestRoutes& routes,
-                                          std::span<const AgentSetup> setups);
+                                          const AgentSetupTable& setups);
 
 } // namespace crowd

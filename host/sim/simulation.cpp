@@ -11,6 +11,7 @@
 #include "host/paths/walking_direction.h"
 #include "host/scenario/agent_params_check.h"
 #include "host/scenario/agent_setup_archive.h"
+#include "host/scenario/agent_setup_table.h"
 #include "host/sim/agent_schedule.h"
 #include "host/sim/crowd_solver.h"
 #include "host/sim/moving_target.h"
@@ -120,7 +121,7 @@ struct Simulation::Impl {
   std::shared_ptr<NavMesh> built_navmesh;
   const NavMesh& navmesh;
   ShortestRoutes routes; ///< Routes of agents added and goals set after construction.
-  std::vector<AgentSetup> setups;
+  AgentSetupTable setups;
   std::size_t scenario_agents;    ///< Setups made by the scenario (the rest came through the API).
   Crowd crowd;                    ///< The engine: agents enter it as they start (backend ids).
   ObstacleEvents obstacle_events; ///< Scenario extension `events`.
@@ -171,8 +172,8 @@ struct Simulation::Impl {
       crowd.set_query_filter(static_cast<int>(type), detour_filter(scenario.query_filters[type]));
     schedule.add_agents(setups, 0, crowd, 0.0);
     frozen.assign(setups.size(), 0);
-    for (const AgentSetup& setup : setups)
-      add_observed(setup);
+    for (std::size_t id = 0; id < setups.size(); ++id)
+      add_observed(id);
     // A batch of its own: its worker threads' queries (each with Detour's largest node pool and
     // a path buffer as long as the navmesh has polygons) go with it; `routes` keeps only the
     // calling thread's, for the agents added and the goals set later.
@@ -202,7 +203,7 @@ struct Simulation::Impl {
     const std::span<const glm::vec3> at = positions();
     const std::span<const glm::vec2> velocities = schedule.velocities(crowd);
     for (const std::size_t i : followers) {
-      AgentSetup& s = setups[i];
+      const AgentPlacement& s = setups[i];
       if (s.leader < 0)
         continue; // it was given a goal of its own (set_goal)
       follow_since_plan[i] += dt;
@@ -212,11 +213,12 @@ struct Simulation::Impl {
         continue;
       const glm::vec2 leader_velocity =
           phases[l] == AgentPhase::Walking ? velocities[l] : glm::vec2(0.0f);
-      const std::optional<glm::vec3> placed = navmesh.nearest_point(follow_point(
-          at[l], leader_velocity, s.follow_offset, s.params.radius, s.params.max_speed));
+      const std::optional<glm::vec3> placed = navmesh.nearest_point(
+          follow_point(at[l], leader_velocity, s.follow_offset, setups.params().radius(i),
+                       setups.params().max_speed(i)));
       if (!placed)
         continue;
-      s.goal = *placed;
+      setups.placement(i).goal = *placed;
       const int b = schedule.backend_of(static_cast<int>(i));
       if (b < 0)
         continue; // it heads for s.goal when it enters
@@ -265,10 +267,11 @@ struct Simulation::Impl {
   }
 
   // The stuck detector's and the flow observers' record of a new agent.
-  void add_observed(const AgentSetup& setup) {
-    stuck.add_agent(setup.position, setup.params.radius, setup.start_time);
-    deadlocks.add_agent(setup.params.radius);
-    lanes.add_agent(setup.params.radius);
+  void add_observed(std::size_t id) {
+    const float radius = setups.params().radius(id);
+    stuck.add_agent(setups[id].position, radius, setups[id].start_time);
+    deadlocks.add_agent(radius);
+    lanes.add_agent(radius);
   }
 
   // Deadlocks and lane order at the end of a step (observers: they steer nothing). Split, the
@@ -339,7 +342,7 @@ int Simulation::add_agent(const glm::vec3& position, const glm::vec3& goal,
     throw;
   }
   impl_->frozen.push_back(0);
-  impl_->add_observed(setup); // setup.start_time is now
+  impl_->add_observed(static_cast<std::size_t>(id)); // its start_time is now
   const ShortestRoute route =
       impl_->routes.measure(route_stops(setup), setup.params.arrival_radius);
   impl_->goal_reachable.push_back(route.reachable ? 1 : 0);
@@ -365,7 +368,7 @@ void Simulation::set_goal(int id, const glm::vec3& goal) {
   if (impl_->frozen[static_cast<std::size_t>(id)])
     throw ApiError("set_goal: agent " + std::to_string(id) +
                    " was frozen after a non-finite state (see faults())");
-  AgentSetup& setup = impl_->setups[static_cast<std::size_t>(id)];
+  AgentPlacement& setup = impl_->setups.placement(static_cast<std::size_t>(id));
   setup.goal = impl_->navmesh.nearest_point(goal).value_or(goal);
   setup.leader = -1; // a follower follows no more
   impl_->schedule.set_goal(id, setup, impl_->crowd);
@@ -373,7 +376,11 @@ void Simulation::set_goal(int id, const glm::vec3& goal) {
   const glm::vec3 from = impl_->positions()[static_cast<std::size_t>(id)];
   const glm::vec3 stops[] = {from, setup.goal};
   impl_->goal_reachable[static_cast<std::size_t>(id)] =
-      impl_->routes.measure(stops, setup.params.arrival_radius).reachable ? 1 : 0;
+      impl_->routes
+              .measure(stops, impl_->setups.params().arrival_radius(static_cast<std::size_t>(id)))
+              .reachable
+          ? 1
+          : 0;
   impl_->stuck.restart(id, from, time());
 }
 
@@ -445,9 +452,9 @@ bool Simulation::frozen(int id) const {
 std::span<const FaultRecord> Simulation::faults() const {
   return impl_->faults;
 }
-const AgentParams& Simulation::agent_params(int id) const {
+AgentParams Simulation::agent_params(int id) const {
   impl_->check_id(id);
-  return impl_->setups[static_cast<std::size_t>(id)].params;
+  return impl_->setups.params()[static_cast<std::size_t>(id)];
 }
 std::span<const glm::vec3> Simulation::positions() const {
   return impl_->positions();
@@ -524,8 +531,8 @@ void Simulation::save_checkpoint(ArchiveWriter& out) const {
   out.put(static_cast<std::uint64_t>(m.scenario_agents));
   out.put(m.step_index);
   out.put(static_cast<std::uint64_t>(m.setups.size()));
-  for (const AgentSetup& setup : m.setups)
-    save_agent_setup(out, setup);
+  for (std::size_t id = 0; id < m.setups.size(); ++id)
+    save_agent_setup(out, m.setups.setup(id));
   m.crowd.save_state(out);
   m.schedule.save(out);
   m.metrics->save(out);
@@ -556,12 +563,13 @@ void Simulation::restore_checkpoint(ArchiveReader& in) {
   for (int k = m.obstacle_events.next_due_step(clock_dt); k < m.step_index;
        k = m.obstacle_events.next_due_step(clock_dt))
     m.obstacle_events.apply_due(k * clock_dt);
-  std::vector<AgentSetup> setups(in.count());
-  if (setups.size() < m.scenario_agents)
+  const std::size_t agents = in.count();
+  if (agents < m.scenario_agents)
     in.fail("fewer agents than the scenario has");
-  for (AgentSetup& setup : setups) {
-    setup = restore_agent_setup(in);
-    if (setup.leader < -1 || setup.leader >= static_cast<int>(setups.size()))
+  AgentSetupTable setups;
+  for (std::size_t id = 0; id < agents; ++id) {
+    setups.push_back(restore_agent_setup(in));
+    if (setups[id].leader < -1 || setups[id].leader >= static_cast<int>(agents))
       in.fail("an agent follows an agent the checkpoint does not have");
   }
   m.setups = std::move(setups);

@@ -108,8 +108,10 @@ public:
   bool frozen(int id) const;
   /// Every agent frozen so far, in the order it happened.
   std::span<const FaultRecord> faults() const;
-  /// The agent's parameters as set up (its type label names it in outputs and exports).
-  const AgentParams& agent_params(int id) const;
+  /// The agent's parameters as set up (its type label names it in outputs and exports), by
+  /// value: the run holds them apart from its placements, their shared part once
+  /// (host/scenario/agent_setup_table.h).
+  AgentParams agent_params(int id) const;
   /// Positions, velocities and phases are indexed by agent id. An agent that has not entered
   /// yet (start delay, emitter) is AgentPhase::Pending and shows its spawn position.
   std::span<const glm::vec3> positions() const;

@@ -12,8 +12,8 @@ namespace crowd::test {
 
 inline MetricsCollector measured_metrics(const Scenario& scenario, const NavMesh& navmesh,
                                          std::span<const AgentSetup> agents) {
-  return MetricsCollector(scenario, navmesh, agents,
-                          measure_routes(ShortestRoutes(navmesh), agents));
+  const AgentSetupTable table(agents);
+  return MetricsCollector(scenario, navmesh, table, measure_routes(ShortestRoutes(navmesh), table));
 }
 
 /// Adds `agent` to `metrics` with its shortest route on `navmesh`.

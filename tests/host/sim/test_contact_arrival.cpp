@@ -25,7 +25,7 @@ struct Scene {
   }
   std::vector<int> find() {
     ContactArrival arrival(2.0f);
-    return arrival.find(setups, phases, positions, candidate);
+    return arrival.find(AgentSetupTable(setups), phases, positions, candidate);
   }
 };
 

@@ -1,5 +1,5 @@
 // Every agent's parameters, the shared part held once (agent_params_table.h).
-#include "host/sim/agent_params_table.h"
+#include "host/scenario/agent_params_table.h"
 
 #include <bit>
 #include <functional>
@@ -96,6 +96,12 @@ void AgentParamsTable::set(std::size_t id, const AgentParams& params) {
   const std::int32_t before = own_[id].shared;
   own_[id] = own_of(params); // takes the new part first: the same part is never dropped between
   release_shared(before);
+}
+
+void AgentParamsTable::pop_back() {
+  const std::int32_t shared = own_.back().shared;
+  own_.pop_back();
+  release_shared(shared);
 }
 
 AgentParams AgentParamsTable::operator[](std::size_t id) const {

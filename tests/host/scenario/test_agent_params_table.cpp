@@ -1,6 +1,6 @@
-// The Crowd's record of every agent's parameters (host/sim/agent_params_table.h): an agent's
+// The Crowd's record of every agent's parameters (host/scenario/agent_params_table.h): an agent's
 // parameters read back as given, whatever the others', with what agents share held once.
-#include "host/sim/agent_params_table.h"
+#include "host/scenario/agent_params_table.h"
 
 #include <gtest/gtest.h>
 

@@ -1,11 +1,11 @@
-// Every agent's parameters as the Crowd keeps them (host/sim/crowd.h): each agent's own numbers,
-// and what agents share (the avoidance parameters, their name, the type label) held once for
-// all who share it.
+// Every agent's parameters as the Crowd (host/sim/crowd.h) and the run's setups
+// (agent_setup_table.h) keep them: each agent's own numbers, and what agents share (the avoidance
+// parameters, their name, the type label) held once for all who share it.
 //
 // An AgentParams is 264 bytes, 216 of them the shared part: a crowd of one group held it whole
-// for every agent, beside the scenario's setups holding it again (AgentSetup). On the
-// 64,000-agent bench scene the crowd's record of its agents took 20.3 MB; held this way, 5.3, of
-// which the parameters 2.4 (heaptrack, 2026-11-29).
+// for every agent, and the scenario's setups again (AgentSetup). On the 64,000-agent bench scene
+// the crowd's record of its agents took 20.3 MB; held this way, 5.3, of which the parameters 2.4
+// (heaptrack, 2026-11-29).
 #pragma once
 
 #include "host/scenario/scenario.h"
@@ -25,6 +25,8 @@ public:
   /// Replaces agent `id`'s parameters. A shared part no agent has any more is dropped, so that
   /// a game updating parameters every frame does not grow the table.
   void set(std::size_t id, const AgentParams& params);
+  /// Drops the last agent's parameters.
+  void pop_back();
   /// Agent `id`'s parameters, as given.
   AgentParams operator[](std::size_t id) const;
   std::size_t size() const { return own_.size(); }
@@ -32,6 +34,12 @@ public:
   float radius(std::size_t id) const { return own_[id].radius; }
   float max_speed(std::size_t id) const { return own_[id].max_speed; }
   std::int32_t query_filter_type(std::size_t id) const { return own_[id].query_filter_type; }
+  float arrival_radius(std::size_t id) const { return own_[id].arrival_radius; }
+  OnArrival on_arrival(std::size_t id) const { return own_[id].on_arrival; }
+  ArrivalRule arrival(std::size_t id) const { return own_[id].arrival; }
+  const std::string& type(std::size_t id) const {
+    return shared_[static_cast<std::size_t>(own_[id].shared)].type;
+  }
 
   /// The distinct shared parts held (that some agent has).
   std::size_t shared_count() const { return shared_.size() - unused_.size(); }
