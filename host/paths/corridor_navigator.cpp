@@ -660,7 +660,6 @@ struct CorridorNavigator::Impl {
       a.state = TargetState::Valid;
     }
     queue = std::move(waiting);
-    evict_trees();
   }
 
   /// The trees of `goals` (in the cache already, not yet built), built on the workers and put
@@ -686,7 +685,15 @@ struct CorridorNavigator::Impl {
         if (!agent_share->runs_job(k))
           built[k] = path_tree_from_bytes(all[k]);
     }
+    evict_trees(built_bytes(built));
     pool_trees(goals, built);
+  }
+
+  static std::size_t built_bytes(const std::vector<PathTree>& built) {
+    std::size_t bytes = 0;
+    for (const PathTree& tree : built)
+      bytes += tree.memory_bytes();
+    return bytes;
   }
 
   /// The trees of `goals`, all built here on the workers, into `built`.
@@ -708,9 +715,13 @@ struct CorridorNavigator::Impl {
 
   // Keeps the cached trees within options.path_tree_cache_bytes, dropping the least recently
   // used first (never one used this step). A dropped tree is rebuilt identical when needed
-  // again, so eviction changes only the time taken, never a path.
-  void evict_trees() {
-    std::size_t bytes = 0;
+  // again, so eviction changes only the time taken, never a path. It runs once a step's new
+  // trees (`incoming_bytes`, in the cache already but not yet counted) are built and before
+  // they enter the pool, so that the pool never holds more than the budget and the room the
+  // dropped trees leave is theirs. The same trees go as when it ran at the step's end: every
+  // tree used this step is kept either way, and nothing uses a tree in between.
+  void evict_trees(std::size_t incoming_bytes) {
+    std::size_t bytes = incoming_bytes;
     for (const auto& [goal, cached] : trees)
       bytes += cached.bytes;
     if (bytes <= options.path_tree_cache_bytes)

@@ -29,6 +29,10 @@ void PathTreePool::add(std::int32_t goal, const PathTree& tree) {
     throw std::logic_error("PathTreePool::add: no room for a tree toward polygon " +
                            std::to_string(goal));
   const std::size_t size = tree.polygons.size();
+  // Room freed before the arrays grow: the trees dropped to make room for this one (the
+  // navigator evicts before it adds) leave it to the tree rather than to growth.
+  if (polygons_.size() + size > polygons_.capacity() && freed_entries() > 0)
+    compact();
   const auto slot = static_cast<std::int32_t>(start_.size());
   start_.push_back(static_cast<std::int32_t>(polygons_.size()));
   polygons_.append(tree.polygons.data(), size);

@@ -108,6 +108,33 @@ TEST(PathTreePool, ReclaimsTheRoomOfDroppedTreesAsTheyComeAndGo) {
     EXPECT_TRUE(f.reads_as_built(pool, goal));
 }
 
+// The navigator drops the trees a step's new ones leave no room for before it adds them: the
+// new trees then take the dropped ones' room, and the pool's arrays do not grow past what the
+// most trees it held at once needed.
+TEST(PathTreePool, NewTreesTakeTheRoomOfDroppedOnesBeforeTheArraysGrow) {
+  const PillarTrees f;
+  const std::size_t size = f.trees[0].size();
+  for (const PathTree& tree : f.trees)
+    ASSERT_EQ(tree.size(), size) << "the pillar field is one walkable area";
+  PathTreePool pool(f.graph.size());
+  std::vector<int> held;
+  for (int goal = 0; goal < 10; ++goal) {
+    pool.add(goal, f.trees[static_cast<std::size_t>(goal)]);
+    held.push_back(goal);
+  }
+  const std::size_t full = pool.memory_bytes();
+  for (int turn = 10; turn < 10 + 6 * f.graph.size(); ++turn) {
+    const int goal = turn % f.graph.size();
+    pool.remove(held.front());
+    held.erase(held.begin());
+    pool.add(goal, f.trees[static_cast<std::size_t>(goal)]);
+    held.push_back(goal);
+    ASSERT_EQ(pool.memory_bytes(), full) << "turn " << turn;
+  }
+  for (const int goal : held)
+    EXPECT_TRUE(f.reads_as_built(pool, goal));
+}
+
 TEST(PathTreePool, CountsEveryChangeAndRefusesATreeItHoldsOrLacks) {
   const PillarTrees f;
   PathTreePool pool(f.graph.size());
