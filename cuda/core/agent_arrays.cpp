@@ -38,6 +38,27 @@ int AgentArrays::append(const glm::vec3& pos, float agent_radius, float agent_he
   return index;
 }
 
+void AgentArrays::reserve(std::size_t agents) {
+  const auto neighbours = agents * static_cast<std::size_t>(max_neighbors);
+  for (auto* column : {&mode, &standoff_side, &status})
+    column->reserve(agents);
+  for (auto* column :
+       {&radius, &height, &max_accel, &query_range, &separation_weight, &desired_speed})
+    column->reserve(agents);
+  for (auto* column : {&avoidance_set, &standoff_partner, &neighbor_count, &segment_count})
+    column->reserve(agents);
+  for (auto* column : {&preferred_velocity, &corridor_direction, &velocity, &desired_velocity,
+                       &new_velocity, &displacement, &standoff_clock})
+    column->reserve(agents);
+  position.reserve(agents);
+  ttc_state.reserve(agents);
+  collider_index.reserve(neighbours);
+  neighbor_index.reserve(neighbours);
+  neighbor_distance_sq.reserve(neighbours);
+  segment.reserve(agents * static_cast<std::size_t>(max_segments));
+  corridors.reserve(agents);
+}
+
 std::int32_t AgentArrays::avoidance_set_of(const AvoidanceParams& params) {
   for (std::size_t i = 0; i < avoidance_params.size(); ++i) {
     if (avoidance_params[i] == params)

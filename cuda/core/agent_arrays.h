@@ -51,6 +51,11 @@ struct AgentArrays {
 
   int count() const { return static_cast<int>(mode.size()); }
 
+  /// Room for `agents` agents in all (and their corridor rows), so that appending them one by one
+  /// does not grow the columns by doubling: a column so grown holds up to twice what its agents
+  /// need (at 100,000 agents, room for 131,072), and, while it grows, the old block besides.
+  void reserve(std::size_t agents);
+
   /// Appends one agent with zero velocity and no standoff; returns its index.
   int append(const glm::vec3& pos, float agent_radius, float agent_height, float accel, float range,
              float separation, std::int32_t avoidance, std::uint8_t side = kStandoffOff);

@@ -72,6 +72,22 @@ struct CorridorArrays {
 
   int count() const { return static_cast<int>(size.size()); }
 
+  /// Room for `rows` rows in all (AgentArrays::reserve). Takes the capacities as set.
+  void reserve(std::size_t rows) {
+    const auto polygons = rows * static_cast<std::size_t>(capacity);
+    const auto corners = rows * static_cast<std::size_t>(corner_capacity);
+    polys.reserve(polygons);
+    corner_verts.reserve(corners);
+    corner_flags.reserve(corners);
+    corner_polys.reserve(corners);
+    for (auto* column : {&size, &corner_count, &goal})
+      column->reserve(rows);
+    for (auto* column : {&position, &target, &goal_point})
+      column->reserve(rows);
+    for (auto* column : {&state, &checks, &held, &dirty})
+      column->reserve(rows);
+  }
+
   /// Appends a row holding no polygon, at `pos`.
   void append(const glm::vec3& pos) {
     polys.resize(polys.size() + static_cast<std::size_t>(capacity), -1);

@@ -25,6 +25,8 @@ public:
   /// Replaces agent `id`'s parameters. A shared part no agent has any more is dropped, so that
   /// a game updating parameters every frame does not grow the table.
   void set(std::size_t id, const AgentParams& params);
+  /// Room for `agents` agents' own numbers in all.
+  void reserve(std::size_t agents) { own_.reserve(agents); }
   /// Drops the last agent's parameters.
   void pop_back();
   /// Agent `id`'s parameters, as given.

@@ -5,6 +5,7 @@ namespace crowd {
 
 AgentSetupTable::AgentSetupTable(std::span<const AgentSetup> setups) {
   placements_.reserve(setups.size());
+  params_.reserve(setups.size());
   for (const AgentSetup& setup : setups)
     push_back(setup);
 }

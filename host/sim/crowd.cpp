@@ -287,6 +287,13 @@ int Crowd::add_agent(const glm::vec3& position, const AgentParams& params) {
   return id;
 }
 
+void Crowd::reserve_agents(std::size_t agents) {
+  impl_->params.reserve(agents);
+  impl_->targets.reserve(agents);
+  impl_->removed.reserve(agents);
+  impl_->backend->reserve_agents(agents);
+}
+
 int Crowd::add_agent(const AgentSetup& setup) {
   if (!is_finite(setup.position) || !is_finite(setup.goal))
     throw ApiError("add_agent: position and goal must be finite");

@@ -113,6 +113,10 @@ public:
   /// ApiError for a non-finite position or goal, parameters out of range, or no navmesh near
   /// the position (naming setup.json_path), the crowd unchanged.
   int add_agent(const AgentSetup& setup);
+  /// Room for `agents` agents in all, for a caller that knows how many it will add (a scenario's
+  /// run, host/sim/simulation.h): adding them then grows none of the per-agent arrays by
+  /// doubling, which holds up to twice their need. Changes nothing else.
+  void reserve_agents(std::size_t agents);
   /// Takes the agent out: it no longer moves or obstructs. Its id stays taken.
   void remove_agent(int id);
   /// Sends the agent to the navmesh point nearest `target` within its query extents; its path

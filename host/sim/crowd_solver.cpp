@@ -110,6 +110,11 @@ int CrowdSolver::add_agent(const AgentSetup& setup) {
   return id;
 }
 
+void CrowdSolver::reserve_agents(std::size_t agents) {
+  arrays_.reserve(agents);
+  frozen_.reserve(agents);
+}
+
 void CrowdSolver::remove_agent(int id) {
   arrays_.mode.at(static_cast<std::size_t>(id)) = kAgentInactive;
   arrays_.velocity[static_cast<std::size_t>(id)] = glm::vec2(0.0f);

@@ -24,6 +24,7 @@ public:
 
   std::string name() const override { return executor_->name(); }
   int add_agent(const AgentSetup& setup) override;
+  void reserve_agents(std::size_t agents) override;
   void remove_agent(int id) override;
   void set_goal(int id, const glm::vec3& goal) override;
   void stop_agent(int id) override;

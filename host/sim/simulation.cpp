@@ -170,6 +170,7 @@ struct Simulation::Impl {
         observe(options.observe), observation_split(options.observation_split) {
     for (std::size_t type = 0; type < scenario.query_filters.size(); ++type)
       crowd.set_query_filter(static_cast<int>(type), detour_filter(scenario.query_filters[type]));
+    crowd.reserve_agents(setups.size());
     schedule.add_agents(setups, 0, crowd, 0.0);
     frozen.assign(setups.size(), 0);
     for (std::size_t id = 0; id < setups.size(); ++id)
