@@ -1,13 +1,15 @@
 // The navigator's cache of path trees, held once, as the arrays the corridor bodies read
 // (cuda/kernels/path_trees.h): a tree is appended when it is built and its room freed when it
-// is dropped, the trees moved together when the freed room outgrows a quarter of what they hold.
-// A device executor uploads the pool when its version changes.
+// is dropped, the trees moved together when the freed room outgrows a quarter of what they hold
+// or when a new tree would otherwise grow the arrays. A device executor uploads the pool when
+// its version changes.
 //
 // The trees used to be held twice, in the cache (a PathTree each) and again in this pool, which
 // was rebuilt from the cache whenever a tree came or went (nearly every step of a planning
 // burst, on every rank of a split run): on the 64,000-agent bench scene the pool's arrays peaked
-// at 80 MB beside the cache's 34. Held once, the pool peaks at 54 MB, within a step whose new
-// trees come before the cache drops the oldest (heaptrack, 2026-11-29).
+// at 80 MB beside the cache's 34. Held once, the pool peaked at 50 MB while a step's new trees
+// came before the cache dropped the oldest; the cache now makes room first, and the new trees
+// take the room of the trees dropped: 35 MB (heaptrack, 2026-11-29).
 #pragma once
 
 #include "cuda/kernels/path_trees.h"
