@@ -239,7 +239,7 @@ int run_steps(const RunOptions& options, Simulation& sim, RunOutputs& outputs, i
   std::vector<std::string> types;
   const auto frame = [&] {
     for (int id = static_cast<int>(types.size()); id < sim.agent_count(); ++id)
-      types.push_back(sim.agent_params(id).type);
+      types.push_back(sim.agent_type(id));
     FrameView view;
     view.number = sim.step_index();
     view.time = sim.time();

@@ -95,7 +95,7 @@ LiveFilmSource::~LiveFilmSource() = default;
 
 void LiveFilmSource::deliver_step() {
   for (int id = static_cast<int>(types_.size()); id < simulation_.agent_count(); ++id)
-    types_.push_back(simulation_.agent_params(id).type);
+    types_.push_back(simulation_.agent_type(id));
   FrameView view;
   view.number = simulation_.step_index();
   view.time = simulation_.time();

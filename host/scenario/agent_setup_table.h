@@ -34,8 +34,6 @@ public:
   AgentPlacement& placement(std::size_t id) { return placements_[id]; }
   /// Every agent's parameters, by id.
   const AgentParamsTable& params() const { return params_; }
-  /// Replaces agent `id`'s parameters.
-  void set_params(std::size_t id, const AgentParams& params) { params_.set(id, params); }
   /// Agent `id`'s whole setup, as given (its parameters assembled: for what an agent does once,
   /// such as entering the crowd, not for a scan of every agent).
   AgentSetup setup(std::size_t id) const;

@@ -40,10 +40,10 @@ FilmOfRun film_of_run(const Simulation& sim, double max_turn_rate_degrees, int s
   film.cast = std::make_shared<const CharacterCast>(sim.scenario().seed, sim.scenario().characters,
                                                     agent_type_labels(sim.scenario()));
   options.clips = [&sim, cast = film.cast](int id) -> const LocomotionClips& {
-    return cast->spec(sim.agent_params(id).type).clips;
+    return cast->spec(sim.agent_type(id)).clips;
   };
   options.look = [&sim, cast = film.cast](int id) {
-    const AgentParams& params = sim.agent_params(id);
+    const AgentParams params = sim.agent_params(id);
     return cast->look(id, params.type, params.radius);
   };
   return film;

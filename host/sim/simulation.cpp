@@ -457,6 +457,10 @@ AgentParams Simulation::agent_params(int id) const {
   impl_->check_id(id);
   return impl_->setups.params()[static_cast<std::size_t>(id)];
 }
+const std::string& Simulation::agent_type(int id) const {
+  impl_->check_id(id);
+  return impl_->setups.params().type(static_cast<std::size_t>(id));
+}
 std::span<const glm::vec3> Simulation::positions() const {
   return impl_->positions();
 }

@@ -112,6 +112,9 @@ public:
   /// value: the run holds them apart from its placements, their shared part once
   /// (host/scenario/agent_setup_table.h).
   AgentParams agent_params(int id) const;
+  /// Its type label alone (agent_params(id).type), without assembling the rest: for what reads
+  /// it per agent per frame (film exports' locomotion clips).
+  const std::string& agent_type(int id) const;
   /// Positions, velocities and phases are indexed by agent id. An agent that has not entered
   /// yet (start delay, emitter) is AgentPhase::Pending and shows its spawn position.
   std::span<const glm::vec3> positions() const;

@@ -1,5 +1,8 @@
 // host/sim/simulation.cpp: the run's health as the library user sees it: stuck agents found
 // and replanned, and the health figures in the metrics.
+#include "host/navmesh/navmesh.h"
+#include "host/scenario/population.h"
+#include "host/sim/api_error.h"
 #include "host/sim/simulation.h"
 
 #include <fstream>
@@ -28,6 +31,26 @@ MetricsSummary run_bottleneck(double stuck_seconds) {
   while (sim.step_index() < steps)
     sim.step();
   return sim.metrics();
+}
+
+// The run holds its agents' parameters apart from their placements (AgentSetupTable): every
+// agent's parameters, and its type label alone, read back as the scenario placed it, those of the
+// emitter's agents not yet entered among them.
+TEST(SimulationAgents, EveryAgentsParametersReadBackAsPlaced) {
+  const Scenario scenario = load_scenario(kScenarios / "film_shot.json");
+  const NavMesh navmesh = NavMesh::build(scenario);
+  const std::vector<AgentSetup> placed = populate(scenario, navmesh);
+  Simulation sim(scenario, SimulationOptions{});
+  ASSERT_EQ(sim.agent_count(), static_cast<int>(placed.size()));
+  bool any_pending = false;
+  for (int id = 0; id < sim.agent_count(); ++id) {
+    const AgentParams& expected = placed[static_cast<std::size_t>(id)].params;
+    EXPECT_EQ(sim.agent_params(id), expected) << id;
+    EXPECT_EQ(sim.agent_type(id), expected.type) << id;
+    any_pending = any_pending || sim.phase(id) == AgentPhase::Pending;
+  }
+  EXPECT_TRUE(any_pending) << "the emitter's agents enter later";
+  EXPECT_THROW(sim.agent_type(sim.agent_count()), ApiError);
 }
 
 TEST(SimulationHealth, AgentsQueuedAtADoorAreFoundStuckReplannedAndReleased) {
