@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <sys/wait.h>
@@ -85,6 +86,23 @@ inline pid_t start_cli(const std::vector<std::string>& arguments,
     ::_exit(127);
   }
   return pid;
+}
+
+/// Waits for a child start_cli started to end, at most `seconds`: its wait status (waitpid's), or
+/// nothing when it had not ended by then (it is then killed and reaped), so that a test whose run
+/// hangs fails rather than hangs.
+inline std::optional<int> wait_for_child(pid_t pid, int seconds) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
+  int status = 0;
+  while (::waitpid(pid, &status, WNOHANG) == 0) {
+    if (std::chrono::steady_clock::now() > deadline) {
+      ::kill(pid, SIGKILL);
+      ::waitpid(pid, &status, 0);
+      return std::nullopt;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return status;
 }
 
 /// Size of the hidden temporary `.NAME.tmp*` beside `target`, 0 if none yet.

@@ -77,9 +77,9 @@ int run_until_checkpoint_then(int signal_number, const TempDir& dir, bool past_c
          std::chrono::steady_clock::now() < deadline)
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
   ::kill(pid, signal_number);
-  int status = 0;
-  ::waitpid(pid, &status, 0);
-  return status;
+  const std::optional<int> status = wait_for_child(pid, 120);
+  EXPECT_TRUE(status.has_value()) << "the run did not end within two minutes of the signal";
+  return status.value_or(0);
 }
 
 class CrowdResume : public ::testing::Test {

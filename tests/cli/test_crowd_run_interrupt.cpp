@@ -17,19 +17,10 @@
 namespace crowd::testing {
 namespace {
 
-/// Waits for the child; -1 if it did not exit on its own within `seconds` (then killed).
+/// The child's exit code; -1 if it did not exit on its own within `seconds` (then killed).
 int wait_exit_code(pid_t pid, int seconds) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
-  int status = 0;
-  while (::waitpid(pid, &status, WNOHANG) == 0) {
-    if (std::chrono::steady_clock::now() > deadline) {
-      ::kill(pid, SIGKILL);
-      ::waitpid(pid, &status, 0);
-      return -1;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  const std::optional<int> status = wait_for_child(pid, seconds);
+  return status && WIFEXITED(*status) ? WEXITSTATUS(*status) : -1;
 }
 
 void interrupt_run_and_check(int signal_number, int expected_exit, const char* signal_text) {

@@ -122,7 +122,7 @@ TEST(CrowdRunOptions, ThreadsBoundsEveryThreadOfTheRunNotTheSolversAlone) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   ::kill(pid, SIGKILL);
-  ::waitpid(pid, nullptr, 0);
+  wait_for_child(pid, 60);
   ASSERT_GE(temporary_size(csv), 300000u) << read_file(dir / "log");
   EXPECT_EQ(most, 1) << "crowd run --threads 1 ran on " << most << " threads";
 }
