@@ -25,8 +25,10 @@ std::size_t AgentParamsTable::hash_of(const Shared& shared) {
   std::size_t hash = std::hash<std::string>{}(shared.type);
   mix(hash, std::hash<std::string>{}(shared.avoidance_name));
   mix(hash, static_cast<std::size_t>(a.model));
-  mix(hash,
-      static_cast<std::size_t>(a.adaptive_divs * 64 + a.adaptive_rings * 8 + a.adaptive_depth));
+  // Unsigned: any pattern sizes hash, those of a damaged checkpoint before it is refused too.
+  mix(hash, static_cast<std::size_t>(a.adaptive_divs) * 64 +
+                static_cast<std::size_t>(a.adaptive_rings) * 8 +
+                static_cast<std::size_t>(a.adaptive_depth));
   mix(hash, std::bit_cast<std::uint32_t>(a.vel_bias));
   mix(hash, std::bit_cast<std::uint32_t>(a.weight_des_vel));
   mix(hash, std::bit_cast<std::uint32_t>(a.horiz_time));

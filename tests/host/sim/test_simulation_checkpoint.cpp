@@ -207,6 +207,34 @@ TEST(SimulationCheckpoint, CheckpointOfAnotherScenarioIsRefused) {
   EXPECT_THROW(other.restore_checkpoint(in), CheckpointError);
 }
 
+// An agent's parameters in a damaged checkpoint are refused on restore, naming the agent, as the
+// crowd's own record is: the run holds them for agents yet to enter too (the film shot's
+// emitter), which would otherwise be refused only when they enter, mid-run.
+TEST(SimulationCheckpoint, AnAgentsParametersOutOfRangeAreRefused) {
+  Simulation sim = Simulation::from_file(sample("film_shot.json"), cpu_options(1));
+  sim.step();
+  ArchiveWriter out;
+  sim.save_checkpoint(out);
+  std::vector<std::uint8_t> bytes(out.bytes().begin(), out.bytes().end());
+  // dt, the scenario's agent count, the step, the setups' count; then agent 0's position and
+  // goal, and its radius.
+  constexpr std::size_t kRadius = 4 + 8 + 4 + 8 + 12 + 12;
+  float radius = 0.0f;
+  std::memcpy(&radius, bytes.data() + kRadius, sizeof radius);
+  ASSERT_EQ(radius, sim.agent_params(0).radius) << "the checkpoint's layout changed";
+  const float negative = -1.0f;
+  std::memcpy(bytes.data() + kRadius, &negative, sizeof negative);
+  Simulation fresh = Simulation::from_file(sample("film_shot.json"), cpu_options(1));
+  ArchiveReader in(bytes.data(), bytes.size(), "c.ckpt");
+  try {
+    fresh.restore_checkpoint(in);
+    FAIL() << "restored an agent of radius -1";
+  } catch (const CheckpointError& e) {
+    EXPECT_NE(std::string(e.what()).find("agent 0: "), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("radius"), std::string::npos) << e.what();
+  }
+}
+
 TEST(SimulationCheckpoint, TruncatedBodyIsRefusedWithTheOffset) {
   Simulation sim = Simulation::from_file(sample("film_shot.json"), cpu_options(1));
   sim.step();
