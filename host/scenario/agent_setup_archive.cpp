@@ -1,6 +1,9 @@
 #include "host/scenario/agent_setup_archive.h"
 
 #include "host/checkpoint/archive.h"
+#include "host/scenario/agent_params_check.h"
+
+#include <string>
 
 namespace crowd {
 
@@ -23,9 +26,11 @@ void save_agent_setup(ArchiveWriter& out, const AgentSetup& setup) {
   out.put_records(setup.waypoints, kWaypointFields);
 }
 
-AgentSetup restore_agent_setup(ArchiveReader& in) {
+AgentSetup restore_agent_setup(ArchiveReader& in, std::size_t id) {
   AgentSetup setup;
   kSetupFields(in, setup);
+  if (const auto problem = agent_params_problem(setup.params))
+    in.fail("agent " + std::to_string(id) + ": " + *problem);
   in.get_records(setup.waypoints, kWaypointFields);
   return setup;
 }

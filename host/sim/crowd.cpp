@@ -568,10 +568,7 @@ void Crowd::restore_state(ArchiveReader& in) {
   const std::size_t count = in.count();
   AgentParamsTable params;
   for (std::size_t k = 0; k < count; ++k) {
-    const AgentParams restored = restore_agent_setup(in).params;
-    if (const auto problem = agent_params_problem(restored))
-      in.fail("agent " + std::to_string(k) + ": " + *problem);
-    params.push_back(restored);
+    params.push_back(restore_agent_setup(in, k).params);
   }
   m.params = std::move(params);
   in.get(m.removed);

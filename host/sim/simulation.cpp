@@ -573,11 +573,7 @@ void Simulation::restore_checkpoint(ArchiveReader& in) {
     in.fail("fewer agents than the scenario has");
   AgentSetupTable setups;
   for (std::size_t id = 0; id < agents; ++id) {
-    const AgentSetup setup = restore_agent_setup(in);
-    // As the crowd's restore (Crowd::restore_state): an agent yet to enter would be refused
-    // when it enters, mid-run.
-    if (const auto problem = agent_params_problem(setup.params))
-      in.fail("agent " + std::to_string(id) + ": " + *problem);
+    const AgentSetup setup = restore_agent_setup(in, id);
     if (setup.leader < -1 || setup.leader >= static_cast<int>(agents))
       in.fail("an agent follows an agent the checkpoint does not have");
     setups.push_back(setup);
