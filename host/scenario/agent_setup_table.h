@@ -26,7 +26,6 @@ public:
   /// Drops the last agent's setup.
   void pop_back();
   std::size_t size() const { return placements_.size(); }
-  bool empty() const { return placements_.empty(); }
 
   /// Agent `id`'s placement.
   const AgentPlacement& operator[](std::size_t id) const { return placements_[id]; }
