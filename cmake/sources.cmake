@@ -188,6 +188,7 @@ set(CROWD_TEST_SOURCES
   cli/test_heap_release.cpp
   cuda/test_agent_grid.cpp
   cuda/test_agent_arrays.cpp
+  cuda/test_agent_rows.cpp
   cuda/test_agent_share.cpp
   cuda/test_avoidance_model_runs.cpp
   cuda/test_avoidance_sampler.cpp

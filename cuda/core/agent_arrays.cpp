@@ -2,6 +2,10 @@
 
 #include "cuda/core/avoidance_pattern.h"
 
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
 namespace crowd {
 
 int AgentArrays::append(const glm::vec3& pos, float agent_radius, float agent_height, float accel,
@@ -34,29 +38,58 @@ int AgentArrays::append(const glm::vec3& pos, float agent_radius, float agent_he
   segment.resize(segment.size() + static_cast<std::size_t>(max_segments), glm::vec4(0.0f));
   segment_count.push_back(0);
   status.push_back(0);
+  if (!agent_id.empty())
+    agent_id.push_back(index);
   ++layout_version;
   return index;
 }
 
 void AgentArrays::reserve(std::size_t agents) {
-  const auto neighbours = agents * static_cast<std::size_t>(max_neighbors);
-  for (auto* column : {&mode, &standoff_side, &status})
-    column->reserve(agents);
-  for (auto* column :
-       {&radius, &height, &max_accel, &query_range, &separation_weight, &desired_speed})
-    column->reserve(agents);
-  for (auto* column : {&avoidance_set, &standoff_partner, &neighbor_count, &segment_count})
-    column->reserve(agents);
-  for (auto* column : {&preferred_velocity, &corridor_direction, &velocity, &desired_velocity,
-                       &new_velocity, &displacement, &standoff_clock})
-    column->reserve(agents);
-  position.reserve(agents);
-  ttc_state.reserve(agents);
-  collider_index.reserve(neighbours);
-  neighbor_index.reserve(neighbours);
-  neighbor_distance_sq.reserve(neighbours);
-  segment.reserve(agents * static_cast<std::size_t>(max_segments));
+  for_each_column([&](auto& column, int per_row) {
+    column.reserve(agents * static_cast<std::size_t>(per_row));
+  });
   corridors.reserve(agents);
+}
+
+void AgentArrays::reorder_rows(const std::vector<std::int32_t>& order) {
+  const auto n = static_cast<std::size_t>(count());
+  if (corridors.count() > 0)
+    throw std::invalid_argument("AgentArrays::reorder_rows: the corridor rows are indexed by "
+                                "agent id, and cannot be reordered yet");
+  // new_row[old row]: where each row goes; -1 until one goes there, to find a repeat.
+  std::vector<std::int32_t> new_row(n, -1);
+  bool permutation = order.size() == n;
+  for (std::size_t r = 0; permutation && r < n; ++r) {
+    const std::int32_t from = order[r];
+    permutation = from >= 0 && static_cast<std::size_t>(from) < n &&
+                  new_row[static_cast<std::size_t>(from)] < 0;
+    if (permutation)
+      new_row[static_cast<std::size_t>(from)] = static_cast<std::int32_t>(r);
+  }
+  if (!permutation)
+    throw std::invalid_argument("AgentArrays::reorder_rows: the order is no permutation of the " +
+                                std::to_string(n) + " rows");
+
+  std::vector<std::int32_t> ids(n);
+  for (std::size_t r = 0; r < n; ++r)
+    ids[r] = id_of(order[r]);
+  for_each_column([&](auto& column, int per_row) {
+    auto moved = column;
+    const auto width = static_cast<std::size_t>(per_row);
+    for (std::size_t r = 0; r < n; ++r)
+      std::copy_n(column.begin() + static_cast<std::ptrdiff_t>(order[r] * width), width,
+                  moved.begin() + static_cast<std::ptrdiff_t>(r * width));
+    column = std::move(moved);
+  });
+  // The fields that name an agent by its row: every entry, in use or not, that names one.
+  const auto follow = [&](std::int32_t& row) {
+    if (row >= 0 && static_cast<std::size_t>(row) < n)
+      row = new_row[static_cast<std::size_t>(row)];
+  };
+  for (auto* column : {&neighbor_index, &collider_index, &standoff_partner})
+    std::for_each(column->begin(), column->end(), follow);
+  agent_id = std::move(ids);
+  ++layout_version;
 }
 
 std::int32_t AgentArrays::avoidance_set_of(const AvoidanceParams& params) {
@@ -85,6 +118,7 @@ AgentView AgentArrays::view_without_rotations() {
   v.count = count();
   v.max_neighbors = max_neighbors;
   v.max_segments = max_segments;
+  v.agent_id = agent_id.empty() ? nullptr : agent_id.data();
   v.mode = mode.data();
   v.radius = radius.data();
   v.height = height.data();
@@ -127,20 +161,14 @@ AgentCorridorsView AgentArrays::corridor_rows(const NavmeshTablesView& nav) cons
   return rows;
 }
 
-template <class T> static std::size_t bytes_of(const std::vector<T>& v) {
-  return v.capacity() * sizeof(T);
-}
-
 std::size_t AgentArrays::memory_bytes() const {
-  return bytes_of(mode) + bytes_of(radius) + bytes_of(height) + bytes_of(max_accel) +
-         bytes_of(query_range) + bytes_of(separation_weight) + bytes_of(avoidance_set) +
-         bytes_of(standoff_side) + bytes_of(standoff_clock) + bytes_of(standoff_partner) +
-         bytes_of(avoidance_params) + bytes_of(pattern_rotation) + bytes_of(preferred_velocity) +
-         bytes_of(desired_speed) + bytes_of(corridor_direction) + bytes_of(ttc_state) +
-         bytes_of(collider_index) + bytes_of(position) + bytes_of(velocity) +
-         bytes_of(desired_velocity) + bytes_of(new_velocity) + bytes_of(displacement) +
-         bytes_of(neighbor_index) + bytes_of(neighbor_distance_sq) + bytes_of(neighbor_count) +
-         bytes_of(segment) + bytes_of(segment_count) + bytes_of(status) + corridors.memory_bytes();
+  std::size_t bytes = 0;
+  const auto add = [&](const auto& column, int) { bytes += column.capacity() * sizeof(column[0]); };
+  for_each_column(add);
+  add(agent_id, 1);
+  add(avoidance_params, 1);
+  add(pattern_rotation, 1);
+  return bytes + corridors.memory_bytes();
 }
 
 } // namespace crowd

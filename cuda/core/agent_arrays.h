@@ -45,18 +45,43 @@ struct AgentArrays {
   /// (host/checkpoint/agent_arrays_archive.h saves the rest).
   CorridorArrays corridors;
 
+  /// [count] the id of the agent in each row (AgentView::agent_id); empty where row i is agent
+  /// i, as in every run today. reorder_rows fills it: the first step to a rank holding rows of
+  /// its own agents and ghosts only (docs/distributed-model.md, "Memory per rank").
+  std::vector<std::int32_t> agent_id;
+
   /// Incremented whenever an agent is added or removed or a parameter changes, so a device
   /// mirror knows to upload the per-agent inputs again.
   std::uint64_t layout_version = 0;
 
   int count() const { return static_cast<int>(mode.size()); }
 
+  /// The id of the agent in `row`.
+  std::int32_t id_of(int row) const {
+    return agent_id.empty() ? row : agent_id[static_cast<std::size_t>(row)];
+  }
+
+  /// Calls f(column, elements per row) for every per-row column but agent_id (which may be
+  /// empty) and the corridors: the one list that reserve, reorder_rows and memory_bytes walk.
+  template <class F> void for_each_column(F&& f) { each_column(*this, f); }
+  template <class F> void for_each_column(F&& f) const { each_column(*this, f); }
+
   /// Room for `agents` agents in all (and their corridor rows), so that appending them one by one
   /// does not grow the columns by doubling: a column so grown holds up to twice what its agents
   /// need (at 100,000 agents, room for 131,072), and, while it grows, the old block besides.
   void reserve(std::size_t agents);
 
-  /// Appends one agent with zero velocity and no standoff; returns its index.
+  /// Moves the rows so that row r holds what row order[r] held (`order` a permutation of the
+  /// rows), the fields that hold rows (neighbour, collider and standoff partner) following their
+  /// agents, and agent_id saying whose each row is. The kernel stages then give every agent the
+  /// same result, bit for bit, as in the rows before (tests/cuda/test_agent_rows.cpp). The
+  /// corridor rows are still indexed by agent id on the host (the corridor navigator), so the
+  /// arrays must have none; throws std::invalid_argument otherwise, or when `order` is no
+  /// permutation of the rows.
+  void reorder_rows(const std::vector<std::int32_t>& order);
+
+  /// Appends one agent with zero velocity and no standoff; returns its index (its row, and its
+  /// id: the next one).
   int append(const glm::vec3& pos, float agent_radius, float agent_height, float accel, float range,
              float separation, std::int32_t avoidance, std::uint8_t side = kStandoffOff);
 
@@ -77,6 +102,18 @@ struct AgentArrays {
   AgentCorridorsView corridor_rows(const NavmeshTablesView& nav) const;
 
   std::size_t memory_bytes() const;
+
+private:
+  template <class Self, class F> static void each_column(Self& a, F& f) {
+    const int k = a.max_neighbors, s = a.max_segments;
+    f(a.mode, 1), f(a.radius, 1), f(a.height, 1), f(a.max_accel, 1), f(a.query_range, 1);
+    f(a.separation_weight, 1), f(a.avoidance_set, 1), f(a.standoff_side, 1);
+    f(a.preferred_velocity, 1), f(a.desired_speed, 1), f(a.corridor_direction, 1);
+    f(a.position, 1), f(a.velocity, 1), f(a.desired_velocity, 1), f(a.new_velocity, 1);
+    f(a.displacement, 1), f(a.standoff_clock, 1), f(a.standoff_partner, 1), f(a.ttc_state, 1);
+    f(a.collider_index, k), f(a.neighbor_index, k), f(a.neighbor_distance_sq, k);
+    f(a.neighbor_count, 1), f(a.segment, s), f(a.segment_count, 1), f(a.status, 1);
+  }
 };
 
 } // namespace crowd

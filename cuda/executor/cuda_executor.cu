@@ -786,6 +786,7 @@ private:
     add_copy(uploads_, agents.collider_index, collider_index_);
     add_copy(uploads_, agents.new_velocity, new_velocity_);
     add_copy(uploads_, agents.status, status_);
+    add_copy(uploads_, agents.agent_id, agent_id_); // none where the rows are the ids
   }
 
   /// Queues what the host changes every step: mode, preferred velocity, desired speed and
@@ -906,7 +907,8 @@ private:
   std::size_t fixed_device_bytes() const {
     return wall_cell_start_.bytes() + wall_items_.bytes() + wall_listing_.bytes() +
            wall_p_.bytes() + wall_q_.bytes() + cell_start_.bytes() + avoidance_params_.bytes() +
-           pattern_rotation_.bytes() + (device_tables_ ? device_tables_->device_bytes() : 0) +
+           pattern_rotation_.bytes() + agent_id_.bytes() +
+           (device_tables_ ? device_tables_->device_bytes() : 0) +
            (device_trees_ ? device_trees_->device_bytes() : 0);
   }
 
@@ -1198,7 +1200,8 @@ private:
                     a.desired_velocity.size() == n && a.new_velocity.size() == n &&
                     a.displacement.size() == n && a.neighbor_index.size() == k &&
                     a.neighbor_distance_sq.size() == k && a.neighbor_count.size() == n &&
-                    a.segment.size() == s && a.segment_count.size() == n && a.status.size() == n;
+                    a.segment.size() == s && a.segment_count.size() == n && a.status.size() == n &&
+                    (a.agent_id.empty() || a.agent_id.size() == n);
     if (!ok)
       throw std::invalid_argument("CUDA executor: AgentArrays fields do not match count() = " +
                                   std::to_string(n));
@@ -1213,6 +1216,7 @@ private:
                           [&](auto& buffer, std::size_t per_agent, const char* name) {
                             buffer.reserve(n * per_agent, name + of);
                           });
+    agent_id_.reserve(agents.agent_id.size(), "agent_id" + of);
     avoidance_params_.reserve(agents.avoidance_params.size(), "avoidance_params" + of);
     pattern_rotation_.reserve(agents.avoidance_params.size(), "pattern_rotation" + of);
 
@@ -1241,6 +1245,7 @@ private:
     v.count = agents.count();
     v.max_neighbors = agents.max_neighbors;
     v.max_segments = agents.max_segments;
+    v.agent_id = agents.agent_id.empty() ? nullptr : agent_id_.data();
     v.mode = mode_.data();
     v.radius = radius_.data();
     v.height = height_.data();
@@ -1299,6 +1304,7 @@ private:
   DeviceBuffer<float> separation_weight_;          // [count]
   DeviceBuffer<std::int32_t> avoidance_set_;       // [count]
   DeviceBuffer<std::uint8_t> standoff_side_;       // [count]
+  DeviceBuffer<std::int32_t> agent_id_;            // [count], or none (AgentArrays::agent_id)
   DeviceBuffer<AvoidanceParams> avoidance_params_; // [sets]
   DeviceBuffer<PatternRotation> pattern_rotation_; // [sets]
   DeviceBuffer<glm::vec2> preferred_velocity_;     // [count]

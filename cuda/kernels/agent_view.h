@@ -74,9 +74,14 @@ struct AgentCorridorsView {
 };
 
 struct AgentView {
-  int count = 0;         ///< Agents, active or not.
+  int count = 0;         ///< Agents, active or not: the rows.
   int max_neighbors = 0; ///< K: row length of the neighbour arrays.
   int max_segments = 0;  ///< S: row length of the segment arrays.
+  /// [count] the id of the agent in each row, or null where row i is agent i (every run today).
+  /// Every per-agent field is indexed by row, and the neighbour, collider and standoff partner
+  /// fields hold rows; the ids only order what is ordered by agent (agent_of_row), so that the
+  /// stages give every agent the same result whatever row it is in (AgentArrays::reorder_rows).
+  const std::int32_t* agent_id = nullptr;
 
   // Inputs, written by the host each step or when they change.
   const std::uint8_t* mode = nullptr;                // [count] AgentMode
@@ -116,5 +121,11 @@ struct AgentView {
   std::int32_t* segment_count = nullptr;  // [count]
   std::uint8_t* status = nullptr;         // [count] AgentStatusBits
 };
+
+/// The id of the agent in `row`: what ties between agents are broken by (the nearer neighbour
+/// first, the lower id at equal distance; which of two agents on one spot goes which way).
+CROWD_HD std::int32_t agent_of_row(const AgentView& v, int row) {
+  return v.agent_id != nullptr ? v.agent_id[row] : row;
+}
 
 } // namespace crowd

@@ -102,9 +102,11 @@ CROWD_HD void collision_displacement(int i, const AgentView& v, const CollisionP
       dist = sqrtf(dist);
       float pen = reach - dist;
       if (dist < 0.0001f) {
-        // On top of each other: diverge sideways of the desired velocity, opposite ways.
+        // On top of each other: diverge sideways of the desired velocity, opposite ways (which
+        // way by agent id, not row).
         const glm::vec2 dvel = v.desired_velocity[i];
-        diff = i > j ? glm::vec2{-dvel.y, dvel.x} : glm::vec2{dvel.y, -dvel.x};
+        diff = agent_of_row(v, i) > agent_of_row(v, j) ? glm::vec2{-dvel.y, dvel.x}
+                                                       : glm::vec2{dvel.y, -dvel.x};
         pen = 0.01f;
       } else {
         pen = (1.0f / dist) * (pen * contact_share(i, j, diff, dist, v, params.yield)) *

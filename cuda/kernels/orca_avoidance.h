@@ -389,8 +389,8 @@ CROWD_HD int orca_lines(int i, const AgentView& v, const OrcaAvoidanceParams& p,
   const long long row_k = static_cast<long long>(i) * v.max_neighbors;
   for (int k = 0; k < v.neighbor_count[i]; ++k) {
     const int j = v.neighbor_index[row_k + k];
-    // Two agents on one spot push apart along x, the lower index toward -x.
-    const glm::vec2 fallback(i < j ? 1.0f : -1.0f, 0.0f);
+    // Two agents on one spot push apart along x, the lower id toward -x.
+    const glm::vec2 fallback(agent_of_row(v, i) < agent_of_row(v, j) ? 1.0f : -1.0f, 0.0f);
     lines[count++] =
         orca_agent_line(velocity, ground(v.position[j]) - position, velocity - v.velocity[j],
                         v.radius[i] + v.radius[j], inv_time_horizon, inv_time_step, fallback);

@@ -2,10 +2,11 @@
 // DetourCrowd takes the first 32 agents its proximity grid returns, then keeps the 6 nearest
 // (getNeighbours, DetourCrowd.cpp), so in dense crowds the true nearest can be missed (RN
 // #641). Here every agent within range is considered and the K nearest kept (RVO2's
-// insertAgentNeighbor insertion sort); ties go to the lower id, so the result does not depend
-// on the order candidates are visited in. Walls: dtLocalBoundary keeps the 8 nearest
-// segments of the polygons around the agent; here the nearest S boundary edges within range
-// that face the agent (the facing test of dtCrowd::update's velocity planning).
+// insertAgentNeighbor insertion sort); ties go to the lower agent id, so the result depends
+// neither on the order candidates are visited in nor on the rows the agents are in. Walls:
+// dtLocalBoundary keeps the 8 nearest segments of the polygons around the agent; here the nearest S
+// boundary edges within range that face the agent (the facing test of dtCrowd::update's velocity
+// planning).
 #pragma once
 
 #include "cuda/kernels/agent_grid.h"
@@ -16,11 +17,15 @@
 namespace crowd {
 
 /// Inserts (key, id) into the ascending list keys/ids of length `count` (capacity `capacity`),
-/// ordered by key then id; returns the new length. Sets `truncated` when something is dropped.
+/// ordered by key then by `order(id)`; returns the new length. Sets `truncated` when something
+/// is dropped. `order` ranks what ties: the id itself, or for a row of agents its agent's id
+/// (agent_of_row), so that the list does not depend on the rows the agents are in.
+template <class TieOrder>
 CROWD_HD int insert_nearest(float key, std::int32_t id, float* keys, std::int32_t* ids, int count,
-                            int capacity, bool& truncated) {
+                            int capacity, bool& truncated, TieOrder order) {
   int pos = count;
-  while (pos > 0 && (keys[pos - 1] > key || (keys[pos - 1] == key && ids[pos - 1] > id)))
+  const std::int32_t rank = order(id);
+  while (pos > 0 && (keys[pos - 1] > key || (keys[pos - 1] == key && order(ids[pos - 1]) > rank)))
     --pos;
   if (pos >= capacity) {
     truncated = true;
@@ -36,6 +41,13 @@ CROWD_HD int insert_nearest(float key, std::int32_t id, float* keys, std::int32_
   keys[pos] = key;
   ids[pos] = id;
   return count < capacity ? count + 1 : capacity;
+}
+
+/// insert_nearest with ties to the lower id.
+CROWD_HD int insert_nearest(float key, std::int32_t id, float* keys, std::int32_t* ids, int count,
+                            int capacity, bool& truncated) {
+  return insert_nearest(key, id, keys, ids, count, capacity, truncated,
+                        [](std::int32_t x) { return x; });
 }
 
 /// Finds agent `i`'s neighbours (in range, height ranges overlapping; DetourCrowd's test).
@@ -61,7 +73,8 @@ CROWD_HD void find_neighbors(int i, const AgentView& v, const AgentGridView& age
       const std::int32_t j = agent_grid.grid.items[k];
       if (j == i)
         return;
-      n = insert_nearest(d_sq, j, dist, ids, n, k_max, truncated);
+      n = insert_nearest(d_sq, j, dist, ids, n, k_max, truncated,
+                         [&](std::int32_t row) { return agent_of_row(v, row); });
     });
   }
   v.neighbor_count[i] = n;
@@ -108,7 +121,7 @@ CROWD_HD void collect_colliders(int i, const AgentView& v, const AgentGridView& 
     while (at > 0) {
       const std::int32_t before = ids[at - 1];
       const float before_sq = distance_sq(v.position[before]);
-      if (before_sq < d_sq || (before_sq == d_sq && before < j))
+      if (before_sq < d_sq || (before_sq == d_sq && agent_of_row(v, before) < agent_of_row(v, j)))
         break;
       --at;
     }

@@ -2,6 +2,8 @@
 
 #include "host/checkpoint/archive.h"
 
+#include <stdexcept>
+
 namespace crowd {
 
 namespace {
@@ -42,11 +44,15 @@ template <class Arrays, class F> void for_each_array(Arrays& a, F&& f) {
 } // namespace
 
 void save_agent_arrays(ArchiveWriter& out, const AgentArrays& arrays) {
+  if (!arrays.agent_id.empty())
+    throw std::logic_error("checkpoint: agent arrays whose rows are not their agents' ids "
+                           "(AgentArrays::reorder_rows) are not saved yet");
   for_each_array(arrays, [&](const auto& field) { out.put(field); });
 }
 
 void restore_agent_arrays(ArchiveReader& in, AgentArrays& a) {
   for_each_array(a, [&](auto& field) { in.get(field); });
+  a.agent_id.clear(); // saved rows are their agents' ids
   const auto n = static_cast<std::uint64_t>(a.count());
   for (const std::uint64_t size : {a.radius.size(),
                                    a.height.size(),

@@ -1,8 +1,11 @@
 // The kernel stages' per-agent arrays (cuda/core/agent_arrays.h): room reserved for a run's
-// agents is all that adding them takes, in every column and corridor row.
+// agents is all that adding them takes, in every column and corridor row; rows reordered carry
+// every column with them, and the fields that name rows follow their agents.
 #include "cuda/core/agent_arrays.h"
 
 #include <gtest/gtest.h>
+#include <stdexcept>
+#include <vector>
 
 namespace crowd {
 namespace {
@@ -27,6 +30,69 @@ TEST(AgentArrays, AddingTheAgentsReservedForGrowsNoColumn) {
   // One more than reserved grows them, as before.
   arrays.append({0.0f, 0.0f, 1.0f}, 0.3f, 2.0f, 8.0f, 3.6f, 2.0f, set);
   EXPECT_GT(arrays.memory_bytes(), reserved);
+}
+
+/// Three agents at x = 0, 1, 2, each with its own radius, agent 0's neighbours 2 then 1.
+AgentArrays three_agents() {
+  AgentArrays arrays;
+  arrays.max_neighbors = 2;
+  const std::int32_t set = arrays.avoidance_set_of(AvoidanceParams{});
+  for (int i = 0; i < 3; ++i)
+    arrays.append({static_cast<float>(i), 0.0f, 0.0f}, 0.3f + 0.1f * static_cast<float>(i), 2.0f,
+                  8.0f, 3.6f, 2.0f, set);
+  arrays.neighbor_index[0] = 2;
+  arrays.neighbor_index[1] = 1;
+  arrays.neighbor_count[0] = 2;
+  arrays.collider_index[2 * 2] = 0; // agent 2's collider: agent 0
+  arrays.standoff_partner[1] = 2;   // agent 1 met agent 2
+  return arrays;
+}
+
+TEST(AgentArrays, ReorderedRowsCarryEveryColumnAndTheRowsTheyName) {
+  AgentArrays arrays = three_agents();
+  const std::uint64_t layout = arrays.layout_version;
+  arrays.reorder_rows({2, 0, 1}); // rows now hold agents 2, 0, 1
+  EXPECT_EQ(arrays.agent_id, (std::vector<std::int32_t>{2, 0, 1}));
+  EXPECT_GT(arrays.layout_version, layout);
+  EXPECT_EQ(arrays.position[0].x, 2.0f);
+  EXPECT_EQ(arrays.radius[1], 0.3f);
+  EXPECT_EQ(arrays.neighbor_count[1], 2);
+  // Agent 0 (row 1) names agent 2 (row 0), then agent 1 (row 2).
+  EXPECT_EQ(arrays.neighbor_index[1 * 2 + 0], 0);
+  EXPECT_EQ(arrays.neighbor_index[1 * 2 + 1], 2);
+  EXPECT_EQ(arrays.collider_index[0 * 2], 1); // agent 2's collider, agent 0, is row 1
+  EXPECT_EQ(arrays.standoff_partner[2], 0);   // agent 1 met agent 2, row 0
+  EXPECT_EQ(arrays.standoff_partner[1], -1);
+
+  // Again: the ids follow the rows, and the rows named follow too.
+  arrays.reorder_rows({1, 2, 0}); // agents 0, 1, 2 back in their own rows
+  EXPECT_EQ(arrays.agent_id, (std::vector<std::int32_t>{0, 1, 2}));
+  const AgentArrays original = three_agents();
+  EXPECT_EQ(arrays.neighbor_index, original.neighbor_index);
+  EXPECT_EQ(arrays.collider_index, original.collider_index);
+  EXPECT_EQ(arrays.standoff_partner, original.standoff_partner);
+  EXPECT_EQ(arrays.position, original.position);
+
+  // An agent added after gets the next id.
+  arrays.reorder_rows({2, 1, 0});
+  EXPECT_EQ(arrays.append({5.0f, 0.0f, 0.0f}, 0.3f, 2.0f, 8.0f, 3.6f, 2.0f, 0), 3);
+  EXPECT_EQ(arrays.agent_id, (std::vector<std::int32_t>{2, 1, 0, 3}));
+}
+
+TEST(AgentArrays, ReorderingRefusesWhatIsNoPermutationOfTheRows) {
+  AgentArrays arrays = three_agents();
+  const AgentArrays before = arrays;
+  for (const std::vector<std::int32_t>& order :
+       {std::vector<std::int32_t>{0, 1}, {0, 1, 1}, {0, 1, 3}, {-1, 0, 1}}) {
+    EXPECT_THROW(arrays.reorder_rows(order), std::invalid_argument);
+    EXPECT_EQ(arrays.position, before.position);
+    EXPECT_TRUE(arrays.agent_id.empty());
+  }
+  // The corridor rows are indexed by agent id on the host: not reordered yet.
+  arrays.corridors.capacity = 4;
+  for (int i = 0; i < 3; ++i)
+    arrays.corridors.append(arrays.position[static_cast<std::size_t>(i)]);
+  EXPECT_THROW(arrays.reorder_rows({2, 1, 0}), std::invalid_argument);
 }
 
 } // namespace

@@ -111,17 +111,19 @@ inline void add_random_agents(RandomCrowd& crowd, int count, std::mt19937& rng,
 }
 
 /// What the host does before the kernel stages: every third agent stands, the others head
-/// for their goals at 1.2-1.6 m/s (from their own positions, as the corridors would).
+/// for their goals at 1.2-1.6 m/s (from their own positions, as the corridors would). By agent
+/// id, whatever row each is in (AgentArrays::reorder_rows).
 inline void plan_random_crowd(RandomCrowd& crowd) {
   AgentArrays& a = crowd.agents;
   for (std::size_t i = 0; i < a.mode.size(); ++i) {
     if (a.mode[i] == kAgentInactive)
       continue;
-    const float speed = 1.2f + 0.4f * static_cast<float>(i % 5) / 4.0f;
+    const auto id = static_cast<std::size_t>(a.id_of(static_cast<int>(i)));
+    const float speed = 1.2f + 0.4f * static_cast<float>(id % 5) / 4.0f;
     a.desired_speed[i] = speed;
-    const glm::vec2 to_goal = crowd.goals[i] - glm::vec2(a.position[i].x, a.position[i].z);
+    const glm::vec2 to_goal = crowd.goals[id] - glm::vec2(a.position[i].x, a.position[i].z);
     const float distance = std::sqrt(to_goal.x * to_goal.x + to_goal.y * to_goal.y);
-    if (i % 3 == 0 || distance < 0.1f) {
+    if (id % 3 == 0 || distance < 0.1f) {
       a.mode[i] = kAgentStanding;
       a.preferred_velocity[i] = glm::vec2(0.0f);
     } else {

@@ -1,0 +1,133 @@
+// The kernel stages give an agent the same step whatever row of the arrays it is in
+// (AgentArrays::reorder_rows, AgentView::agent_id): what they order by agent (the nearer
+// neighbour first, the lower id at equal distance; which way two agents on one spot part) goes by
+// its id, and the fields that name other agents name their rows, which follow them. This is what
+// lets a rank hold its own agents and its ghosts in rows of its own and still compute the bytes
+// of one process (docs/distributed-model.md, "Memory per rank", stage 1). Each run here steps a
+// crowd in id order and the same crowd with its rows shuffled, shuffled again midway (once the
+// collider lists and standoff partners name rows), and puts the rows back in id order to compare
+// every array bit for bit.
+#include "cuda/core/agent_arrays.h"
+#include "cuda/core/executor.h"
+#include "tests/support/executor_stages.h"
+#include "tests/support/random_crowd.h"
+
+#if defined(CROWD_HAS_CUDA)
+#include "tests/support/cuda_device.h"
+#endif
+
+#include <algorithm>
+#include <cstdint>
+#include <gtest/gtest.h>
+#include <memory>
+#include <numeric>
+#include <random>
+#include <vector>
+
+namespace crowd {
+namespace {
+
+using test::RandomCrowd;
+
+/// One agent of `params` at `at` (x, z), heading for `goal`.
+void add_agent(RandomCrowd& crowd, glm::vec2 at, glm::vec2 goal, const AvoidanceParams& params) {
+  const float radius = 0.4f;
+  crowd.agents.append({at.x, 0.0f, at.y}, radius, 2.0f, 8.0f, radius * 12.0f, 1.0f,
+                      crowd.agents.avoidance_set_of(params), kStandoffRight);
+  crowd.goals.push_back(goal);
+  crowd.max_query_range = std::max(crowd.max_query_range, radius * 12.0f);
+}
+
+/// A random crowd of every avoidance model and standoff side, and the ties the ids decide: an
+/// agent with eight others around it at two distances exactly (its six nearest include two of
+/// the four farther ones, the lower ids), and two pairs of agents on one spot each (DetourCrowd's
+/// collision push and ORCA's fallback part them by id).
+RandomCrowd crowd_with_ties(int random_agents) {
+  std::mt19937 rng(20261202u);
+  RandomCrowd crowd;
+  test::add_random_agents(crowd, random_agents, rng, 7, 5, 4, 3);
+  const glm::vec2 centre{10.0f, 30.0f};
+  const glm::vec2 around[] = {{1, 0}, {0, 1}, {-1, 0}, {0, -1}, {1, 1}, {-1, 1}, {-1, -1}, {1, -1}};
+  add_agent(crowd, centre, {30.0f, 30.0f}, avoidance_preset(AvoidancePreset::Good));
+  for (const glm::vec2 offset : around)
+    add_agent(crowd, centre + offset, centre - 8.0f * offset,
+              avoidance_preset(AvoidancePreset::Good));
+  for (const AvoidanceParams& params :
+       {avoidance_preset(AvoidancePreset::Good), avoidance_defaults(kAvoidanceOrca)}) {
+    const glm::vec2 spot =
+        params.model == kAvoidanceOrca ? glm::vec2{30.0f, 10.0f} : glm::vec2{30.0f, 12.0f};
+    add_agent(crowd, spot, {5.0f, 5.0f}, params);
+    add_agent(crowd, spot, {35.0f, 35.0f}, params);
+  }
+  return crowd;
+}
+
+/// A random order of the rows of `arrays`.
+std::vector<std::int32_t> shuffled_rows(const AgentArrays& arrays, std::mt19937& rng) {
+  std::vector<std::int32_t> order(static_cast<std::size_t>(arrays.count()));
+  std::iota(order.begin(), order.end(), 0);
+  std::shuffle(order.begin(), order.end(), rng);
+  return order;
+}
+
+/// `arrays` with every agent back in the row of its id.
+AgentArrays in_id_order(AgentArrays arrays) {
+  std::vector<std::int32_t> order(static_cast<std::size_t>(arrays.count()));
+  for (int row = 0; row < arrays.count(); ++row)
+    order[static_cast<std::size_t>(arrays.id_of(row))] = row;
+  arrays.reorder_rows(order);
+  return arrays;
+}
+
+/// `steps` steps of the crowd with ties on `in_order` (rows in id order) and on `shuffled` (its
+/// rows shuffled before the first step and again midway), every array compared after each.
+void expect_rows_do_not_matter(Executor& in_order, Executor& shuffled, int random_agents,
+                               int steps) {
+  RandomCrowd reference = crowd_with_ties(random_agents);
+  RandomCrowd moved = reference;
+  const WallGridData walls = test::random_crowd_walls();
+  in_order.set_walls(walls);
+  shuffled.set_walls(walls);
+  std::mt19937 rng(7u);
+  int ties_kept = 0; // steps whose neighbour rows held two agents at one distance
+  for (int step = 0; step < steps; ++step) {
+    if (step == 0 || step == steps / 2)
+      moved.agents.reorder_rows(shuffled_rows(moved.agents, rng));
+    test::plan_random_crowd(reference);
+    test::plan_random_crowd(moved);
+    StageTimes times;
+    in_order.step(reference.agents, reference.params(), times);
+    shuffled.step(moved.agents, moved.params(), times);
+    shuffled.read_back_everything();
+    const AgentArrays back = in_id_order(moved.agents);
+    ASSERT_TRUE(test::bit_identical(reference.agents, back)) << "step " << step;
+    const AgentArrays& a = reference.agents;
+    for (std::size_t i = 0; i < a.neighbor_count.size(); ++i) {
+      const float* d = &a.neighbor_distance_sq[i * static_cast<std::size_t>(a.max_neighbors)];
+      for (int k = 1; k < a.neighbor_count[i]; ++k)
+        ties_kept += d[k] == d[k - 1] ? 1 : 0;
+    }
+  }
+  // The comparison means something only if ties were there to break.
+  EXPECT_GT(ties_kept, 0);
+}
+
+TEST(AgentRows, TheCpuStagesGiveEachAgentTheSameStepWhateverRowItIsIn) {
+  auto in_order = make_cpu_executor(1);
+  auto shuffled = make_cpu_executor(2);
+  expect_rows_do_not_matter(*in_order, *shuffled, 400, 16);
+}
+
+#if defined(CROWD_HAS_CUDA)
+TEST(CudaAgentRows, TheDeviceStagesGiveEachAgentTheSameStepWhateverRowItIsIn) {
+  if (cuda_device_count() == 0)
+    GTEST_SKIP() << test::kNoCudaDevice;
+  auto in_order = make_cpu_executor(1);
+  auto shuffled = make_cuda_executor();
+  expect_rows_do_not_matter(*in_order, *shuffled, test::size_for_device(400, 60),
+                            test::size_for_device(16, 6));
+}
+#endif
+
+} // namespace
+} // namespace crowd
