@@ -1187,21 +1187,11 @@ private:
   /// their ends.
   static void check_sizes(const AgentArrays& a) {
     const auto n = static_cast<std::size_t>(a.count());
-    const auto k = n * static_cast<std::size_t>(a.max_neighbors);
-    const auto s = n * static_cast<std::size_t>(a.max_segments);
-    const bool ok = a.max_neighbors >= 0 && a.max_segments >= 0 && a.radius.size() == n &&
-                    a.height.size() == n && a.max_accel.size() == n && a.query_range.size() == n &&
-                    a.separation_weight.size() == n && a.avoidance_set.size() == n &&
-                    a.standoff_side.size() == n && a.standoff_clock.size() == n &&
-                    a.standoff_partner.size() == n && a.preferred_velocity.size() == n &&
-                    a.corridor_direction.size() == n && a.ttc_state.size() == n &&
-                    a.collider_index.size() == k && a.desired_speed.size() == n &&
-                    a.position.size() == n && a.velocity.size() == n &&
-                    a.desired_velocity.size() == n && a.new_velocity.size() == n &&
-                    a.displacement.size() == n && a.neighbor_index.size() == k &&
-                    a.neighbor_distance_sq.size() == k && a.neighbor_count.size() == n &&
-                    a.segment.size() == s && a.segment_count.size() == n && a.status.size() == n &&
-                    (a.agent_id.empty() || a.agent_id.size() == n);
+    bool ok = a.max_neighbors >= 0 && a.max_segments >= 0 &&
+              (a.agent_id.empty() || a.agent_id.size() == n);
+    a.for_each_column([&](const auto& column, int per_row) {
+      ok = ok && column.size() == n * static_cast<std::size_t>(per_row);
+    });
     if (!ok)
       throw std::invalid_argument("CUDA executor: AgentArrays fields do not match count() = " +
                                   std::to_string(n));
