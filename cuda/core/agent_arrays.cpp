@@ -1,8 +1,10 @@
 #include "cuda/core/agent_arrays.h"
 
 #include "cuda/core/avoidance_pattern.h"
+#include "cuda/core/row_order.h"
 
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -53,41 +55,28 @@ void AgentArrays::reserve(std::size_t agents) {
 
 void AgentArrays::reorder_rows(const std::vector<std::int32_t>& order) {
   const auto n = static_cast<std::size_t>(count());
-  if (corridors.count() > 0)
-    throw std::invalid_argument("AgentArrays::reorder_rows: the corridor rows are indexed by "
-                                "agent id, and cannot be reordered yet");
-  // new_row[old row]: where each row goes; -1 until one goes there, to find a repeat.
-  std::vector<std::int32_t> new_row(n, -1);
-  bool permutation = order.size() == n;
-  for (std::size_t r = 0; permutation && r < n; ++r) {
-    const std::int32_t from = order[r];
-    permutation = from >= 0 && static_cast<std::size_t>(from) < n &&
-                  new_row[static_cast<std::size_t>(from)] < 0;
-    if (permutation)
-      new_row[static_cast<std::size_t>(from)] = static_cast<std::int32_t>(r);
-  }
-  if (!permutation)
+  const std::optional<std::vector<std::int32_t>> new_row = rows_after(order, n);
+  if (!new_row)
     throw std::invalid_argument("AgentArrays::reorder_rows: the order is no permutation of the " +
                                 std::to_string(n) + " rows");
+  const bool with_corridors = corridors.count() > 0;
+  if (with_corridors && static_cast<std::size_t>(corridors.count()) != n)
+    throw std::invalid_argument("AgentArrays::reorder_rows: " + std::to_string(corridors.count()) +
+                                " corridor rows for " + std::to_string(n) +
+                                " agents; they move together only as one per agent");
+  if (with_corridors && !corridors.all_held())
+    throw std::logic_error("AgentArrays::reorder_rows: an executor holds corridor rows the host "
+                           "does not (Executor::fetch_corridor_rows every row first)");
 
   std::vector<std::int32_t> ids(n);
   for (std::size_t r = 0; r < n; ++r)
     ids[r] = id_of(order[r]);
-  for_each_column([&](auto& column, int per_row) {
-    auto moved = column;
-    const auto width = static_cast<std::size_t>(per_row);
-    for (std::size_t r = 0; r < n; ++r)
-      std::copy_n(column.begin() + static_cast<std::ptrdiff_t>(order[r] * width), width,
-                  moved.begin() + static_cast<std::ptrdiff_t>(r * width));
-    column = std::move(moved);
-  });
+  for_each_column([&](auto& column, int per_row) { move_rows(column, per_row, order); });
   // The fields that name an agent by its row: every entry, in use or not, that names one.
-  const auto follow = [&](std::int32_t& row) {
-    if (row >= 0 && static_cast<std::size_t>(row) < n)
-      row = new_row[static_cast<std::size_t>(row)];
-  };
   for (auto* column : {&neighbor_index, &collider_index, &standoff_partner})
-    std::for_each(column->begin(), column->end(), follow);
+    follow_rows(*column, *new_row);
+  if (with_corridors)
+    corridors.reorder_rows(order, *new_row);
   agent_id = std::move(ids);
   ++layout_version;
 }

@@ -73,11 +73,12 @@ struct AgentArrays {
 
   /// Moves the rows so that row r holds what row order[r] held (`order` a permutation of the
   /// rows), the fields that hold rows (neighbour, collider and standoff partner) following their
-  /// agents, and agent_id saying whose each row is. The kernel stages then give every agent the
-  /// same result, bit for bit, as in the rows before (tests/cuda/test_agent_rows.cpp). The
-  /// corridor rows are still indexed by agent id on the host (the corridor navigator), so the
-  /// arrays must have none; throws std::invalid_argument otherwise, or when `order` is no
-  /// permutation of the rows.
+  /// agents, the corridor rows with them (CorridorArrays::reorder_rows: `asked` follows too), and
+  /// agent_id saying whose each row is. The kernel stages and the corridor phases then give every
+  /// agent the same result, bit for bit, as in the rows before (tests/cuda/test_agent_rows.cpp).
+  /// Throws std::invalid_argument when `order` is no permutation of the rows or the corridor rows
+  /// are not one per agent (none is fine), std::logic_error when an executor holds corridor rows
+  /// the host does not (CorridorArrays::held); the arrays are then as they were.
   void reorder_rows(const std::vector<std::int32_t>& order);
 
   /// Appends one agent with zero velocity and no standoff; returns its index (its row, and its

@@ -5,8 +5,10 @@
 // optimisation, trimming, and the queries the navmesh tables cannot answer) and back.
 #pragma once
 
+#include "cuda/core/row_order.h"
 #include "cuda/kernels/corridor_following.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <glm/glm.hpp>
@@ -42,7 +44,7 @@ struct CorridorArrays {
   std::vector<std::int32_t> goal;
   std::vector<glm::vec3> goal_point; ///< [rows] where in it the agent heads, with the goal
   std::vector<std::uint8_t> checks;
-  /// The agents whose kCorridorAsk* bits the last corridor phase set, ascending: all the host
+  /// The rows whose kCorridorAsk* bits the last corridor phase set, ascending: all the host
   /// has to answer for, and all of the rows a device-resident executor downloads for it.
   std::vector<std::int32_t> asked;
 
@@ -72,20 +74,36 @@ struct CorridorArrays {
 
   int count() const { return static_cast<int>(size.size()); }
 
+  /// Calls f(column, elements per row) for every per-row column: the one list that reserve,
+  /// reorder_rows and memory_bytes walk (`asked` lists rows and is none).
+  template <class F> void for_each_column(F&& f) { each_column(*this, f); }
+  template <class F> void for_each_column(F&& f) const { each_column(*this, f); }
+
   /// Room for `rows` rows in all (AgentArrays::reserve). Takes the capacities as set.
   void reserve(std::size_t rows) {
-    const auto polygons = rows * static_cast<std::size_t>(capacity);
-    const auto corners = rows * static_cast<std::size_t>(corner_capacity);
-    polys.reserve(polygons);
-    corner_verts.reserve(corners);
-    corner_flags.reserve(corners);
-    corner_polys.reserve(corners);
-    for (auto* column : {&size, &corner_count, &goal})
-      column->reserve(rows);
-    for (auto* column : {&position, &target, &goal_point})
-      column->reserve(rows);
-    for (auto* column : {&state, &checks, &held, &dirty})
-      column->reserve(rows);
+    for_each_column([&](auto& column, int per_row) {
+      column.reserve(rows * static_cast<std::size_t>(per_row));
+    });
+  }
+
+  /// Every row not held by the host (an executor keeps it current in device memory).
+  bool all_held() const {
+    return std::all_of(held.begin(), held.end(), [](std::uint8_t h) { return h != 0; });
+  }
+
+  /// Moves the rows as AgentArrays::reorder_rows moves the agents' (row r takes what row
+  /// order[r] held; new_row[old row] says where each went, rows_after), `asked` naming the rows
+  /// where its agents went, ascending again. Every row must be held (the host's copy current:
+  /// Executor::fetch_corridor_rows first), and every row is then written, for an executor to
+  /// take whole, and the goals too. AgentArrays::reorder_rows checks the order and calls this.
+  void reorder_rows(const std::vector<std::int32_t>& order,
+                    const std::vector<std::int32_t>& new_row) {
+    for_each_column([&](auto& column, int per_row) { move_rows(column, per_row, order); });
+    follow_rows(asked, new_row);
+    std::sort(asked.begin(), asked.end());
+    for (int i = 0; i < count(); ++i)
+      wrote(i);
+    ++goal_version;
   }
 
   /// Appends a row holding no polygon, at `pos`.
@@ -138,15 +156,19 @@ struct CorridorArrays {
   }
 
   std::size_t memory_bytes() const {
-    return polys.capacity() * sizeof(std::int32_t) + size.capacity() * sizeof(std::int32_t) +
-           (position.capacity() + target.capacity() + corner_verts.capacity() +
-            goal_point.capacity()) *
-               sizeof(glm::vec3) +
-           corner_flags.capacity() + state.capacity() + checks.capacity() + held.capacity() +
-           dirty.capacity() +
-           (corner_polys.capacity() + corner_count.capacity() + asked.capacity() +
-            goal.capacity()) *
-               sizeof(std::int32_t);
+    std::size_t bytes = asked.capacity() * sizeof(std::int32_t);
+    for_each_column(
+        [&](const auto& column, int) { bytes += column.capacity() * sizeof(column[0]); });
+    return bytes;
+  }
+
+private:
+  template <class Self, class F> static void each_column(Self& c, F& f) {
+    const int polygons = c.capacity, corners = c.corner_capacity;
+    f(c.polys, polygons), f(c.size, 1), f(c.position, 1), f(c.target, 1);
+    f(c.corner_verts, corners), f(c.corner_flags, corners), f(c.corner_polys, corners);
+    f(c.corner_count, 1), f(c.state, 1), f(c.goal, 1), f(c.goal_point, 1), f(c.checks, 1);
+    f(c.held, 1), f(c.dirty, 1);
   }
 };
 

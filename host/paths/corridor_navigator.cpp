@@ -1164,6 +1164,11 @@ bool CorridorNavigator::move_target(int index, const glm::vec3& target) {
 
 void CorridorNavigator::plan(float dt, StageTimes& times) {
   Impl& m = *impl_;
+  // Stage 1 of docs/distributed-model.md, "Memory per rank", is under way: the host still reads
+  // the rows by agent id.
+  if (!m.arrays.agent_id.empty())
+    throw std::logic_error("CorridorNavigator: the agents' rows were reordered "
+                           "(AgentArrays::reorder_rows), and the navigator reads them by agent id");
   m.arena.execute([&] {
     {
       ScopedStage stage(times, "corridors");

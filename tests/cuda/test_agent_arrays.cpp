@@ -1,8 +1,10 @@
 // The kernel stages' per-agent arrays (cuda/core/agent_arrays.h): room reserved for a run's
 // agents is all that adding them takes, in every column and corridor row; rows reordered carry
-// every column with them, and the fields that name rows follow their agents.
+// every column with them, and the fields that name rows follow their agents, the corridor rows
+// and the rows asked about among them.
 #include "cuda/core/agent_arrays.h"
 
+#include <algorithm>
 #include <gtest/gtest.h>
 #include <stdexcept>
 #include <vector>
@@ -88,11 +90,61 @@ TEST(AgentArrays, ReorderingRefusesWhatIsNoPermutationOfTheRows) {
     EXPECT_EQ(arrays.position, before.position);
     EXPECT_TRUE(arrays.agent_id.empty());
   }
-  // The corridor rows are indexed by agent id on the host: not reordered yet.
+  // Corridor rows move with the agents' only as one per agent.
   arrays.corridors.capacity = 4;
-  for (int i = 0; i < 3; ++i)
+  for (int i = 0; i < 2; ++i)
     arrays.corridors.append(arrays.position[static_cast<std::size_t>(i)]);
   EXPECT_THROW(arrays.reorder_rows({2, 1, 0}), std::invalid_argument);
+  EXPECT_TRUE(arrays.agent_id.empty());
+}
+
+/// three_agents with a corridor row each: agent i's corridor of i + 1 polygons (10 i, 10 i + 1,
+/// ...) and i corners, its goal polygon 100 + i; agents 0 and 2 asked about.
+AgentArrays three_agents_with_corridors() {
+  AgentArrays arrays = three_agents();
+  CorridorArrays& rows = arrays.corridors;
+  rows.capacity = 4;
+  rows.corner_capacity = 2;
+  for (int i = 0; i < 3; ++i) {
+    rows.append(arrays.position[static_cast<std::size_t>(i)]);
+    for (int k = 0; k <= i; ++k)
+      rows.row(i)[k] = 10 * i + k;
+    rows.size[static_cast<std::size_t>(i)] = i + 1;
+    rows.corner_count[static_cast<std::size_t>(i)] = std::min(i, 2);
+    rows.corner_polys[static_cast<std::size_t>(2 * i)] = 10 * i;
+    rows.set_goal(i, 100 + i);
+  }
+  rows.asked = {0, 2};
+  std::fill(rows.dirty.begin(), rows.dirty.end(), 0); // an executor took them
+  return arrays;
+}
+
+TEST(AgentArrays, CorridorRowsMoveWithTheirAgentsAndTheRowsAskedAboutFollow) {
+  AgentArrays arrays = three_agents_with_corridors();
+  const std::uint64_t goals = arrays.corridors.goal_version;
+  arrays.reorder_rows({2, 0, 1}); // rows now hold agents 2, 0, 1
+  const CorridorArrays& rows = arrays.corridors;
+  EXPECT_EQ(rows.size, (std::vector<std::int32_t>{3, 1, 2}));
+  EXPECT_EQ(rows.first_polygon(0), 20);
+  EXPECT_EQ(rows.row(2)[1], 11);
+  EXPECT_EQ(rows.goal, (std::vector<std::int32_t>{102, 100, 101}));
+  EXPECT_EQ(rows.corner_count, (std::vector<std::int32_t>{2, 0, 1}));
+  EXPECT_EQ(rows.corner_polys[2 * 2], 10);
+  EXPECT_EQ(rows.position[0].x, 2.0f);
+  EXPECT_EQ(rows.asked, (std::vector<std::int32_t>{0, 1})) << "agents 2 and 0, ascending";
+  // The rows moved on the host: an executor that keeps them takes every one, and the goals.
+  EXPECT_EQ(rows.dirty, (std::vector<std::uint8_t>{1, 1, 1}));
+  EXPECT_GT(rows.goal_version, goals);
+}
+
+TEST(AgentArrays, CorridorRowsAnExecutorHoldsAreNotMovedUnfetched) {
+  AgentArrays arrays = three_agents_with_corridors();
+  arrays.corridors.held[1] = 0; // the device's copy of agent 1's row is the current one
+  const AgentArrays before = arrays;
+  EXPECT_THROW(arrays.reorder_rows({2, 1, 0}), std::logic_error);
+  EXPECT_TRUE(arrays.agent_id.empty());
+  EXPECT_EQ(arrays.position, before.position);
+  EXPECT_EQ(arrays.corridors.size, before.corridors.size);
 }
 
 } // namespace

@@ -6,11 +6,17 @@
 // of one process (docs/distributed-model.md, "Memory per rank", stage 1). Each run here steps a
 // crowd in id order and the same crowd with its rows shuffled, shuffled again midway (once the
 // collider lists and standoff partners name rows), and puts the rows back in id order to compare
-// every array bit for bit.
+// every array bit for bit. The corridor phases likewise, the corridor rows moving with their
+// agents' rows.
 #include "cuda/core/agent_arrays.h"
 #include "cuda/core/executor.h"
+#include "host/paths/corridor_navigator.h"
+#include "host/paths/path_tree_pool.h"
 #include "tests/support/executor_stages.h"
+#include "tests/support/partly_asking_tables.h"
+#include "tests/support/pillar_field.h"
 #include "tests/support/random_crowd.h"
+#include "tests/support/random_strides.h"
 
 #if defined(CROWD_HAS_CUDA)
 #include "tests/support/cuda_device.h"
@@ -21,7 +27,9 @@
 #include <gtest/gtest.h>
 #include <memory>
 #include <numeric>
+#include <oneapi/tbb/task_arena.h>
 #include <random>
+#include <span>
 #include <vector>
 
 namespace crowd {
@@ -112,10 +120,131 @@ void expect_rows_do_not_matter(Executor& in_order, Executor& shuffled, int rando
   EXPECT_GT(ties_kept, 0);
 }
 
+constexpr float kRangeFactor = 30.0f;
+
+/// `count` agents heading across the pillar field, their paths planned by the corridor navigator
+/// until every one has come, rows in id order: the corridor rows as a run has them. The corridor
+/// phases read the navigator's path trees, so it stays.
+struct PlannedCorridors {
+  NavMesh navmesh = NavMesh::build(test::pillar_field_in_tiles(32));
+  SolverOptions options;
+  tbb::task_arena arena{2};
+  AgentArrays arrays;
+  CorridorNavigator navigator{navmesh, options, arena, arrays};
+
+  explicit PlannedCorridors(int count) {
+    std::mt19937 rng(3);
+    std::uniform_real_distribution<float> coord(-28.0f, 28.0f);
+    const std::int32_t set = arrays.avoidance_set_of(AvoidanceParams{});
+    while (arrays.count() < count) {
+      const auto start = navmesh.nearest_point({coord(rng), 0.0f, coord(rng)});
+      const auto goal = navmesh.nearest_point({coord(rng), 0.0f, coord(rng)});
+      if (!start || !goal)
+        continue;
+      const int i = arrays.append(*start, 0.4f, 2.0f, 8.0f, 5.0f, 2.0f, set);
+      EXPECT_TRUE(navigator.add_agent(i, 3.5f));
+      navigator.set_target(i, *goal);
+    }
+    const std::unique_ptr<Executor> executor = make_cpu_executor(2);
+    executor->set_navmesh_tables(navigator.tables());
+    StageTimes times;
+    for (int step = 0; step < 50 && navigator.pending_path_requests() > 0; ++step) {
+      executor->check_corridors(arrays);
+      navigator.plan(0.1f, times);
+    }
+    EXPECT_EQ(navigator.pending_path_requests(), 0u);
+  }
+};
+
+/// Makes every corridor row of `arrays` current on the host (the CUDA executor keeps them in
+/// device memory), as a rank does before it moves rows.
+void fetch_every_row(Executor& executor, AgentArrays& arrays) {
+  std::vector<std::int32_t> every(static_cast<std::size_t>(arrays.count()));
+  std::iota(every.begin(), every.end(), 0);
+  executor.fetch_corridor_rows(arrays, every);
+}
+
+/// The agents (ids, ascending) whose rows the last corridor phase asked the host about.
+std::vector<std::int32_t> asked_agents(const AgentArrays& arrays) {
+  std::vector<std::int32_t> ids;
+  for (const std::int32_t row : arrays.corridors.asked)
+    ids.push_back(arrays.id_of(row));
+  std::sort(ids.begin(), ids.end());
+  return ids;
+}
+
+/// What one run of the corridor phases gave the host.
+struct CorridorStep {
+  std::vector<std::vector<std::int32_t>> asked; ///< after following and after moving, by id
+  NavmeshCorrections corrections;
+};
+
+/// The corridor phases of one step on `arrays`, without the host's answers (the phases clear
+/// their flags first): the look-ahead, the following, every agent wanting to stride up to 1.5 m
+/// (by id: the same stride whatever its row), and the move.
+CorridorStep corridor_step(Executor& executor, AgentArrays& arrays, int step) {
+  CorridorStep run;
+  executor.check_corridors(arrays);
+  executor.follow_corridors(arrays, kRangeFactor);
+  run.asked.push_back(asked_agents(arrays));
+  std::vector<glm::vec3> strides(static_cast<std::size_t>(arrays.count()), glm::vec3(0.0f));
+  test::random_strides(strides, static_cast<unsigned>(step), 1.5f);
+  for (int row = 0; row < arrays.count(); ++row)
+    arrays.position[static_cast<std::size_t>(row)] +=
+        strides[static_cast<std::size_t>(arrays.id_of(row))];
+  run.corrections = executor.move_corridors(arrays);
+  run.asked.push_back(asked_agents(arrays));
+  return run;
+}
+
+/// `steps` runs of the corridor phases over navmesh tables that leave every third polygon to
+/// Detour (so agents are asked about every step) on `in_order` (rows in id order) and on
+/// `shuffled` (the rows shuffled before the first step and again midway), every corridor array
+/// and position compared after each.
+void expect_corridor_rows_do_not_matter(Executor& in_order, Executor& shuffled, int agents,
+                                        int steps) {
+  PlannedCorridors planned(agents);
+  const test::PartlyAskingTables tables(planned.navigator.tables());
+  for (Executor* executor : {&in_order, &shuffled}) {
+    executor->set_navmesh_tables(tables.view);
+    executor->set_path_trees(planned.navigator.path_trees().view(),
+                             planned.navigator.path_trees().version());
+  }
+  AgentArrays reference = planned.arrays;
+  AgentArrays moved = planned.arrays;
+  std::mt19937 rng(11u);
+  std::size_t asked = 0;
+  for (int step = 0; step < steps; ++step) {
+    if (step == 0 || step == steps / 2) {
+      fetch_every_row(shuffled, moved);
+      moved.reorder_rows(shuffled_rows(moved, rng));
+    }
+    const CorridorStep want = corridor_step(in_order, reference, step);
+    const CorridorStep got = corridor_step(shuffled, moved, step);
+    EXPECT_EQ(got.asked, want.asked) << "step " << step;
+    EXPECT_EQ(got.corrections.count, want.corrections.count) << "step " << step;
+    EXPECT_EQ(got.corrections.max_distance, want.corrections.max_distance) << "step " << step;
+    fetch_every_row(in_order, reference);
+    fetch_every_row(shuffled, moved);
+    const AgentArrays back = in_id_order(moved);
+    ASSERT_TRUE(test::corridors_bit_identical(reference, back)) << "step " << step;
+    ASSERT_TRUE(test::bit_identical(reference, back)) << "step " << step;
+    asked += want.asked.front().size() + want.asked.back().size();
+  }
+  // The rows asked about are rows: they must follow their agents, which only shows if there are.
+  EXPECT_GT(asked, static_cast<std::size_t>(steps) * 10);
+}
+
 TEST(AgentRows, TheCpuStagesGiveEachAgentTheSameStepWhateverRowItIsIn) {
   auto in_order = make_cpu_executor(1);
   auto shuffled = make_cpu_executor(2);
   expect_rows_do_not_matter(*in_order, *shuffled, 400, 16);
+}
+
+TEST(AgentRows, TheCpuCorridorPhasesGiveEachAgentTheSameRowWhateverRowItIsIn) {
+  auto in_order = make_cpu_executor(1);
+  auto shuffled = make_cpu_executor(2);
+  expect_corridor_rows_do_not_matter(*in_order, *shuffled, 120, 12);
 }
 
 #if defined(CROWD_HAS_CUDA)
@@ -126,6 +255,17 @@ TEST(CudaAgentRows, TheDeviceStagesGiveEachAgentTheSameStepWhateverRowItIsIn) {
   auto shuffled = make_cuda_executor();
   expect_rows_do_not_matter(*in_order, *shuffled, test::size_for_device(400, 60),
                             test::size_for_device(16, 6));
+}
+
+TEST(CudaAgentRows, TheDeviceCorridorPhasesGiveEachAgentTheSameRowWhateverRowItIsIn) {
+  if (cuda_device_count() == 0)
+    GTEST_SKIP() << test::kNoCudaDevice;
+  // Both on the device: the host's copies of the rows it was not asked about are the device's
+  // once fetched, and the rows moved on the host go up whole (CorridorArrays::reorder_rows).
+  auto in_order = make_cuda_executor();
+  auto shuffled = make_cuda_executor();
+  expect_corridor_rows_do_not_matter(*in_order, *shuffled, test::size_for_device(120, 60),
+                                     test::size_for_device(12, 6));
 }
 #endif
 

@@ -9,6 +9,7 @@
 #include "cuda/kernels/corridor_following.h"
 #include "cuda/kernels/navmesh_tables.h"
 #include "host/paths/corridor_navigator.h"
+#include "tests/support/partly_asking_tables.h"
 #include "tests/support/pillar_field.h"
 #include "tests/support/random_strides.h"
 
@@ -36,26 +37,6 @@ struct CorridorRun {
   std::vector<NavmeshCorrections> corrections;  ///< per step
 };
 
-/// The navmesh tables with every third polygon left to Detour: its edges ask, and it is not
-/// flat, so the corners through it, shortcuts across it and moves into it are the host's.
-struct PartlyAskingTables {
-  std::vector<std::int32_t> across;
-  std::vector<std::uint8_t> flat;
-  NavmeshTablesView view;
-
-  explicit PartlyAskingTables(const NavmeshTablesView& full) : view(full) {
-    across.assign(full.across, full.across + full.vertex_start[full.polygon_count]);
-    flat.assign(full.flat, full.flat + full.polygon_count);
-    for (int p = 0; p < full.polygon_count; p += 3) {
-      flat[static_cast<std::size_t>(p)] = 0;
-      for (int e = full.vertex_start[p]; e < full.vertex_start[p + 1]; ++e)
-        across[static_cast<std::size_t>(e)] = kEdgeAskDetour;
-    }
-    view.across = across.data();
-    view.flat = flat.data();
-  }
-};
-
 CorridorRun run_phases(const NavMesh& navmesh, Executor& executor, int steps) {
   SolverOptions options;
   options.path_optimization_range_factor = kRangeFactor;
@@ -68,7 +49,7 @@ CorridorRun run_phases(const NavMesh& navmesh, Executor& executor, int steps) {
       [&](std::span<const std::int32_t> which, std::span<std::int32_t> first) {
         executor.fetch_corridor_starts(arrays, which, first);
       });
-  const PartlyAskingTables tables(navigator.tables());
+  const test::PartlyAskingTables tables(navigator.tables());
   executor.set_navmesh_tables(tables.view);
   std::mt19937 rng(5);
   std::uniform_real_distribution<float> coord(-28.0f, 28.0f);

@@ -82,6 +82,25 @@ std::vector<T> used_rows(const std::vector<T>& rows, const std::vector<std::int3
   return used;
 }
 
+/// Adds bitwise_difference's line to `lines` when `a` and `b` differ.
+template <class T>
+void add_difference(std::vector<std::string>& lines, const char* name, const std::vector<T>& a,
+                    const std::vector<T>& b) {
+  std::string line = bitwise_difference(name, a, b);
+  if (!line.empty())
+    lines.push_back(std::move(line));
+}
+
+/// gtest: success when no line says a difference, else the lines.
+inline ::testing::AssertionResult no_difference(const std::vector<std::string>& lines) {
+  if (lines.empty())
+    return ::testing::AssertionSuccess();
+  ::testing::AssertionResult result = ::testing::AssertionFailure();
+  for (const std::string& line : lines)
+    result << "\n  " << line;
+  return result;
+}
+
 } // namespace detail
 
 /// Every array the kernel stages read or write that differs bit for bit between `a` and `b`,
@@ -90,9 +109,7 @@ std::vector<T> used_rows(const std::vector<T>& rows, const std::vector<std::int3
 inline std::vector<std::string> differing_arrays(const AgentArrays& a, const AgentArrays& b) {
   std::vector<std::string> lines;
   const auto check = [&](const char* name, const auto& x, const auto& y) {
-    std::string line = detail::bitwise_difference(name, x, y);
-    if (!line.empty())
-      lines.push_back(std::move(line));
+    detail::add_difference(lines, name, x, y);
   };
   check("mode", a.mode, b.mode);
   check("position", a.position, b.position);
@@ -126,6 +143,41 @@ inline std::vector<std::string> differing_arrays(const AgentArrays& a, const Age
   return lines;
 }
 
+/// Every corridor array (AgentArrays::corridors: the rows as far as they are in use, the state
+/// bytes, goals, validity findings and the rows asked about) and every steering array the
+/// corridor phases write that differs bit for bit between `a` and `b`, one line each. Not the
+/// bookkeeping of where the rows live (held, dirty).
+inline std::vector<std::string> differing_corridors(const AgentArrays& a, const AgentArrays& b) {
+  std::vector<std::string> lines;
+  const auto check = [&](const char* name, const auto& x, const auto& y) {
+    detail::add_difference(lines, name, x, y);
+  };
+  check("preferred_velocity", a.preferred_velocity, b.preferred_velocity);
+  check("corridor_direction", a.corridor_direction, b.corridor_direction);
+  const CorridorArrays &x = a.corridors, &y = b.corridors;
+  check("corridor size", x.size, y.size);
+  if (x.size == y.size)
+    check("corridor polys", detail::used_rows(x.polys, x.size, x.capacity),
+          detail::used_rows(y.polys, y.size, y.capacity));
+  check("corridor position", x.position, y.position);
+  check("corridor target", x.target, y.target);
+  check("corner_count", x.corner_count, y.corner_count);
+  if (x.corner_count == y.corner_count) {
+    const auto corners = [&](const auto& column, const CorridorArrays& of) {
+      return detail::used_rows(column, of.corner_count, of.corner_capacity);
+    };
+    check("corner_verts", corners(x.corner_verts, x), corners(y.corner_verts, y));
+    check("corner_flags", corners(x.corner_flags, x), corners(y.corner_flags, y));
+    check("corner_polys", corners(x.corner_polys, x), corners(y.corner_polys, y));
+  }
+  check("corridor state", x.state, y.state);
+  check("corridor goal", x.goal, y.goal);
+  check("corridor goal_point", x.goal_point, y.goal_point);
+  check("corridor checks", x.checks, y.checks);
+  check("corridors asked", x.asked, y.asked);
+  return lines;
+}
+
 /// Every array of the agent grid that differs bit for bit, one line each.
 inline std::vector<std::string> differing_grids(const AgentGridSnapshot& a,
                                                 const AgentGridSnapshot& b) {
@@ -144,13 +196,14 @@ inline std::vector<std::string> differing_grids(const AgentGridSnapshot& a,
 /// gtest: every array equal bit for bit, or the list of those that are not.
 inline ::testing::AssertionResult bit_identical(const AgentArrays& expected,
                                                 const AgentArrays& actual) {
-  const std::vector<std::string> lines = differing_arrays(expected, actual);
-  if (lines.empty())
-    return ::testing::AssertionSuccess();
-  ::testing::AssertionResult result = ::testing::AssertionFailure();
-  for (const std::string& line : lines)
-    result << "\n  " << line;
-  return result;
+  return detail::no_difference(differing_arrays(expected, actual));
+}
+
+/// gtest: every corridor array equal bit for bit (differing_corridors), or the list of those
+/// that are not.
+inline ::testing::AssertionResult corridors_bit_identical(const AgentArrays& expected,
+                                                          const AgentArrays& actual) {
+  return detail::no_difference(differing_corridors(expected, actual));
 }
 
 /// One phase of a step, as Executor::step runs them (collision passes one by one).
