@@ -15,6 +15,7 @@
 #include "tests/support/executor_stages.h"
 #include "tests/support/partly_asking_tables.h"
 #include "tests/support/pillar_field.h"
+#include "tests/support/pillar_field_walkers.h"
 #include "tests/support/random_crowd.h"
 #include "tests/support/random_strides.h"
 
@@ -133,18 +134,7 @@ struct PlannedCorridors {
   CorridorNavigator navigator{navmesh, options, arena, arrays};
 
   explicit PlannedCorridors(int count) {
-    std::mt19937 rng(3);
-    std::uniform_real_distribution<float> coord(-28.0f, 28.0f);
-    const std::int32_t set = arrays.avoidance_set_of(AvoidanceParams{});
-    while (arrays.count() < count) {
-      const auto start = navmesh.nearest_point({coord(rng), 0.0f, coord(rng)});
-      const auto goal = navmesh.nearest_point({coord(rng), 0.0f, coord(rng)});
-      if (!start || !goal)
-        continue;
-      const int i = arrays.append(*start, 0.4f, 2.0f, 8.0f, 5.0f, 2.0f, set);
-      EXPECT_TRUE(navigator.add_agent(i, 3.5f));
-      navigator.set_target(i, *goal);
-    }
+    test::add_pillar_field_walkers(navmesh, navigator, arrays, count, 3);
     const std::unique_ptr<Executor> executor = make_cpu_executor(2);
     executor->set_navmesh_tables(navigator.tables());
     StageTimes times;

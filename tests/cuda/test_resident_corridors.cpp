@@ -11,6 +11,7 @@
 #include "host/paths/corridor_navigator.h"
 #include "tests/support/partly_asking_tables.h"
 #include "tests/support/pillar_field.h"
+#include "tests/support/pillar_field_walkers.h"
 #include "tests/support/random_strides.h"
 
 #include <gtest/gtest.h>
@@ -22,7 +23,6 @@
 #include <cstring>
 #include <numeric>
 #include <oneapi/tbb/task_arena.h>
-#include <random>
 #include <vector>
 
 namespace crowd {
@@ -51,18 +51,7 @@ CorridorRun run_phases(const NavMesh& navmesh, Executor& executor, int steps) {
       });
   const test::PartlyAskingTables tables(navigator.tables());
   executor.set_navmesh_tables(tables.view);
-  std::mt19937 rng(5);
-  std::uniform_real_distribution<float> coord(-28.0f, 28.0f);
-  const std::int32_t set = arrays.avoidance_set_of(AvoidanceParams{});
-  while (arrays.count() < 60) {
-    const auto start = navmesh.nearest_point({coord(rng), 0.0f, coord(rng)});
-    const auto goal = navmesh.nearest_point({coord(rng), 0.0f, coord(rng)});
-    if (!start || !goal)
-      continue;
-    const int i = arrays.append(*start, 0.4f, 2.0f, 8.0f, 5.0f, 2.0f, set);
-    EXPECT_TRUE(navigator.add_agent(i, 3.5f));
-    navigator.set_target(i, *goal);
-  }
+  test::add_pillar_field_walkers(navmesh, navigator, arrays, 60, 5);
   StageTimes times;
   for (int step = 0; step < steps; ++step) {
     arena.execute([&] { executor.check_corridors(arrays); });

@@ -7,13 +7,13 @@
 #include "cuda/kernels/navmesh_tables.h"
 #include "host/paths/corridor_navigator.h"
 #include "tests/support/pillar_field.h"
+#include "tests/support/pillar_field_walkers.h"
 #include "tests/support/random_strides.h"
 
 #include <cstring>
 #include <gtest/gtest.h>
 #include <numeric>
 #include <oneapi/tbb/task_arena.h>
-#include <random>
 #include <stdexcept>
 #include <vector>
 
@@ -38,18 +38,7 @@ protected:
   void SetUp() override {
     options.path_optimization_range_factor = kRangeFactor;
     navigator = std::make_unique<CorridorNavigator>(navmesh, options, arena, arrays);
-    std::mt19937 rng(5);
-    std::uniform_real_distribution<float> coord(-28.0f, 28.0f);
-    const std::int32_t set = arrays.avoidance_set_of(AvoidanceParams{});
-    while (arrays.count() < 200) {
-      const auto start = navmesh.nearest_point({coord(rng), 0.0f, coord(rng)});
-      const auto goal = navmesh.nearest_point({coord(rng), 0.0f, coord(rng)});
-      if (!start || !goal)
-        continue;
-      const int i = arrays.append(*start, 0.4f, 2.0f, 8.0f, 5.0f, 2.0f, set);
-      ASSERT_TRUE(navigator->add_agent(i, 3.5f));
-      navigator->set_target(i, *goal);
-    }
+    test::add_pillar_field_walkers(navmesh, *navigator, arrays, 200, 5);
     const std::unique_ptr<Executor> executor = make_cpu_executor(2);
     executor->set_navmesh_tables(navigator->tables());
     StageTimes times;
@@ -182,18 +171,7 @@ TEST(NavigatorFetches, APlanningBurstReadsTheQueuesStartPolygonsAndTheServedAgen
         for (std::size_t j = 0; j < which.size(); ++j)
           first[j] = arrays.corridors.first_polygon(which[j]);
       });
-  std::mt19937 rng(9);
-  std::uniform_real_distribution<float> coord(-28.0f, 28.0f);
-  const std::int32_t set = arrays.avoidance_set_of(AvoidanceParams{});
-  while (arrays.count() < 100) {
-    const auto start = navmesh.nearest_point({coord(rng), 0.0f, coord(rng)});
-    const auto goal = navmesh.nearest_point({coord(rng), 0.0f, coord(rng)});
-    if (!start || !goal)
-      continue;
-    const int i = arrays.append(*start, 0.4f, 2.0f, 8.0f, 5.0f, 2.0f, set);
-    ASSERT_TRUE(navigator.add_agent(i, 3.5f));
-    navigator.set_target(i, *goal);
-  }
+  test::add_pillar_field_walkers(navmesh, navigator, arrays, 100, 9);
   const std::unique_ptr<Executor> executor = make_cpu_executor(2);
   executor->set_navmesh_tables(navigator.tables());
   StageTimes times;
