@@ -214,6 +214,7 @@ set(CROWD_TEST_SOURCES
   host/backends/test_detour_backend.cpp
   host/bench/test_bench_runner.cpp
   host/bench/test_bench_scene.cpp
+  host/checkpoint/test_agent_arrays_archive.cpp
   host/checkpoint/test_checkpoint_file.cpp
   host/distributed/test_domain_assignment.cpp
   host/distributed/test_domain_split.cpp

@@ -53,37 +53,12 @@ void save_agent_arrays(ArchiveWriter& out, const AgentArrays& arrays) {
 void restore_agent_arrays(ArchiveReader& in, AgentArrays& a) {
   for_each_array(a, [&](auto& field) { in.get(field); });
   a.agent_id.clear(); // saved rows are their agents' ids
+  // Every per-agent column as long as its rows: AgentArrays' one list of them, so that a column
+  // added there is checked here too.
   const auto n = static_cast<std::uint64_t>(a.count());
-  for (const std::uint64_t size : {a.radius.size(),
-                                   a.height.size(),
-                                   a.max_accel.size(),
-                                   a.query_range.size(),
-                                   a.separation_weight.size(),
-                                   a.avoidance_set.size(),
-                                   a.standoff_side.size(),
-                                   a.standoff_clock.size(),
-                                   a.standoff_partner.size(),
-                                   a.preferred_velocity.size(),
-                                   a.corridor_direction.size(),
-                                   a.ttc_state.size(),
-                                   a.desired_speed.size(),
-                                   a.position.size(),
-                                   a.velocity.size(),
-                                   a.desired_velocity.size(),
-                                   a.new_velocity.size(),
-                                   a.displacement.size(),
-                                   a.neighbor_count.size(),
-                                   a.segment_count.size(),
-                                   a.status.size()})
-    in.expect(size, n, "an agent array's length");
-  in.expect(a.neighbor_index.size(), n * static_cast<std::uint64_t>(a.max_neighbors),
-            "the neighbour array's length");
-  in.expect(a.neighbor_distance_sq.size(), n * static_cast<std::uint64_t>(a.max_neighbors),
-            "the neighbour distance array's length");
-  in.expect(a.segment.size(), n * static_cast<std::uint64_t>(a.max_segments),
-            "the wall segment array's length");
-  in.expect(a.collider_index.size(), n * static_cast<std::uint64_t>(a.max_neighbors),
-            "the collider array's length");
+  a.for_each_column([&](const auto& column, int per_row) {
+    in.expect(column.size(), n * static_cast<std::uint64_t>(per_row), "an agent array's length");
+  });
   // The kernels index the agents by the collider lists: every entry in use must name one.
   for (std::size_t i = 0; i < a.ttc_state.size(); ++i) {
     const TtcState& state = a.ttc_state[i];
