@@ -746,9 +746,12 @@ const dtNavMesh& NavMesh::detour() const {
 }
 
 NavQueryPtr NavMesh::make_query(int max_nodes) const {
-  // Detour's node pool indexes nodes with unsigned short (DT_NULL_IDX = 0xffff).
-  if (max_nodes < 1 || max_nodes > 65535) {
-    throw NavmeshError("make_query: max_nodes must be in [1, 65535], got " +
+  // Detour's node pool indexes nodes with unsigned short (DT_NULL_IDX = 0xffff), and hashes them
+  // into dtNextPow2(max_nodes / 4) buckets: none below 4 nodes, where its first search reads
+  // past its table.
+  if (max_nodes < kMinQueryNodes || max_nodes > kMaxQueryNodes) {
+    throw NavmeshError("make_query: max_nodes must be in [" + std::to_string(kMinQueryNodes) +
+                       ", " + std::to_string(kMaxQueryNodes) + "], got " +
                        std::to_string(max_nodes));
   }
   NavQueryPtr query(dtAllocNavMeshQuery());

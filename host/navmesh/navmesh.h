@@ -123,8 +123,11 @@ public:
   ~NavMesh();
 
   const dtNavMesh& detour() const;
-  /// A new query object for one worker thread. max_nodes bounds the A* node pool.
+  /// A new query object for one worker thread. max_nodes bounds the A* node pool, within
+  /// [kMinQueryNodes, kMaxQueryNodes]; throws NavmeshError outside them.
   NavQueryPtr make_query(int max_nodes = 4096) const;
+  static constexpr int kMinQueryNodes = 4;     ///< Detour's node hash has no bucket below.
+  static constexpr int kMaxQueryNodes = 65535; ///< dtNodePool's 16-bit node indices.
   /// The filter every query of the project uses (all polygons walkable, unit costs).
   const dtQueryFilter& filter() const;
   /// Half extents for findNearestPoly when placing agents and goals: DetourCrowd's

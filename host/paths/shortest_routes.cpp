@@ -4,6 +4,7 @@
 
 #include <DetourNavMesh.h>
 #include <DetourNavMeshQuery.h>
+#include <DetourNode.h>
 #include <DetourStatus.h>
 #include <algorithm>
 #include <cmath>
@@ -14,7 +15,20 @@
 namespace crowd {
 namespace {
 
-constexpr int kPathNodes = 65535; ///< dtNodePool's limit (16-bit node indices).
+/// A node pool no search of `nav` can run out of: dtNavMeshQuery::findPath takes one node per
+/// polygon and state (a polygon at a tile border one per side it is entered from, up to
+/// DT_MAX_STATES_PER_NODE), and the navmesh can never hold more polygons than its tiles' room
+/// (dtNavMeshParams: a rebuilt tile keeps its room); Detour's limit where that is more. Detour's
+/// limit everywhere cost a small scene's simulation over half of its making (each worker's some
+/// 2.6 MB of nodes and open list allocated, cleared and freed; tests/fuzz's checkpoint reader
+/// makes one per input), and a search finds the same path in any pool it cannot run out of.
+int search_nodes(const NavMesh& nav) {
+  const dtNavMeshParams& room = *nav.detour().getParams();
+  const long long nodes =
+      static_cast<long long>(room.maxTiles) * room.maxPolys * DT_MAX_STATES_PER_NODE;
+  return static_cast<int>(
+      std::clamp<long long>(nodes, NavMesh::kMinQueryNodes, NavMesh::kMaxQueryNodes));
+}
 
 } // namespace
 
@@ -37,7 +51,7 @@ struct ShortestRoutes::Impl {
         agent_height(nav.settings().agent_height),
         // A path never visits a polygon twice, so the polygon count bounds its length.
         max_path(std::max(nav.polygon_count(), 1) + 1), workers([this] {
-          return Worker{navmesh->make_query(kPathNodes),
+          return Worker{navmesh->make_query(search_nodes(*navmesh)),
                         std::vector<dtPolyRef>(static_cast<std::size_t>(max_path)),
                         std::vector<float>(3 * static_cast<std::size_t>(max_path + 2))};
         }) {}

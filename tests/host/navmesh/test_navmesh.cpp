@@ -241,6 +241,23 @@ TEST(NavMesh, PlacementExtentsAndQueries) {
   NavQueryPtr query = small.make_query(128);
   EXPECT_NE(query, nullptr);
   EXPECT_THROW(small.make_query(0), NavmeshError);
+  // Below 4 nodes Detour's node hash has no bucket: refused rather than read past.
+  EXPECT_THROW(small.make_query(NavMesh::kMinQueryNodes - 1), NavmeshError);
+  EXPECT_THROW(small.make_query(NavMesh::kMaxQueryNodes + 1), NavmeshError);
+  {
+    NavQueryPtr tiny = small.make_query(NavMesh::kMinQueryNodes);
+    const dtQueryFilter& filter = small.filter();
+    const float from[3] = {2.0f, 0.0f, 2.0f}, to[3] = {18.0f, 0.0f, 18.0f};
+    const float half[3] = {1.0f, 1.5f, 1.0f};
+    dtPolyRef start = 0, goal = 0;
+    float start_pt[3], goal_pt[3];
+    ASSERT_TRUE(dtStatusSucceed(tiny->findNearestPoly(from, half, &filter, &start, start_pt)));
+    ASSERT_TRUE(dtStatusSucceed(tiny->findNearestPoly(to, half, &filter, &goal, goal_pt)));
+    dtPolyRef path[64];
+    int count = 0;
+    tiny->findPath(start, goal, start_pt, goal_pt, &filter, path, &count, 64);
+    EXPECT_GT(count, 0); // a partial path at worst, out of nodes
+  }
   // Moving keeps the Detour mesh.
   NavMesh moved = std::move(small);
   EXPECT_TRUE(moved.nearest_point(glm::vec3(5, 0, 10)).has_value());
