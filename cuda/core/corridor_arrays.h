@@ -86,7 +86,7 @@ struct CorridorArrays {
     });
   }
 
-  /// Every row not held by the host (an executor keeps it current in device memory).
+  /// Whether the host holds every row (none is current only in an executor's device memory).
   bool all_held() const {
     return std::all_of(held.begin(), held.end(), [](std::uint8_t h) { return h != 0; });
   }
