@@ -182,14 +182,10 @@ inline std::vector<std::string> differing_corridors(const AgentArrays& a, const 
 inline std::vector<std::string> differing_grids(const AgentGridSnapshot& a,
                                                 const AgentGridSnapshot& b) {
   std::vector<std::string> lines;
-  for (std::string line :
-       {detail::bitwise_difference("grid keys", a.keys, b.keys),
-        detail::bitwise_difference("grid items", a.items, b.items),
-        detail::bitwise_difference("grid points", a.points, b.points),
-        detail::bitwise_difference("grid cell_start", a.cell_start, b.cell_start)}) {
-    if (!line.empty())
-      lines.push_back(std::move(line));
-  }
+  detail::add_difference(lines, "grid keys", a.keys, b.keys);
+  detail::add_difference(lines, "grid items", a.items, b.items);
+  detail::add_difference(lines, "grid points", a.points, b.points);
+  detail::add_difference(lines, "grid cell_start", a.cell_start, b.cell_start);
   return lines;
 }
 
