@@ -250,6 +250,7 @@ set(CROWD_TEST_SOURCES
   host/paths/test_corridor_corners.cpp
   host/paths/test_corridor_move.cpp
   host/paths/test_corridor_navigator.cpp
+  host/paths/test_corridor_navigator_rows.cpp
   host/paths/test_corridor_visibility.cpp
   host/paths/test_grow_in_place_array.cpp
   host/paths/test_hierarchical_search.cpp

@@ -40,8 +40,10 @@ int AgentArrays::append(const glm::vec3& pos, float agent_radius, float agent_he
   segment.resize(segment.size() + static_cast<std::size_t>(max_segments), glm::vec4(0.0f));
   segment_count.push_back(0);
   status.push_back(0);
-  if (!agent_id.empty())
+  if (!agent_id.empty()) {
     agent_id.push_back(index);
+    agent_row.push_back(index);
+  }
   ++layout_version;
   return index;
 }
@@ -77,8 +79,18 @@ void AgentArrays::reorder_rows(const std::vector<std::int32_t>& order) {
     follow_rows(*column, *new_row);
   if (with_corridors)
     corridors.reorder_rows(order, *new_row);
+  agent_row.assign(n, 0);
+  for (std::size_t r = 0; r < n; ++r)
+    agent_row[static_cast<std::size_t>(ids[r])] = static_cast<std::int32_t>(r);
   agent_id = std::move(ids);
   ++layout_version;
+}
+
+std::vector<std::int32_t> AgentArrays::rows_of(std::span<const std::int32_t> ids) const {
+  std::vector<std::int32_t> rows(ids.size());
+  for (std::size_t k = 0; k < ids.size(); ++k)
+    rows[k] = row_of(ids[k]);
+  return rows;
 }
 
 std::int32_t AgentArrays::avoidance_set_of(const AvoidanceParams& params) {
@@ -155,6 +167,7 @@ std::size_t AgentArrays::memory_bytes() const {
   const auto add = [&](const auto& column, int) { bytes += column.capacity() * sizeof(column[0]); };
   for_each_column(add);
   add(agent_id, 1);
+  add(agent_row, 1);
   add(avoidance_params, 1);
   add(pattern_rotation, 1);
   return bytes + corridors.memory_bytes();

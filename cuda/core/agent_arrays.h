@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 namespace crowd {
@@ -49,6 +50,9 @@ struct AgentArrays {
   /// i, as in every run today. reorder_rows fills it: the first step to a rank holding rows of
   /// its own agents and ghosts only (docs/distributed-model.md, "Memory per rank").
   std::vector<std::int32_t> agent_id;
+  /// [count] the row of each agent id: agent_id's inverse, empty where agent_id is. The host's
+  /// readers of the rows (the corridor navigator) keep their own state by id and go through it.
+  std::vector<std::int32_t> agent_row;
 
   /// Incremented whenever an agent is added or removed or a parameter changes, so a device
   /// mirror knows to upload the per-agent inputs again.
@@ -60,9 +64,15 @@ struct AgentArrays {
   std::int32_t id_of(int row) const {
     return agent_id.empty() ? row : agent_id[static_cast<std::size_t>(row)];
   }
+  /// The row of agent `id`.
+  int row_of(std::int32_t id) const {
+    return agent_row.empty() ? id : agent_row[static_cast<std::size_t>(id)];
+  }
+  /// The rows of agents `ids`, in their order.
+  std::vector<std::int32_t> rows_of(std::span<const std::int32_t> ids) const;
 
-  /// Calls f(column, elements per row) for every per-row column but agent_id (which may be
-  /// empty) and the corridors: the one list that reserve, reorder_rows and memory_bytes walk.
+  /// Calls f(column, elements per row) for every per-row column but agent_id and agent_row
+  /// (which may be empty) and the corridors: the one list that reserve, reorder_rows and memory_bytes walk.
   template <class F> void for_each_column(F&& f) { each_column(*this, f); }
   template <class F> void for_each_column(F&& f) const { each_column(*this, f); }
 
@@ -74,7 +84,7 @@ struct AgentArrays {
   /// Moves the rows so that row r holds what row order[r] held (`order` a permutation of the
   /// rows), the fields that hold rows (neighbour, collider and standoff partner) following their
   /// agents, the corridor rows with them (CorridorArrays::reorder_rows: `asked` follows too), and
-  /// agent_id saying whose each row is. The kernel stages and the corridor phases then give every
+  /// agent_id saying whose each row is (agent_row where each agent is). The kernel stages and the corridor phases then give every
   /// agent the same result, bit for bit, as in the rows before (tests/cuda/test_agent_rows.cpp).
   /// Throws std::invalid_argument when `order` is no permutation of the rows or the corridor rows
   /// are not one per agent (none is fine), std::logic_error when an executor holds corridor rows
@@ -82,7 +92,7 @@ struct AgentArrays {
   void reorder_rows(const std::vector<std::int32_t>& order);
 
   /// Appends one agent with zero velocity and no standoff; returns its index (its row, and its
-  /// id: the next one).
+  /// id: the next one, as every row holds an agent).
   int append(const glm::vec3& pos, float agent_radius, float agent_height, float accel, float range,
              float separation, std::int32_t avoidance, std::uint8_t side = kStandoffOff);
 

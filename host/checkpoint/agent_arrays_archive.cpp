@@ -53,6 +53,7 @@ void save_agent_arrays(ArchiveWriter& out, const AgentArrays& arrays) {
 void restore_agent_arrays(ArchiveReader& in, AgentArrays& a) {
   for_each_array(a, [&](auto& field) { in.get(field); });
   a.agent_id.clear(); // saved rows are their agents' ids
+  a.agent_row.clear();
   // Every per-agent column as long as its rows: AgentArrays' one list of them, so that a column
   // added there is checked here too.
   const auto n = static_cast<std::uint64_t>(a.count());

@@ -177,6 +177,12 @@ struct CorridorNavigator::Impl {
     filters.fill(mesh.filter());
   }
 
+  // The navigator keeps its own state (agents, on_link, link_ahead, outcome, the queue) by agent
+  // id, and reads the agent arrays and corridor rows at the agent's row (AgentArrays::row_of):
+  // the rows may be in any order (AgentArrays::reorder_rows). The lists the corridor phases hand
+  // it (CorridorArrays::asked) and the fetches it asks of the executor are rows.
+  int row_of(int i) const { return arrays.row_of(i); }
+
   const dtQueryFilter& filter_of(int i) const {
     return filters[agents[static_cast<std::size_t>(i)].filter];
   }
@@ -189,16 +195,17 @@ struct CorridorNavigator::Impl {
   // filter; Detour's isValidPolyRef with the agent's own filter for the others, as
   // dtPathCorridor::isValid and dtCrowd's checkPathValidity ask it.
   std::uint8_t check_row(int i) {
-    const std::size_t k = static_cast<std::size_t>(i);
-    const std::int32_t* row = rows.row(i);
-    const int n = rows.size[k];
+    const int r = row_of(i);
+    const auto rk = static_cast<std::size_t>(r);
+    const std::int32_t* row = rows.row(r);
+    const int n = rows.size[rk];
     if (!own_filter(i))
-      return check_corridor(tables, row, n, rows.goal[k]);
+      return check_corridor(tables, row, n, rows.goal[rk]);
     const dtQueryFilter& filter = filter_of(i);
     const dtNavMeshQuery& q = query();
     return check_corridor_by(
         [&](std::int32_t p) { return p >= 0 && q.isValidPolyRef(polygons().ref_of(p), &filter); },
-        row, n, rows.goal[k]);
+        row, n, rows.goal[rk]);
   }
 
   // The tiles a shared tree toward `goal` covers: all of a single-tile navmesh (an empty
@@ -212,10 +219,11 @@ struct CorridorNavigator::Impl {
 
   dtNavMeshQuery& query() { return *queries.local(); }
 
-  // Makes the host's copies of these rows current before they are read (CorridorArrays::held).
+  // Makes the host's copies of these agents' rows current before they are read
+  // (CorridorArrays::held).
   void fetch(std::span<const std::int32_t> which) const {
     if (fetch_rows && !which.empty())
-      fetch_rows(which);
+      fetch_rows(arrays.rows_of(which));
   }
 
   // Whether this process computes agent i's row itself (AgentShare::computes_row): alone, it
@@ -242,16 +250,16 @@ struct CorridorNavigator::Impl {
       agent_share->fetch_rows({{reinterpret_cast<std::byte*>(outcome.data()), 1}}, which);
   }
 
-  // The first polygon of the rows of `which` (dense indices, -1 for an empty row), read
-  // without making the rows current where they live in device memory.
+  // The first polygon of the rows of the agents `which` (dense indices, -1 for an empty row),
+  // read without making the rows current where they live in device memory.
   std::vector<std::int32_t> starts_of(std::span<const std::int32_t> which) const {
     std::vector<std::int32_t> first(which.size());
     if (fetch_row_starts) {
-      fetch_row_starts(which, first);
+      fetch_row_starts(arrays.rows_of(which), first);
       return first;
     }
     for (std::size_t j = 0; j < which.size(); ++j)
-      first[j] = rows.first_polygon(which[j]);
+      first[j] = rows.first_polygon(row_of(which[j]));
     return first;
   }
 
@@ -273,51 +281,57 @@ struct CorridorNavigator::Impl {
       capacity = rows.capacity;
     }
     thread_local std::vector<dtPolyRef> refs;
-    const std::size_t k = static_cast<std::size_t>(i);
-    const int n = rows.size[k];
+    const int r = row_of(i);
+    const auto rk = static_cast<std::size_t>(r);
+    const int n = rows.size[rk];
     refs.resize(static_cast<std::size_t>(n));
-    const std::int32_t* row = rows.row(i);
+    const std::int32_t* row = rows.row(r);
     for (int p = 0; p < n; ++p)
       refs[static_cast<std::size_t>(p)] = polygons().ref_of(row[p]);
-    corridor->reset(n > 0 ? refs[0] : 0, &rows.position[k].x);
+    corridor->reset(n > 0 ? refs[0] : 0, &rows.position[rk].x);
     if (n > 0)
-      corridor->setCorridor(&rows.target[k].x, refs.data(), n);
+      corridor->setCorridor(&rows.target[rk].x, refs.data(), n);
     return *corridor;
   }
   void store(int i, const dtPathCorridor& corridor) {
-    const std::size_t k = static_cast<std::size_t>(i);
+    const int r = row_of(i);
+    const auto rk = static_cast<std::size_t>(r);
     const dtPolyRef* path = corridor.getPath();
     const int n = corridor.getPathCount() > 0 && path[0] != 0
                       ? std::min(corridor.getPathCount(), rows.capacity)
                       : 0;
-    std::int32_t* row = rows.row(i);
+    std::int32_t* row = rows.row(r);
     for (int p = 0; p < n; ++p)
       row[p] = polygons().index_of(path[p]);
-    rows.size[k] = n;
-    rows.position[k] = {corridor.getPos()[0], corridor.getPos()[1], corridor.getPos()[2]};
-    rows.target[k] = {corridor.getTarget()[0], corridor.getTarget()[1], corridor.getTarget()[2]};
-    rows.wrote(i);
+    rows.size[rk] = n;
+    rows.position[rk] = {corridor.getPos()[0], corridor.getPos()[1], corridor.getPos()[2]};
+    rows.target[rk] = {corridor.getTarget()[0], corridor.getTarget()[1], corridor.getTarget()[2]};
+    rows.wrote(r);
   }
   // dtPathCorridor::reset(polygon, pos): the corridor is the one polygon, ending where it starts.
   void reset_row(int i, dtPolyRef polygon, const glm::vec3& pos) {
-    const std::size_t k = static_cast<std::size_t>(i);
+    const int r = row_of(i);
+    const auto rk = static_cast<std::size_t>(r);
     const int p = polygons().index_of(polygon);
-    rows.row(i)[0] = p;
-    rows.size[k] = p >= 0 ? 1 : 0;
-    rows.position[k] = pos;
-    rows.target[k] = pos;
-    rows.wrote(i);
+    rows.row(r)[0] = p;
+    rows.size[rk] = p >= 0 ? 1 : 0;
+    rows.position[rk] = pos;
+    rows.target[rk] = pos;
+    rows.wrote(r);
   }
   // Agent i's corridor as polygon refs, from a row the host holds.
   std::vector<dtPolyRef> path_of(int i) const {
-    const std::int32_t* row = rows.row(i);
+    const int r = row_of(i);
+    const std::int32_t* row = rows.row(r);
     std::vector<dtPolyRef> path(
-        static_cast<std::size_t>(rows.size.at(static_cast<std::size_t>(i))));
+        static_cast<std::size_t>(rows.size.at(static_cast<std::size_t>(r))));
     for (std::size_t p = 0; p < path.size(); ++p)
       path[p] = polygons().ref_of(row[p]);
     return path;
   }
-  dtPolyRef first_polygon(int i) const { return ref_of_row_polygon(rows.first_polygon(i)); }
+  dtPolyRef first_polygon(int i) const {
+    return ref_of_row_polygon(rows.first_polygon(row_of(i)));
+  }
   /// A row's dense polygon index as Detour's reference; 0 for none (-1).
   dtPolyRef ref_of_row_polygon(std::int32_t polygon) const {
     return polygon >= 0 ? polygons().ref_of(polygon) : 0;
@@ -351,17 +365,18 @@ struct CorridorNavigator::Impl {
   // new start, a trimmed corridor) is checked again here, by the same body.
   bool check_validity(int i, float dt) {
     const std::size_t k = static_cast<std::size_t>(i);
+    const auto rk = static_cast<std::size_t>(row_of(i));
     NavAgent& a = agents[k];
-    if (arrays.mode[k] == kAgentInactive || a.state == TargetState::None ||
+    if (arrays.mode[rk] == kAgentInactive || a.state == TargetState::None ||
         a.state == TargetState::Velocity || on_link[k])
       return false;
     a.replan_time += dt;
     dtNavMeshQuery& q = query();
     const dtQueryFilter& filter = filter_of(i);
     bool replan = false;
-    std::uint8_t found = own_filter(i) ? check_row(i) : rows.checks[k];
+    std::uint8_t found = own_filter(i) ? check_row(i) : rows.checks[rk];
     dtPolyRef agent_ref = 0; // read from the row only when an event needs it
-    glm::vec3 agent_pos = arrays.position[k];
+    glm::vec3 agent_pos = arrays.position[rk];
     if (found & kCorridorStartInvalid) {
       // Current location is not valid: find the nearest polygon and move there.
       const glm::vec3 ext = navmesh.placement_extents();
@@ -372,7 +387,7 @@ struct CorridorNavigator::Impl {
         return false; // stays invalid; checked again next step
       agent_pos = {nearest[0], nearest[1], nearest[2]};
       reset_row(i, agent_ref, agent_pos);
-      arrays.position[k] = agent_pos;
+      arrays.position[rk] = agent_pos;
       replan = true;
       found = check_row(i);
     }
@@ -404,8 +419,10 @@ struct CorridorNavigator::Impl {
   // moves to the nearest polygon too.
   void renumber(int i, const std::vector<dtPolyRef>& path) {
     const std::size_t k = static_cast<std::size_t>(i);
+    const int r = row_of(i);
+    const auto rk = static_cast<std::size_t>(r);
     NavAgent& a = agents[k];
-    std::int32_t* row = rows.row(i);
+    std::int32_t* row = rows.row(r);
     int valid = 0;
     for (; valid < static_cast<int>(path.size()); ++valid) {
       const int p = polygons().index_of(path[static_cast<std::size_t>(valid)]);
@@ -413,11 +430,11 @@ struct CorridorNavigator::Impl {
         break;
       row[valid] = p;
     }
-    rows.size[k] = valid;
-    rows.corner_count[k] = 0; // its corners' polygons were numbered the old way
+    rows.size[rk] = valid;
+    rows.corner_count[rk] = 0; // its corners' polygons were numbered the old way
     link_ahead[k] = 0;
-    rows.wrote(i);
-    if (arrays.mode[k] == kAgentInactive)
+    rows.wrote(r);
+    if (arrays.mode[rk] == kAgentInactive)
       return; // removed: nothing to place or plan
     bool replan = valid < static_cast<int>(path.size());
     if (a.target_ref != 0 && polygons().index_of(a.target_ref) < 0) {
@@ -428,12 +445,12 @@ struct CorridorNavigator::Impl {
       replan = true;
     }
     if (a.state == TargetState::Velocity)
-      rows.set_goal(i, -1);
+      rows.set_goal(r, -1);
     else
-      rows.set_goal(i, a.target_ref != 0 ? polygons().index_of(a.target_ref) : -1, a.target_pos);
+      rows.set_goal(r, a.target_ref != 0 ? polygons().index_of(a.target_ref) : -1, a.target_pos);
     if (valid == 0) {
       // Where it stands (or, crossing a link, where the link lands) is gone.
-      const glm::vec3 from = on_link[k] ? a.link.end : arrays.position[k];
+      const glm::vec3 from = on_link[k] ? a.link.end : arrays.position[rk];
       dtPolyRef ref = 0;
       float nearest[3];
       glm::vec3 ext = navmesh.placement_extents();
@@ -444,12 +461,12 @@ struct CorridorNavigator::Impl {
         const glm::vec3 placed{nearest[0], nearest[1], nearest[2]};
         reset_row(i, ref, placed);
         if (!on_link[k])
-          arrays.position[k] = placed;
+          arrays.position[rk] = placed;
       }
     } else if (replan) {
       const dtPolyRef last = polygons().ref_of(row[valid - 1]);
-      if (const auto end = nearest_in(last, rows.target[k]))
-        rows.target[k] = *end;
+      if (const auto end = nearest_in(last, rows.target[rk]))
+        rows.target[rk] = *end;
     }
     if (a.state == TargetState::Failed && a.target_ref != 0)
       replan = true; // the way may be open now
@@ -504,7 +521,7 @@ struct CorridorNavigator::Impl {
     result.path.resize(static_cast<std::size_t>(options.max_path_polys));
     int count = 0;
     const dtStatus status = q.findPath(
-        first_polygon(i), a.target_ref, &rows.position[static_cast<std::size_t>(i)].x,
+        first_polygon(i), a.target_ref, &rows.position[static_cast<std::size_t>(row_of(i))].x,
         &a.target_pos.x, &filter, result.path.data(), &count, options.max_path_polys - 1);
     if (dtStatusFailed(status) || count == 0)
       return result;
@@ -748,7 +765,7 @@ struct CorridorNavigator::Impl {
     for (int i = 0; i < static_cast<int>(agents.size()); ++i) {
       NavAgent& a = agents[static_cast<std::size_t>(i)];
       if (a.state != TargetState::Valid ||
-          arrays.mode[static_cast<std::size_t>(i)] == kAgentInactive)
+          arrays.mode[static_cast<std::size_t>(row_of(i))] == kAgentInactive)
         continue;
       a.topology_time += dt;
       if (a.topology_time >= options.topology_optimization_interval)
@@ -784,10 +801,10 @@ struct CorridorNavigator::Impl {
   // mode and desired speed; its preferred velocity stays zero unless it follows a corridor.
   void prepare_following(int i) {
     const NavAgent& a = agents[static_cast<std::size_t>(i)];
-    const std::size_t k = static_cast<std::size_t>(i);
+    const std::size_t k = static_cast<std::size_t>(row_of(i)); // the arrays' and corridors' row
     if (arrays.mode[k] == kAgentInactive)
       return;
-    if (on_link[k]) {
+    if (on_link[static_cast<std::size_t>(i)]) {
       // Moved along its link by advance_links; at rest to the kernels, no corridor phase.
       arrays.mode[k] = kAgentOnLink;
       arrays.desired_speed[k] = 0.0f;
@@ -818,27 +835,31 @@ struct CorridorNavigator::Impl {
         (own_filter(i) ? kCorridorOwnFilter : 0) | (from_tree ? kCorridorFromTree : 0));
   }
 
-  // follow_corridor's part for an agent it flagged, with Detour where the tables cannot answer:
-  // the corners (then the rest of the part, shortcut_and_steer, as the body does it), or the
-  // shortcut alone.
-  void answer_following(int i, const AgentView& view) {
-    answer_following_row(i, view);
+  // follow_corridor's part for the agent in row `r`, which it flagged, with Detour where the
+  // tables cannot answer: the corners (then the rest of the part, shortcut_and_steer, as the
+  // body does it), or the shortcut alone.
+  void answer_following(int r, const AgentView& view) {
+    const int i = arrays.id_of(r);
+    answer_following_row(i, r, view);
     // Only the host's Detour answers find a link's start among the corners: the tables ask at
     // a link.
-    const std::size_t k = static_cast<std::size_t>(i);
-    const int n = rows.corner_count[k];
-    link_ahead[k] = n > 0 && (rows.corner_flags[k * static_cast<std::size_t>(rows.corner_capacity) +
-                                                static_cast<std::size_t>(n - 1)] &
-                              DT_STRAIGHTPATH_OFFMESH_CONNECTION) != 0;
+    const auto rk = static_cast<std::size_t>(r);
+    const int n = rows.corner_count[rk];
+    link_ahead[static_cast<std::size_t>(i)] =
+        n > 0 && (rows.corner_flags[rk * static_cast<std::size_t>(rows.corner_capacity) +
+                                    static_cast<std::size_t>(n - 1)] &
+                  DT_STRAIGHTPATH_OFFMESH_CONNECTION) != 0;
   }
 
-  void answer_following_row(int i, const AgentView& view) {
-    const std::size_t k = static_cast<std::size_t>(i);
+  // The kernel bodies below (shortcut_and_steer, steer_along_corridor) take the row; the
+  // navigator's own (corners_with_detour, shortcut_with_detour) the agent.
+  void answer_following_row(int i, int r, const AgentView& view) {
+    const auto k = static_cast<std::size_t>(r);
     const std::uint8_t asked = rows.state[k] & kCorridorAskBits;
     rows.state[k] &= static_cast<std::uint8_t>(~kCorridorAskBits);
-    rows.wrote(i); // corners, shortcut, preferred velocity: the phase fetched the row
+    rows.wrote(r); // corners, shortcut, preferred velocity: the phase fetched the row
     const CorridorView corridors = rows.view();
-    CornerBuffer corners = corridors.corners(i);
+    CornerBuffer corners = corridors.corners(r);
     const float range_factor = options.path_optimization_range_factor;
     const SteeringRow steering{arrays.preferred_velocity.data(), arrays.corridor_direction.data()};
     if ((asked & kCorridorAskCorners) && own_filter(i)) {
@@ -847,13 +868,13 @@ struct CorridorNavigator::Impl {
       rows.corner_count[k] = n;
       if (n > 0)
         shortcut_with_detour(i, &corners.verts[std::min(1, n - 1) * 3],
-                             range_factor * view.radius[i]);
-      steer_along_corridor(i, tables, corridors, view, steering, n);
+                             range_factor * view.radius[r]);
+      steer_along_corridor(r, tables, corridors, view, steering, n);
       return;
     }
     if (asked & kCorridorAskCorners) {
       const int n = corners_with_detour(i, corners);
-      if (shortcut_and_steer(i, tables, corridors, view, steering, range_factor, n))
+      if (shortcut_and_steer(r, tables, corridors, view, steering, range_factor, n))
         return;
     }
     if (asked & (kCorridorAskCorners | kCorridorAskVisibility)) {
@@ -862,9 +883,9 @@ struct CorridorNavigator::Impl {
       // corners' answer above has just done it): an executor that holds the rows on its device
       // computed it there, and uploads the host's with the row.
       if (!(asked & kCorridorAskCorners))
-        steer_along_corridor(i, tables, corridors, view, steering, n);
+        steer_along_corridor(r, tables, corridors, view, steering, n);
       shortcut_with_detour(i, &corners.verts[std::min(1, n - 1) * 3],
-                           range_factor * view.radius[i]);
+                           range_factor * view.radius[r]);
     }
   }
 
@@ -884,16 +905,17 @@ struct CorridorNavigator::Impl {
     fetch(candidates);
     for (const int i : candidates) {
       const auto k = static_cast<std::size_t>(i);
+      const auto rk = static_cast<std::size_t>(row_of(i));
       link_ahead[k] = 0;
       NavAgent& a = agents[k];
-      const int n = rows.corner_count[k];
-      if (arrays.mode[k] == kAgentInactive || on_link[k] || a.state != TargetState::Valid || n <= 0)
+      const int n = rows.corner_count[rk];
+      if (arrays.mode[rk] == kAgentInactive || on_link[k] || a.state != TargetState::Valid || n <= 0)
         continue;
       const std::size_t last =
-          k * static_cast<std::size_t>(rows.corner_capacity) + static_cast<std::size_t>(n - 1);
+          rk * static_cast<std::size_t>(rows.corner_capacity) + static_cast<std::size_t>(n - 1);
       const glm::vec3 corner = rows.corner_verts[last];
-      const glm::vec3 at = arrays.position[k];
-      const float reach = 2.25f * arrays.radius[k];
+      const glm::vec3 at = arrays.position[rk];
+      const float reach = 2.25f * arrays.radius[rk];
       const float dx = corner.x - at.x, dz = corner.z - at.z;
       if (!(rows.corner_flags[last] & DT_STRAIGHTPATH_OFFMESH_CONNECTION) ||
           !(dx * dx + dz * dz < reach * reach) || rows.corner_polys[last] < 0)
@@ -919,15 +941,16 @@ struct CorridorNavigator::Impl {
       if (!on_link[k])
         continue;
       LinkCrossing& link = agents[k].link;
+      const auto rk = static_cast<std::size_t>(row_of(static_cast<int>(k)));
       link.time += dt;
-      if (arrays.mode[k] == kAgentInactive || link.time > link.duration) {
+      if (arrays.mode[rk] == kAgentInactive || link.time > link.duration) {
         on_link[k] = 0;
-        if (arrays.mode[k] != kAgentInactive)
-          arrays.position[k] = link.end; // where its corridor starts
+        if (arrays.mode[rk] != kAgentInactive)
+          arrays.position[rk] = link.end; // where its corridor starts
         continue;
       }
       const float ta = link.duration * 0.15f;
-      arrays.position[k] = link.time < ta
+      arrays.position[rk] = link.time < ta
                                ? lerp(link.from, link.start, tween(link.time, 0.0f, ta))
                                : lerp(link.start, link.end, tween(link.time, ta, link.duration));
     }
@@ -958,11 +981,12 @@ struct CorridorNavigator::Impl {
     store(i, corridor);
   }
 
-  // move_corridor_of_agent's part for an agent it flagged: Detour's moveAlongSurface, then the
-  // end of the move as the body does it. Adds the distance the agent was put back to
-  // `corrections`.
-  void answer_move(int i, NavmeshCorrections& corrections) {
-    const std::size_t k = static_cast<std::size_t>(i);
+  // move_corridor_of_agent's part for the agent in row `r`, which it flagged: Detour's
+  // moveAlongSurface, then the end of the move as the body does it. Adds the distance the agent
+  // was put back to `corrections`.
+  void answer_move(int r, NavmeshCorrections& corrections) {
+    const int i = arrays.id_of(r);
+    const auto k = static_cast<std::size_t>(r);
     rows.state[k] &= static_cast<std::uint8_t>(~kCorridorAskMove);
     dtPathCorridor& corridor = load(i);
     if (own_filter(i))
@@ -971,7 +995,7 @@ struct CorridorNavigator::Impl {
       move_corridor_position(corridor, &arrays.position[k].x, rows.capacity, shapes, query(),
                              navmesh.filter());
     store(i, corridor);
-    corrections.add(finish_corridor_move(i, rows.view(), tree_pool.view(), arrays.position[k]),
+    corrections.add(finish_corridor_move(r, rows.view(), tree_pool.view(), arrays.position[k]),
                     arrays.radius[k]);
   }
 };
@@ -1022,7 +1046,9 @@ CorridorNavigator::~CorridorNavigator() = default;
 
 bool CorridorNavigator::add_agent(int index, float max_speed, int filter_type) {
   AgentArrays& arrays = impl_->arrays;
-  if (static_cast<std::size_t>(index) != impl_->agents.size() || arrays.corridors.count() != index)
+  // Its corridor row is appended as its agent row was: both the last row, `index`.
+  if (static_cast<std::size_t>(index) != impl_->agents.size() ||
+      arrays.corridors.count() != index || arrays.row_of(index) != index)
     throw std::logic_error("CorridorNavigator: agents must be added in index order");
   NavAgent& a = impl_->agents.emplace_back();
   impl_->on_link.push_back(0);
@@ -1059,13 +1085,13 @@ void CorridorNavigator::set_target(int index, const glm::vec3& goal) {
   if (!ref) {
     // An empty navmesh: nothing to walk to (reported as unreachable by the metrics).
     a.target_ref = 0;
-    impl_->rows.set_goal(index, -1);
+    impl_->rows.set_goal(impl_->row_of(index), -1);
     a.state = TargetState::Failed;
     return;
   }
   a.target_ref = ref;
   a.target_pos = nearest;
-  impl_->rows.set_goal(index, impl_->polygons().index_of(ref), nearest);
+  impl_->rows.set_goal(impl_->row_of(index), impl_->polygons().index_of(ref), nearest);
   a.state = TargetState::WaitingForPath;
   impl_->enqueue(index);
 }
@@ -1074,10 +1100,11 @@ void CorridorNavigator::clear_target(int index) {
   NavAgent& a = impl_->agents.at(static_cast<std::size_t>(index));
   a.state = TargetState::None;
   a.target_ref = 0;
-  impl_->rows.set_goal(index, -1);
+  const int row = impl_->row_of(index);
+  impl_->rows.set_goal(row, -1);
   // Also in the middle of a step (an agent frozen after a fault): the corridor move then
   // shrinks its corridor to the polygon it stands on.
-  impl_->rows.state[static_cast<std::size_t>(index)] &=
+  impl_->rows.state[static_cast<std::size_t>(row)] &=
       static_cast<std::uint8_t>(~(kCorridorFollow | kCorridorKeepPath));
 }
 
@@ -1128,7 +1155,7 @@ bool CorridorNavigator::move_agent(int index, const glm::vec3& position) {
   impl_->link_ahead[static_cast<std::size_t>(index)] = 0;
   const glm::vec3 placed{nearest[0], nearest[1], nearest[2]};
   impl_->reset_row(index, ref, placed);
-  impl_->arrays.position[static_cast<std::size_t>(index)] = placed;
+  impl_->arrays.position[static_cast<std::size_t>(impl_->row_of(index))] = placed;
   if (a.state != TargetState::None && a.target_ref != 0) {
     a.replan_time = 0.0f;
     a.topology_time = 0.0f;
@@ -1155,7 +1182,7 @@ bool CorridorNavigator::move_target(int index, const glm::vec3& target) {
     const float* end = corridor.getTarget();
     a.target_pos = {end[0], end[1], end[2]};
     a.target_ref = corridor.getLastPoly();
-    m.rows.set_goal(index, m.polygons().index_of(a.target_ref), a.target_pos);
+    m.rows.set_goal(m.row_of(index), m.polygons().index_of(a.target_ref), a.target_pos);
     const float dx = end[0] - target.x, dz = end[2] - target.z;
     reached = dx * dx + dz * dz <= 1e-4f;
   });
@@ -1164,11 +1191,6 @@ bool CorridorNavigator::move_target(int index, const glm::vec3& target) {
 
 void CorridorNavigator::plan(float dt, StageTimes& times) {
   Impl& m = *impl_;
-  // Stage 1 of docs/distributed-model.md, "Memory per rank", is under way: the host still reads
-  // the rows by agent id.
-  if (!m.arrays.agent_id.empty())
-    throw std::logic_error("CorridorNavigator: the agents' rows were reordered "
-                           "(AgentArrays::reorder_rows), and the navigator reads them by agent id");
   m.arena.execute([&] {
     {
       ScopedStage stage(times, "corridors");
@@ -1180,8 +1202,8 @@ void CorridorNavigator::plan(float dt, StageTimes& times) {
       // invalid, and of the agents Detour checks on the host. A path near its end needs only
       // the finding (every agent still waiting for its first path has one).
       std::vector<std::int32_t> found;
-      for (int i = 0; i < m.rows.count(); ++i)
-        if ((m.rows.checks[static_cast<std::size_t>(i)] &
+      for (int i = 0; i < static_cast<int>(m.agents.size()); ++i)
+        if ((m.rows.checks[static_cast<std::size_t>(m.row_of(i))] &
              (kCorridorStartInvalid | kCorridorAheadInvalid)) != 0 ||
             m.own_filter(i))
           found.push_back(i);
@@ -1274,9 +1296,9 @@ std::vector<PathCorner> CorridorNavigator::corners(int index) const {
   const std::int32_t which[] = {index};
   impl_->fetch(which);
   const CorridorArrays& rows = impl_->rows;
-  const auto i = static_cast<std::size_t>(index);
-  const auto first = i * static_cast<std::size_t>(rows.corner_capacity);
-  const auto count = static_cast<std::size_t>(rows.corner_count.at(i));
+  const auto row = static_cast<std::size_t>(impl_->row_of(index));
+  const auto first = row * static_cast<std::size_t>(rows.corner_capacity);
+  const auto count = static_cast<std::size_t>(rows.corner_count.at(row));
   std::vector<PathCorner> corners;
   for (std::size_t c = 0; c < count; ++c)
     corners.push_back({rows.corner_verts[first + c], rows.corner_flags[first + c]});
@@ -1315,8 +1337,9 @@ void CorridorNavigator::save(ArchiveWriter& out) const {
   out.put(static_cast<std::uint64_t>(m.agents.size()));
   for (std::size_t k = 0; k < m.agents.size(); ++k) {
     const int i = static_cast<int>(k);
-    out.put(m.rows.position[k]);
-    out.put(m.rows.target[k]);
+    const auto row = static_cast<std::size_t>(m.row_of(i));
+    out.put(m.rows.position[row]);
+    out.put(m.rows.target[row]);
     out.put(m.path_of(i)); // fetched above
     kNavAgentFields(out, m.agents[k]);
   }
@@ -1357,27 +1380,28 @@ void CorridorNavigator::restore(ArchiveReader& in) {
   m.link_ahead.resize(count, 0);
   std::vector<dtPolyRef> path;
   for (std::size_t k = 0; k < count; ++k) {
-    m.rows.position[k] = in.get<glm::vec3>();
-    m.rows.target[k] = in.get<glm::vec3>();
+    const int r = m.row_of(static_cast<int>(k));
+    const auto rk = static_cast<std::size_t>(r);
+    m.rows.position[rk] = in.get<glm::vec3>();
+    m.rows.target[rk] = in.get<glm::vec3>();
     in.get(path);
     if (path.size() == 1 && path[0] == 0)
       path.clear(); // older builds' way to write an agent on no polygon
     if (path.size() >= static_cast<std::size_t>(m.options.max_path_polys))
       in.fail("a corridor is longer than the corridor capacity");
-    std::int32_t* row = m.rows.row(static_cast<int>(k));
+    std::int32_t* row = m.rows.row(r);
     for (std::size_t p = 0; p < path.size(); ++p) {
       row[p] = m.polygons().index_of(path[p]);
       if (row[p] < 0)
         in.fail("a corridor names a polygon the navmesh does not have");
     }
-    m.rows.size[k] = static_cast<std::int32_t>(path.size());
+    m.rows.size[rk] = static_cast<std::int32_t>(path.size());
     kNavAgentFields(in, m.agents[k]);
     if (const std::string problem = query_filter_type_problem(m.agents[k].filter); !problem.empty())
       in.fail("an agent's query filter " + problem);
     const dtPolyRef goal = m.agents[k].target_ref;
-    m.rows.set_goal(static_cast<int>(k), goal ? m.polygons().index_of(goal) : -1,
-                    m.agents[k].target_pos);
-    m.rows.wrote(static_cast<int>(k)); // the executor's copy is stale
+    m.rows.set_goal(r, goal ? m.polygons().index_of(goal) : -1, m.agents[k].target_pos);
+    m.rows.wrote(r); // the executor's copy is stale
   }
   in.get(m.on_link);
   in.expect(m.on_link.size(), count, "the on-link flags' count");

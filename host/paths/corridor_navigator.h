@@ -47,8 +47,10 @@ class CorridorNavigator {
 public:
   /// Works on `arrays` (which must outlive it): their corridor rows, positions, modes and the
   /// steering inputs it writes. It reads a row only after `fetch` made it current, and the
-  /// path queue's start polygons through `fetch_starts`; without them, the host's rows are
-  /// taken to be the rows.
+  /// path queue's start polygons through `fetch_starts` (both given rows); without them, the
+  /// host's rows are taken to be the rows. Its calls name agents by id, and it keeps its own
+  /// state by id: it finds an agent's row through AgentArrays::row_of, so the rows may be
+  /// reordered between steps (AgentArrays::reorder_rows, every corridor row fetched first).
   CorridorNavigator(const NavMesh& navmesh, const SolverOptions& options, tbb::task_arena& arena,
                     AgentArrays& arrays, CorridorRowFetch fetch = {},
                     CorridorStartFetch fetch_starts = {});

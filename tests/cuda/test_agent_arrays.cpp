@@ -55,6 +55,9 @@ TEST(AgentArrays, ReorderedRowsCarryEveryColumnAndTheRowsTheyName) {
   const std::uint64_t layout = arrays.layout_version;
   arrays.reorder_rows({2, 0, 1}); // rows now hold agents 2, 0, 1
   EXPECT_EQ(arrays.agent_id, (std::vector<std::int32_t>{2, 0, 1}));
+  // And where each agent is: agent 0 in row 1, agent 1 in row 2, agent 2 in row 0.
+  EXPECT_EQ(arrays.agent_row, (std::vector<std::int32_t>{1, 2, 0}));
+  EXPECT_EQ(arrays.rows_of(std::vector<std::int32_t>{2, 1}), (std::vector<std::int32_t>{0, 2}));
   EXPECT_GT(arrays.layout_version, layout);
   EXPECT_EQ(arrays.position[0].x, 2.0f);
   EXPECT_EQ(arrays.radius[1], 0.3f);
@@ -79,6 +82,9 @@ TEST(AgentArrays, ReorderedRowsCarryEveryColumnAndTheRowsTheyName) {
   arrays.reorder_rows({2, 1, 0});
   EXPECT_EQ(arrays.append({5.0f, 0.0f, 0.0f}, 0.3f, 2.0f, 8.0f, 3.6f, 2.0f, 0), 3);
   EXPECT_EQ(arrays.agent_id, (std::vector<std::int32_t>{2, 1, 0, 3}));
+  EXPECT_EQ(arrays.agent_row, (std::vector<std::int32_t>{2, 1, 0, 3}));
+  for (int row = 0; row < arrays.count(); ++row)
+    EXPECT_EQ(arrays.row_of(arrays.id_of(row)), row);
 }
 
 TEST(AgentArrays, ReorderingRefusesWhatIsNoPermutationOfTheRows) {
@@ -89,6 +95,8 @@ TEST(AgentArrays, ReorderingRefusesWhatIsNoPermutationOfTheRows) {
     EXPECT_THROW(arrays.reorder_rows(order), std::invalid_argument);
     EXPECT_EQ(arrays.position, before.position);
     EXPECT_TRUE(arrays.agent_id.empty());
+    EXPECT_TRUE(arrays.agent_row.empty());
+    EXPECT_EQ(arrays.row_of(2), 2);
   }
   // Corridor rows move with the agents' only as one per agent.
   arrays.corridors.capacity = 4;

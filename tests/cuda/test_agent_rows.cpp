@@ -12,6 +12,7 @@
 #include "cuda/core/executor.h"
 #include "host/paths/corridor_navigator.h"
 #include "host/paths/path_tree_pool.h"
+#include "tests/support/agent_row_order.h"
 #include "tests/support/executor_stages.h"
 #include "tests/support/partly_asking_tables.h"
 #include "tests/support/pillar_field.h"
@@ -36,7 +37,9 @@
 namespace crowd {
 namespace {
 
+using test::in_id_order;
 using test::RandomCrowd;
+using test::shuffled_rows;
 
 /// One agent of `params` at `at` (x, z), heading for `goal`.
 void add_agent(RandomCrowd& crowd, glm::vec2 at, glm::vec2 goal, const AvoidanceParams& params) {
@@ -69,23 +72,6 @@ RandomCrowd crowd_with_ties(int random_agents) {
     add_agent(crowd, spot, {35.0f, 35.0f}, params);
   }
   return crowd;
-}
-
-/// A random order of the rows of `arrays`.
-std::vector<std::int32_t> shuffled_rows(const AgentArrays& arrays, std::mt19937& rng) {
-  std::vector<std::int32_t> order(static_cast<std::size_t>(arrays.count()));
-  std::iota(order.begin(), order.end(), 0);
-  std::shuffle(order.begin(), order.end(), rng);
-  return order;
-}
-
-/// `arrays` with every agent back in the row of its id.
-AgentArrays in_id_order(AgentArrays arrays) {
-  std::vector<std::int32_t> order(static_cast<std::size_t>(arrays.count()));
-  for (int row = 0; row < arrays.count(); ++row)
-    order[static_cast<std::size_t>(arrays.id_of(row))] = row;
-  arrays.reorder_rows(order);
-  return arrays;
 }
 
 /// `steps` steps of the crowd with ties on `in_order` (rows in id order) and on `shuffled` (its

@@ -12,9 +12,7 @@
 
 #include <cstring>
 #include <gtest/gtest.h>
-#include <numeric>
 #include <oneapi/tbb/task_arena.h>
-#include <stdexcept>
 #include <vector>
 
 namespace crowd {
@@ -136,17 +134,6 @@ TEST_P(NavigatorAnswers, MovesTheTablesCannotMakeComeFromDetour) {
   EXPECT_EQ(by_detour.count, by_tables.count);
   EXPECT_EQ(by_detour.max_distance, by_tables.max_distance);
   EXPECT_GT(by_tables.count, 0) << "some agents wanted to walk into pillars";
-}
-
-// The kernel stages and the corridor phases give an agent the same result whatever row it is in
-// (AgentArrays::reorder_rows), but the navigator still reads the rows by agent id: it refuses
-// reordered rows rather than read another agent's (docs/distributed-model.md, stage 1).
-TEST_P(NavigatorAnswers, RefusesRowsReorderedWhileItReadsThemByAgentId) {
-  std::vector<std::int32_t> reversed(static_cast<std::size_t>(arrays.count()));
-  std::iota(reversed.rbegin(), reversed.rend(), 0);
-  arrays.reorder_rows(reversed);
-  StageTimes times;
-  EXPECT_THROW(navigator->plan(0.1f, times), std::logic_error);
 }
 
 // Where the rows live in device memory, every row the navigator fetches crosses the bus. While
