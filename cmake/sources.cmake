@@ -276,6 +276,7 @@ set(CROWD_TEST_SOURCES
   host/sim/test_crowd_obstacles.cpp
   host/sim/test_crowd_query_filters.cpp
   host/sim/test_crowd_solver.cpp
+  host/sim/test_crowd_solver_rows.cpp
   host/sim/test_obstacle_events.cpp
   host/sim/test_off_mesh_links.cpp
   host/sim/test_periodic_wrap.cpp

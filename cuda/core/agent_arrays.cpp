@@ -79,11 +79,19 @@ void AgentArrays::reorder_rows(const std::vector<std::int32_t>& order) {
     follow_rows(*column, *new_row);
   if (with_corridors)
     corridors.reorder_rows(order, *new_row);
+  ++layout_version;
+  bool rows_are_ids = true;
+  for (std::size_t r = 0; r < n && rows_are_ids; ++r)
+    rows_are_ids = ids[r] == static_cast<std::int32_t>(r);
+  if (rows_are_ids) { // back in id order: as arrays never reordered
+    agent_id.clear();
+    agent_row.clear();
+    return;
+  }
   agent_row.assign(n, 0);
   for (std::size_t r = 0; r < n; ++r)
     agent_row[static_cast<std::size_t>(ids[r])] = static_cast<std::int32_t>(r);
   agent_id = std::move(ids);
-  ++layout_version;
 }
 
 std::vector<std::int32_t> AgentArrays::rows_of(std::span<const std::int32_t> ids) const {

@@ -72,7 +72,8 @@ struct AgentArrays {
   std::vector<std::int32_t> rows_of(std::span<const std::int32_t> ids) const;
 
   /// Calls f(column, elements per row) for every per-row column but agent_id and agent_row
-  /// (which may be empty) and the corridors: the one list that reserve, reorder_rows and memory_bytes walk.
+  /// (which may be empty) and the corridors: the one list that reserve, reorder_rows and
+  /// memory_bytes walk.
   template <class F> void for_each_column(F&& f) { each_column(*this, f); }
   template <class F> void for_each_column(F&& f) const { each_column(*this, f); }
 
@@ -84,11 +85,13 @@ struct AgentArrays {
   /// Moves the rows so that row r holds what row order[r] held (`order` a permutation of the
   /// rows), the fields that hold rows (neighbour, collider and standoff partner) following their
   /// agents, the corridor rows with them (CorridorArrays::reorder_rows: `asked` follows too), and
-  /// agent_id saying whose each row is (agent_row where each agent is). The kernel stages and the corridor phases then give every
-  /// agent the same result, bit for bit, as in the rows before (tests/cuda/test_agent_rows.cpp).
-  /// Throws std::invalid_argument when `order` is no permutation of the rows or the corridor rows
-  /// are not one per agent (none is fine), std::logic_error when an executor holds corridor rows
-  /// the host does not (CorridorArrays::held); the arrays are then as they were.
+  /// agent_id saying whose each row is (agent_row where each agent is; both empty again when
+  /// every agent is back in the row of its id). The kernel stages and the corridor phases then give
+  /// every agent the same result, bit for bit, as in the rows before
+  /// (tests/cuda/test_agent_rows.cpp). Throws std::invalid_argument when `order` is no permutation
+  /// of the rows or the corridor rows are not one per agent (none is fine), std::logic_error when
+  /// an executor holds corridor rows the host does not (CorridorArrays::held); the arrays are then
+  /// as they were.
   void reorder_rows(const std::vector<std::int32_t>& order);
 
   /// Appends one agent with zero velocity and no standoff; returns its index (its row, and its

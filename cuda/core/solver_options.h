@@ -59,6 +59,13 @@ struct SolverOptions {
   float standoff_turn_degrees = 45.0f;
   float standoff_horizon_scale = 0.4f;
   float standoff_keep_degrees = 40.0f;
+  /// Steps between sorts of the agents' rows by neighbour-grid cell (CrowdSolver::sort_rows),
+  /// so that agents near each other sit near each other in memory; 0 (the default): the rows
+  /// stay in the order the agents entered. No output depends on the order
+  /// (tests/host/sim/test_crowd_solver_rows.cpp): the solver reads its rows by agent id, the way
+  /// to a rank holding rows of its own (docs/distributed-model.md, "Memory per rank"). On the
+  /// CPU bench scene it costs more than it saves (measured there), so no command sets it.
+  int row_sort_interval = 0;
   int threads = 0; ///< Worker threads for the CPU stages; 0 = all cores.
 };
 

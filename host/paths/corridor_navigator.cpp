@@ -329,9 +329,7 @@ struct CorridorNavigator::Impl {
       path[p] = polygons().ref_of(row[p]);
     return path;
   }
-  dtPolyRef first_polygon(int i) const {
-    return ref_of_row_polygon(rows.first_polygon(row_of(i)));
-  }
+  dtPolyRef first_polygon(int i) const { return ref_of_row_polygon(rows.first_polygon(row_of(i))); }
   /// A row's dense polygon index as Detour's reference; 0 for none (-1).
   dtPolyRef ref_of_row_polygon(std::int32_t polygon) const {
     return polygon >= 0 ? polygons().ref_of(polygon) : 0;
@@ -909,7 +907,8 @@ struct CorridorNavigator::Impl {
       link_ahead[k] = 0;
       NavAgent& a = agents[k];
       const int n = rows.corner_count[rk];
-      if (arrays.mode[rk] == kAgentInactive || on_link[k] || a.state != TargetState::Valid || n <= 0)
+      if (arrays.mode[rk] == kAgentInactive || on_link[k] || a.state != TargetState::Valid ||
+          n <= 0)
         continue;
       const std::size_t last =
           rk * static_cast<std::size_t>(rows.corner_capacity) + static_cast<std::size_t>(n - 1);
@@ -951,8 +950,8 @@ struct CorridorNavigator::Impl {
       }
       const float ta = link.duration * 0.15f;
       arrays.position[rk] = link.time < ta
-                               ? lerp(link.from, link.start, tween(link.time, 0.0f, ta))
-                               : lerp(link.start, link.end, tween(link.time, ta, link.duration));
+                                ? lerp(link.from, link.start, tween(link.time, 0.0f, ta))
+                                : lerp(link.start, link.end, tween(link.time, ta, link.duration));
     }
   }
 

@@ -80,13 +80,15 @@ AgentDebugView inspect_agent(const AgentArrays& a, const CorridorNavigator& navi
                              int id) {
   AgentDebugView view;
   view.agent = id;
-  const auto i = static_cast<std::size_t>(id);
+  // The neighbour and collider lists name rows; the view names agents (AgentArrays::id_of).
+  const int row = a.row_of(id);
+  const auto i = static_cast<std::size_t>(row);
   if (a.mode[i] == kAgentInactive)
     return view;
   const auto row_k = i * static_cast<std::size_t>(a.max_neighbors);
   const auto row_s = i * static_cast<std::size_t>(a.max_segments);
   for (int t = 0; t < a.neighbor_count[i]; ++t)
-    view.neighbours.push_back(a.neighbor_index[row_k + static_cast<std::size_t>(t)]);
+    view.neighbours.push_back(a.id_of(a.neighbor_index[row_k + static_cast<std::size_t>(t)]));
   for (int t = 0; t < a.segment_count[i]; ++t)
     view.wall_segments.push_back(a.segment[row_s + static_cast<std::size_t>(t)]);
   view.corridor = corridor_outlines(navmesh, navigator.corridor(id));
@@ -97,7 +99,7 @@ AgentDebugView inspect_agent(const AgentArrays& a, const CorridorNavigator& navi
   if (ttc) {
     view.ttc_state = a.ttc_state[i];
     for (int t = 0; t < view.ttc_state.collider_count; ++t)
-      view.colliders.push_back(a.collider_index[row_k + static_cast<std::size_t>(t)]);
+      view.colliders.push_back(a.id_of(a.collider_index[row_k + static_cast<std::size_t>(t)]));
     // As ttc_choose_velocity tests its clocks: a forced passage first, else the stop clock.
     view.forced = ttc_clock_running(view.ttc_state.force_time, dt);
     view.stopped = !view.forced && ttc_clock_running(view.ttc_state.stop_time, dt);
@@ -110,7 +112,7 @@ AgentDebugView inspect_agent(const AgentArrays& a, const CorridorNavigator& navi
   local.max_neighbors = a.max_neighbors;
   local.max_segments = a.max_segments;
   local.avoidance_params = {own_params};
-  std::vector<int> copied; // the index in `a` of each agent of `local`
+  std::vector<int> copied; // the row in `a` of each agent of `local`
   const auto local_index = [&](int j) {
     const auto found = std::find(copied.begin(), copied.end(), j);
     if (found != copied.end())
@@ -129,16 +131,16 @@ AgentDebugView inspect_agent(const AgentArrays& a, const CorridorNavigator& navi
     copied.push_back(j);
     return static_cast<std::int32_t>(k);
   };
-  local_index(id);
+  local_index(row);
   local.neighbor_count[0] = static_cast<std::int32_t>(view.neighbours.size());
   for (std::size_t k = 0; k < view.neighbours.size(); ++k)
-    local.neighbor_index[k] = local_index(view.neighbours[k]);
+    local.neighbor_index[k] = local_index(a.row_of(view.neighbours[k]));
   local.segment_count[0] = static_cast<std::int32_t>(view.wall_segments.size());
   std::copy(view.wall_segments.begin(), view.wall_segments.end(), local.segment.begin());
   if (ttc) {
     local.ttc_state[0] = view.ttc_state;
     for (std::size_t k = 0; k < view.colliders.size(); ++k)
-      local.collider_index[k] = local_index(view.colliders[k]);
+      local.collider_index[k] = local_index(a.row_of(view.colliders[k]));
   }
 
   // Its corridor row (fetched for view.corridor above), as local's row 0.

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <stdexcept>
 
 namespace crowd {
@@ -32,7 +33,8 @@ CrowdSolver::CrowdSolver(const NavMesh& navmesh, const SolverOptions& options,
       !(options_.standoff_wait > 0.0f) || !(options_.standoff_duration > 0.0f) ||
       !(options_.standoff_turn_degrees >= 0.0f && options_.standoff_turn_degrees <= 180.0f) ||
       !(options_.standoff_horizon_scale > 0.0f && options_.standoff_horizon_scale <= 1.0f) ||
-      !(options_.standoff_keep_degrees >= 0.0f && options_.standoff_keep_degrees <= 90.0f))
+      !(options_.standoff_keep_degrees >= 0.0f && options_.standoff_keep_degrees <= 90.0f) ||
+      options_.row_sort_interval < 0)
     throw std::invalid_argument("solver options out of range");
   arrays_.max_neighbors = options_.max_neighbors;
   arrays_.max_segments = options_.max_wall_segments;
@@ -98,9 +100,14 @@ int CrowdSolver::add_agent(const AgentSetup& setup) {
   const int id = arrays_.append(setup.position, p.radius, navmesh_.settings().agent_height,
                                 p.max_accel, p.query_range(), p.separation_weight,
                                 arrays_.avoidance_set_of(p.avoidance), standoff_side(p.standoff));
-  if (!navigator_->add_agent(id, p.max_speed, p.query_filter_type)) {
+  const bool placed = navigator_->add_agent(id, p.max_speed, p.query_filter_type);
+  if (!arrays_.agent_id.empty()) {
+    position_by_id_.push_back(arrays_.position[row_of(id)]);
+    velocity_by_id_.push_back(arrays_.velocity[row_of(id)]);
+  }
+  if (!placed) {
     // Keep ids dense: the agent exists but takes no part.
-    arrays_.mode[static_cast<std::size_t>(id)] = kAgentInactive;
+    arrays_.mode[row_of(id)] = kAgentInactive;
     throw std::runtime_error("agent " + std::to_string(id) + " (" + setup.json_path +
                              ") has no navmesh near its position");
   }
@@ -116,21 +123,22 @@ void CrowdSolver::reserve_agents(std::size_t agents) {
 }
 
 void CrowdSolver::remove_agent(int id) {
-  arrays_.mode.at(static_cast<std::size_t>(id)) = kAgentInactive;
-  arrays_.velocity[static_cast<std::size_t>(id)] = glm::vec2(0.0f);
+  arrays_.mode.at(row_of(id)) = kAgentInactive;
+  arrays_.velocity[row_of(id)] = glm::vec2(0.0f);
+  if (!velocity_by_id_.empty())
+    velocity_by_id_[static_cast<std::size_t>(id)] = glm::vec2(0.0f);
   navigator_->clear_target(id);
   ++arrays_.layout_version;
 }
 
 void CrowdSolver::set_goal(int id, const glm::vec3& goal) {
-  if (arrays_.mode.at(static_cast<std::size_t>(id)) == kAgentInactive ||
-      frozen_[static_cast<std::size_t>(id)])
+  if (arrays_.mode.at(row_of(id)) == kAgentInactive || frozen_[static_cast<std::size_t>(id)])
     return;
   navigator_->set_target(id, goal);
 }
 
 void CrowdSolver::set_agent_params(int id, const AgentParams& p) {
-  const std::size_t k = static_cast<std::size_t>(id);
+  const std::size_t k = row_of(id);
   if (arrays_.mode.at(k) == kAgentInactive)
     return;
   arrays_.radius[k] = p.radius;
@@ -146,38 +154,97 @@ void CrowdSolver::set_agent_params(int id, const AgentParams& p) {
 }
 
 bool CrowdSolver::move_goal(int id, const glm::vec3& goal) {
-  if (arrays_.mode.at(static_cast<std::size_t>(id)) == kAgentInactive ||
-      frozen_[static_cast<std::size_t>(id)])
+  if (arrays_.mode.at(row_of(id)) == kAgentInactive || frozen_[static_cast<std::size_t>(id)])
     return false;
   return navigator_->move_target(id, goal);
 }
 
 void CrowdSolver::stop_agent(int id) {
-  if (arrays_.mode.at(static_cast<std::size_t>(id)) == kAgentInactive)
+  if (arrays_.mode.at(row_of(id)) == kAgentInactive)
     return;
   navigator_->clear_target(id);
 }
 
 void CrowdSolver::set_velocity(int id, const glm::vec3& velocity) {
-  if (arrays_.mode.at(static_cast<std::size_t>(id)) == kAgentInactive)
+  if (arrays_.mode.at(row_of(id)) == kAgentInactive)
     return;
   navigator_->set_velocity(id, velocity);
 }
 
 glm::vec2 CrowdSolver::desired_velocity(int id) const {
-  executor_->read_back_desired_velocity(id);
-  return arrays_.desired_velocity.at(static_cast<std::size_t>(id));
+  executor_->read_back_desired_velocity(static_cast<int>(row_of(id)));
+  return arrays_.desired_velocity.at(row_of(id));
 }
 
 void CrowdSolver::move_agent(int id, const glm::vec3& position) {
-  if (arrays_.mode.at(static_cast<std::size_t>(id)) == kAgentInactive)
+  if (arrays_.mode.at(row_of(id)) == kAgentInactive)
     return;
   // Velocity and every kernel input stay; the position reaches the device with the next
   // step's inputs (StepInputs::Changed uploads positions).
   navigator_->move_agent(id, position);
+  if (!position_by_id_.empty())
+    position_by_id_[static_cast<std::size_t>(id)] = arrays_.position[row_of(id)];
+}
+
+void CrowdSolver::split_across_processes(AgentShare* share) {
+  if (share != nullptr && (options_.row_sort_interval > 0 || !arrays_.agent_id.empty()))
+    throw std::runtime_error("sorted agent rows (row_sort_interval) cannot be split across "
+                             "processes yet: the split names rows by agent id");
+  agent_share_ = share;
+  executor_->set_agent_share(share);
+  navigator_->set_agent_share(share);
+}
+
+void CrowdSolver::reorder_rows(const std::vector<std::int32_t>& order) {
+  if (agent_share_ != nullptr)
+    throw std::logic_error("CrowdSolver::reorder_rows: the step is split across processes, "
+                           "which name rows by agent id");
+  // The executor's copies of the corridor rows come to the host first; the other columns are
+  // the host's after a step (the ones it does not download are written before they are read,
+  // as after a checkpoint's restore), and the executor takes them all again (layout_version).
+  std::vector<std::int32_t> every(static_cast<std::size_t>(arrays_.count()));
+  std::iota(every.begin(), every.end(), 0);
+  executor_->fetch_corridor_rows(arrays_, every);
+  arrays_.reorder_rows(order);
+  gather_by_id();
+}
+
+void CrowdSolver::sort_rows() {
+  const GridSpec& grid = kernel_params_.agent_grid;
+  std::vector<std::pair<std::int32_t, std::int32_t>> by_cell(arrays_.position.size());
+  for (std::size_t row = 0; row < by_cell.size(); ++row) {
+    const glm::vec3& p = arrays_.position[row];
+    by_cell[row] = {grid.key(grid.cell_of({p.x, p.z})), arrays_.id_of(static_cast<int>(row))};
+  }
+  std::sort(by_cell.begin(), by_cell.end());
+  std::vector<std::int32_t> order(by_cell.size());
+  bool moved = false;
+  for (std::size_t r = 0; r < order.size(); ++r) {
+    order[r] = arrays_.row_of(by_cell[r].second);
+    moved = moved || order[r] != static_cast<std::int32_t>(r);
+  }
+  if (moved)
+    reorder_rows(order);
+}
+
+void CrowdSolver::gather_by_id() {
+  if (arrays_.agent_id.empty()) {
+    position_by_id_ = {};
+    velocity_by_id_ = {};
+    return;
+  }
+  const std::size_t n = arrays_.position.size();
+  position_by_id_.resize(n);
+  velocity_by_id_.resize(n);
+  for (std::size_t row = 0; row < n; ++row) {
+    const auto id = static_cast<std::size_t>(arrays_.agent_id[row]);
+    position_by_id_[id] = arrays_.position[row];
+    velocity_by_id_[id] = arrays_.velocity[row];
+  }
 }
 
 // One step, in the order of dtCrowd::update (DetourCrowd.cpp):
+//   0   every row_sort_interval steps, the rows sorted by place (sort_rows; ours, not Detour's);
 //   1-3 path validity (the executor's look-ahead over every corridor, then the host acting on
 //       what it found), budgeted path searches, topology optimisation (host);
 //   5   corners, visibility shortcut and steering toward the corners (executor), with Detour
@@ -190,6 +257,13 @@ void CrowdSolver::step(float dt) {
   stages_.clear();
   health_ = {};
   kernel_params_.dt = dt;
+  // Sorted as a step begins, not as one ends: between steps the executor's rows (what the debug
+  // view and desired_velocity read back) stay in the order of the host's.
+  if (options_.row_sort_interval > 0 && steps_ > 0 &&
+      steps_ % static_cast<std::uint64_t>(options_.row_sort_interval) == 0) {
+    ScopedStage stage(stages_, "sort_rows");
+    sort_rows();
+  }
   {
     ScopedStage stage(stages_, "paths");
     arena_.execute([&] { executor_->check_corridors(arrays_); });
@@ -214,12 +288,14 @@ void CrowdSolver::step(float dt) {
   health_.navmesh_corrections = corrections.count;
   health_.max_navmesh_correction = corrections.max_distance;
   health_.link_traversals = navigator_->links_taken();
+  ++steps_;
+  gather_by_id();
 }
 
 void CrowdSolver::freeze_faulted_agents() {
-  for (int i = 0; i < arrays_.count(); ++i) {
+  for (int i = 0; i < arrays_.count(); ++i) { // by id: new_faults in id order
     const std::size_t k = static_cast<std::size_t>(i);
-    const std::uint8_t faults = arrays_.status[k] & kFaultBits;
+    const std::uint8_t faults = arrays_.status[row_of(i)] & kFaultBits;
     if (!faults || frozen_[k])
       continue;
     // The kernels kept its last finite state; from now on it stands there, an obstacle to
@@ -235,7 +311,8 @@ void CrowdSolver::freeze_faulted_agents() {
 
 std::size_t CrowdSolver::host_memory_bytes() const {
   return arrays_.memory_bytes() + navigator_->memory_bytes() + walls_.memory_bytes() +
-         executor_->host_memory_bytes();
+         executor_->host_memory_bytes() + position_by_id_.capacity() * sizeof(glm::vec3) +
+         velocity_by_id_.capacity() * sizeof(glm::vec2);
 }
 
 std::size_t CrowdSolver::navmesh_table_bytes() const {
@@ -249,7 +326,16 @@ std::size_t CrowdSolver::navmesh_table_bytes() const {
 // before it reads it, so they change no trajectory. Reading them back first would also overwrite
 // what the host changed since the step (a removed agent's velocity, a moved agent's position).
 void CrowdSolver::save(ArchiveWriter& out) const {
-  save_agent_arrays(out, arrays_);
+  if (arrays_.agent_id.empty()) {
+    save_agent_arrays(out, arrays_);
+  } else {
+    // Saved in id order, as a run whose rows never moved: a copy without its corridor rows
+    // (the navigator saves those by id), put back in id order.
+    AgentArrays in_id_order = arrays_;
+    in_id_order.corridors = CorridorArrays{};
+    in_id_order.reorder_rows(arrays_.agent_row);
+    save_agent_arrays(out, in_id_order);
+  }
   navigator_->save(out);
   out.put(frozen_);
   out.put(max_query_range_);
@@ -264,6 +350,7 @@ void CrowdSolver::restore(ArchiveReader& in) {
   if (max_query_range_ > 0.0f)
     kernel_params_.agent_grid =
         make_grid_spec(ground_min(navmesh_), ground_max(navmesh_), max_query_range_);
+  gather_by_id(); // restored in id order
 }
 
 } // namespace crowd

@@ -10,9 +10,11 @@
 #include "host/paths/corridor_navigator.h"
 #include "host/sim/wall_grid_builder.h"
 
+#include <cstdint>
 #include <memory>
 #include <oneapi/tbb/task_arena.h>
 #include <string>
+#include <vector>
 
 namespace crowd {
 
@@ -57,13 +59,19 @@ public:
   void navmesh_changed() override;
   /// Executor::set_agent_share (both executors split), and the
   /// path trees of each step split alike (CorridorNavigator::set_agent_share).
-  void split_across_processes(AgentShare* share) override {
-    executor_->set_agent_share(share);
-    navigator_->set_agent_share(share);
-  }
+  /// Throws std::runtime_error where the rows are sorted (SolverOptions::row_sort_interval) or
+  /// were reordered: the split still names rows by agent id (docs/distributed-model.md).
+  void split_across_processes(AgentShare* share) override;
   void step(float dt) override;
-  std::span<const glm::vec3> positions() const override { return arrays_.position; }
-  std::span<const glm::vec2> velocities() const override { return arrays_.velocity; }
+  /// By id, whatever the rows' order.
+  std::span<const glm::vec3> positions() const override {
+    return arrays_.agent_id.empty() ? std::span<const glm::vec3>(arrays_.position)
+                                    : position_by_id_;
+  }
+  std::span<const glm::vec2> velocities() const override {
+    return arrays_.agent_id.empty() ? std::span<const glm::vec2>(arrays_.velocity)
+                                    : velocity_by_id_;
+  }
   std::span<const std::uint8_t> on_links() const override { return navigator_->on_links(); }
   const StageTimes& last_step_stages() const override { return stages_; }
   const StepHealth& last_step_health() const override { return health_; }
@@ -73,19 +81,38 @@ public:
   void save(ArchiveWriter& out) const override;
   void restore(ArchiveReader& in) override;
 
-  /// The kernel state, for inspection (neighbours, walls, status bits).
+  /// Moves the agents' rows so that row r holds what row order[r] held (AgentArrays::
+  /// reorder_rows, every corridor row fetched from the executor first); the agents keep their
+  /// ids and every one's next step is the same bytes. Between steps. Throws as reorder_rows, and
+  /// std::logic_error where the step is split across processes.
+  void reorder_rows(const std::vector<std::int32_t>& order);
+
+  /// Whether the agents' rows may be in another order than their ids (sorted, or reordered):
+  /// what reads the executor's rows directly (the viewer's device positions) must then not.
+  bool rows_move() const { return options_.row_sort_interval > 0 || !arrays_.agent_id.empty(); }
+
+  /// The kernel state, for inspection (neighbours, walls, status bits): agent `id` is in row
+  /// arrays().row_of(id).
   const AgentArrays& arrays() const { return arrays_; }
   const Executor& executor() const { return *executor_; }
   const CorridorNavigator& navigator() const { return *navigator_; }
   /// Brings what the debug view reads of agent `id` in arrays() up to the last step's
   /// (Executor::read_back_for_inspection). A refresh of a mirror, hence const.
-  void read_back_for_inspection(int id) const { executor_->read_back_for_inspection(id); }
+  void read_back_for_inspection(int id) const {
+    executor_->read_back_for_inspection(static_cast<int>(row_of(id)));
+  }
   /// The standoff breaker's tunables the kernels run with.
   const StandoffParams& standoff_params() const { return kernel_params_.standoff; }
 
 private:
   /// Freezes the agents whose fault bits the kernels set this step (fault_guard.h).
   void freeze_faulted_agents();
+  /// The rows in order of their agents' neighbour-grid cells, then ids (row_sort_interval).
+  void sort_rows();
+  /// position_by_id_ and velocity_by_id_ from the rows, where the rows are not the ids.
+  void gather_by_id();
+  /// Agent `id`'s row.
+  std::size_t row_of(int id) const { return static_cast<std::size_t>(arrays_.row_of(id)); }
   /// The wall grid of the navmesh's boundary, handed to the executor.
   void build_walls();
   /// Grows the neighbour grid's cells to a query range of `range` where it is the largest.
@@ -103,6 +130,11 @@ private:
   StageTimes stages_;
   StepHealth health_;
   std::vector<std::uint8_t> frozen_; ///< Per agent: 1 once frozen after a fault.
+  /// positions() and velocities() by id, where the rows are not the ids (empty otherwise).
+  std::vector<glm::vec3> position_by_id_;
+  std::vector<glm::vec2> velocity_by_id_;
+  AgentShare* agent_share_ = nullptr;
+  std::uint64_t steps_ = 0; ///< Steps taken, for row_sort_interval.
 };
 
 } // namespace crowd

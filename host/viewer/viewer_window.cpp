@@ -210,7 +210,8 @@ void run_viewer(FrameSource& source, const ViewerSettings& settings) {
     std::unique_ptr<GlPositionInterop> interop;
     const void* device_positions = nullptr;
     if (auto* live = dynamic_cast<LiveSource*>(&source))
-      if (const CrowdSolver* solver = live->simulation().crowd_solver())
+      if (const CrowdSolver* solver = live->simulation().crowd_solver();
+          solver != nullptr && !solver->rows_move()) // the device's rows are the ids
         device_positions = solver->executor().device_positions();
     if (device_positions != nullptr) {
       try {

@@ -62,8 +62,8 @@ public:
       // Every fourth agent starts by the link's start, on the way to the far side by it.
       const int i = arrays.count();
       const bool by_link = i % 4 == 0;
-      const glm::vec3 from{along(rng), 0.0f, by_link ? 3.0f + 0.1f * static_cast<float>(i % 7)
-                                                     : across(rng)};
+      const glm::vec3 from{along(rng), 0.0f,
+                           by_link ? 3.0f + 0.1f * static_cast<float>(i % 7) : across(rng)};
       const glm::vec3 to{30.0f - along(rng), 0.0f, by_link ? 3.0f : across(rng)};
       const auto start = navmesh.nearest_point(from);
       const auto goal = navmesh.nearest_point(to);
@@ -153,8 +153,8 @@ TEST(NavigatorRows, EveryAgentWalksTheSameBytesWhateverRowsItsArraysAreIn) {
   const NavMesh navmesh = NavMesh::build(parse_scenario(
       test::split_room(R"([{"start": [12, 3], "end": [18, 3], "flags": 2}])"), "links.json"));
   SolverOptions options;
-  options.path_requests_per_step = 6;     // a queue that takes several steps
-  options.path_share_queue_length = 8;    // long ones share trees
+  options.path_requests_per_step = 6;  // a queue that takes several steps
+  options.path_share_queue_length = 8; // long ones share trees
   options.topology_optimizations_per_step = 3;
   options.topology_optimization_interval = 0.3f;
   RoomWalkers reference(navmesh, options);

@@ -4,6 +4,7 @@
 #include "host/checkpoint/archive.h"
 #include "host/sim/crowd_solver.h"
 #include "host/sim/simulation.h"
+#include "tests/support/simulation_steps.h"
 
 #include <algorithm>
 #include <cstring>
@@ -12,43 +13,15 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
-#ifndef CROWD_SOURCE_DIR
-#error "CROWD_SOURCE_DIR must point at the source tree"
-#endif
-
 namespace crowd {
 namespace {
 
+using test::metrics_without_times;
+using test::state_of;
+using test::StepState;
+
 std::filesystem::path sample(const char* name) {
-  return std::filesystem::path(CROWD_SOURCE_DIR) / "samples" / "scenarios" / name;
-}
-
-/// Everything observable of one step, as bytes (bit-identical means equal bytes).
-struct StepState {
-  std::vector<glm::vec3> positions;
-  std::vector<glm::vec2> velocities;
-  std::vector<AgentPhase> phases;
-  bool operator==(const StepState& o) const {
-    return bytes(positions) == bytes(o.positions) && bytes(velocities) == bytes(o.velocities) &&
-           phases == o.phases;
-  }
-  template <class T> static std::string bytes(const std::vector<T>& v) {
-    return std::string(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T));
-  }
-};
-
-StepState state_of(const Simulation& sim) {
-  return {{sim.positions().begin(), sim.positions().end()},
-          {sim.velocities().begin(), sim.velocities().end()},
-          {sim.phases().begin(), sim.phases().end()}};
-}
-
-/// The metrics as JSON without the wall-time keys.
-nlohmann::ordered_json metrics_without_times(const Simulation& sim) {
-  nlohmann::ordered_json json = to_json(sim.metrics());
-  for (const char* key : {"step_ms_mean", "step_ms_p95", "stage_ms"})
-    json.erase(key);
-  return json;
+  return test::sample_scenario(name);
 }
 
 SimulationOptions cpu_options(int threads, double stuck_seconds = 10.0) {
@@ -99,6 +72,22 @@ TEST(SimulationCheckpoint, FilmShotWithWaypointsWaitsEmittersAndTypesResumesBitI
   EXPECT_GT(std::count(phases.begin(), phases.end(), AgentPhase::Walking), 0);
   Simulation resumed = Simulation::from_file(sample("film_shot.json"), cpu_options(1));
   expect_resume_identical(reference, first, resumed, 100, 300);
+}
+
+// A checkpoint holds the agents in id order whatever order the solver keeps their rows in
+// (SolverOptions::row_sort_interval), and resumes with the rows in either.
+TEST(SimulationCheckpoint, ARunWithSortedRowsResumesBitIdentical) {
+  SimulationOptions sorted = cpu_options(2);
+  sorted.solver.row_sort_interval = 4;
+  for (const int resumed_sort : {0, 4}) {
+    SimulationOptions resume = cpu_options(1);
+    resume.solver.row_sort_interval = resumed_sort;
+    Simulation reference = Simulation::from_file(sample("film_shot.json"), cpu_options(2));
+    Simulation first = Simulation::from_file(sample("film_shot.json"), sorted);
+    Simulation resumed = Simulation::from_file(sample("film_shot.json"), resume);
+    expect_resume_identical(reference, first, resumed, 42, 90);
+    EXPECT_FALSE(first.crowd_solver()->arrays().agent_id.empty()) << "saved out of id order";
+  }
 }
 
 TEST(SimulationCheckpoint, AgentsChangedThroughTheApiAreRestored) {
