@@ -74,6 +74,7 @@ void CrowdSolver::navmesh_changed() {
   navigator_->navmesh_changed();
   build_walls();
   executor_->set_navmesh_tables(navigator_->tables());
+  gather_by_id(); // the navigator put agents whose polygon is gone elsewhere
 }
 
 namespace {

@@ -115,6 +115,32 @@ TEST_P(CrowdObstacles, AnAgentAnObstacleIsDroppedOnStepsOutOfIt) {
   EXPECT_GT(std::hypot(p.x - barrel.position.x, p.z - barrel.position.z), 0.5f + 0.4f - 0.2f);
 }
 
+// The solver's rows sorted by place (SolverOptions::row_sort_interval): the agent the change
+// moves is seen where it went at once, as with the rows in id order.
+TEST(CrowdObstacleRows, AnAgentAnObstacleIsDroppedOnIsSeenOutOfItWhateverItsRow) {
+  std::vector<glm::vec3> seen;
+  for (const int sort_interval : {0, 1}) {
+    Level level;
+    CrowdOptions options = cpu();
+    options.solver.row_sort_interval = sort_interval;
+    Crowd crowd(*level.world.navmesh, *level.world.cache, options);
+    crowd.add_agent({2.0f, 0.0f, 14.0f});
+    const int guard = crowd.add_agent({36.0f, 0.0f, 2.0f}); // sorted, it goes to the first row
+    crowd.update(0.1f);
+    crowd.update(0.1f);
+    NavObstacle barrel;
+    barrel.position = crowd.position(guard);
+    barrel.radius = 0.5f;
+    crowd.add_obstacle(barrel);
+    ASSERT_TRUE(crowd.update_obstacles());
+    seen.push_back(crowd.position(guard));
+    EXPECT_GT(std::hypot(seen.back().x - barrel.position.x, seen.back().z - barrel.position.z),
+              0.5f)
+        << "sort interval " << sort_interval << ": seen in the barrel";
+  }
+  EXPECT_EQ(seen[0], seen[1]);
+}
+
 TEST_P(CrowdObstacles, ALiftedObstacleOpensTheWayAgain) {
   Level level;
   Crowd crowd(*level.world.navmesh, *level.world.cache, test::crowd_on(GetParam()));
