@@ -94,11 +94,37 @@ void AgentArrays::reorder_rows(const std::vector<std::int32_t>& order) {
   agent_id = std::move(ids);
 }
 
+namespace {
+
+/// Each element e of `list` as map[e], in `scratch`; `list` itself where `map` is empty (the
+/// rows are the ids).
+std::span<const std::int32_t> through(std::span<const std::int32_t> list,
+                                      const std::vector<std::int32_t>& map,
+                                      std::vector<std::int32_t>& scratch) {
+  if (map.empty())
+    return list;
+  scratch.resize(list.size());
+  for (std::size_t k = 0; k < list.size(); ++k)
+    scratch[k] = map[static_cast<std::size_t>(list[k])];
+  return scratch;
+}
+
+} // namespace
+
 std::vector<std::int32_t> AgentArrays::rows_of(std::span<const std::int32_t> ids) const {
-  std::vector<std::int32_t> rows(ids.size());
-  for (std::size_t k = 0; k < ids.size(); ++k)
-    rows[k] = row_of(ids[k]);
-  return rows;
+  std::vector<std::int32_t> rows;
+  const std::span<const std::int32_t> found = through(ids, agent_row, rows);
+  return {found.begin(), found.end()};
+}
+
+std::span<const std::int32_t> AgentArrays::rows_of(std::span<const std::int32_t> ids,
+                                                   std::vector<std::int32_t>& scratch) const {
+  return through(ids, agent_row, scratch);
+}
+
+std::span<const std::int32_t> AgentArrays::ids_of(std::span<const std::int32_t> rows,
+                                                  std::vector<std::int32_t>& scratch) const {
+  return through(rows, agent_id, scratch);
 }
 
 std::int32_t AgentArrays::avoidance_set_of(const AvoidanceParams& params) {

@@ -70,6 +70,13 @@ struct AgentArrays {
   }
   /// The rows of agents `ids`, in their order.
   std::vector<std::int32_t> rows_of(std::span<const std::int32_t> ids) const;
+  /// As rows_of, without a copy where the rows are the ids (`ids` itself), else in `scratch`.
+  std::span<const std::int32_t> rows_of(std::span<const std::int32_t> ids,
+                                        std::vector<std::int32_t>& scratch) const;
+  /// The ids of the agents in `rows`, in their order: `rows` itself where the rows are the ids,
+  /// else in `scratch`.
+  std::span<const std::int32_t> ids_of(std::span<const std::int32_t> rows,
+                                       std::vector<std::int32_t>& scratch) const;
 
   /// Calls f(column, elements per row) for every per-row column but agent_id and agent_row
   /// (which may be empty) and the corridors: the one list that reserve, reorder_rows and

@@ -23,6 +23,15 @@
 // that of one process computing every agent, byte for byte; gather_everything() makes every row
 // so before a checkpoint.
 //
+// Agents are named by id, rows by row: every agent list of this interface (owned(),
+// corridor_owned(), computes_row, the lists fetched and gathered) holds agent ids, and the columns
+// the share moves point at the rows of the arrays of the last assign(), agent i's at
+// AgentArrays::row_of(i), so the rows may be in any order (AgentArrays::reorder_rows, sorted by
+// place) and the agents still have one name on every process; fetch_rows alone takes columns of
+// the caller's own, indexed by id. The fields that name other agents (neighbour and collider
+// lists, the standoff partner) hold rows, which are alike on every process while every process
+// holds every row in the same order (each sorts them alike, from the same positions).
+//
 // The executor knows only this interface: who owns an agent and how results travel is the
 // implementation's (host/distributed/mpi_agent_share.h).
 #pragma once
@@ -95,8 +104,8 @@ const std::byte* unpack(const std::vector<AgentColumn>& columns,
 
 } // namespace share_detail
 
-/// The rows of `columns` of `agents`, agent after agent, each agent's columns in turn, at `out`;
-/// returns the end. How a split's rows travel, between processes and to and from a device.
+/// The rows `agents` (row indices) of `columns`, row after row, each row's columns in turn, at
+/// `out`; returns the end. How a split's rows travel, between processes and to and from a device.
 inline std::byte* pack_rows(const std::vector<AgentColumn>& columns,
                             std::span<const std::int32_t> agents, std::byte* out) {
   return share_detail::pack<false>(columns, agents, out);
@@ -267,7 +276,7 @@ public:
   /// step, from `agents` as the step starts (every process holds the same positions), and brings
   /// it the OwnerKept rows of the agents that came to it from another process.
   virtual void assign(AgentArrays& agents) = 0;
-  /// The agents this process computes in the split stages of this step, ascending.
+  /// The agents (ids) this process computes in the split stages of this step, ascending.
   virtual std::span<const std::int32_t> owned() const = 0;
   /// After split `stage` ran for owned() on every process: the Everyone columns of every agent,
   /// and the Neighbours columns of every neighbour of an owned agent, become those its owner
@@ -318,7 +327,7 @@ public:
   /// (rank 0 writing a checkpoint after gather_everything()).
   virtual void fetch_kept_rows(std::span<const std::int32_t> which) = 0;
   /// As fetch_kept_rows, but of `columns` (part of what the `kept` rows hold, in columns of
-  /// their own): the rows stay their owner's alone.
+  /// their own, indexed by agent id rather than row): the rows stay their owner's alone.
   virtual void fetch_rows(const std::vector<AgentColumn>& columns,
                           std::span<const std::int32_t> which) = 0;
   /// After such a phase, every process: the rows of `columns` of every placed agent become those

@@ -1049,15 +1049,16 @@ private:
   /// listed on the device too.
   void assign_split(AgentArrays& agents) {
     share_->assign(agents);
-    const std::span<const std::int32_t> owned = share_->owned();
+    // The share names agents by id; the device lists rows.
+    owned_rows_ = agents.rows_of(share_->owned());
+    const std::span<const std::int32_t> owned = owned_rows_;
+    computed_here_.assign(static_cast<std::size_t>(count_), 0);
+    for (const std::int32_t row : owned)
+      computed_here_[static_cast<std::size_t>(row)] = 1;
     others_.clear();
-    std::size_t next_owned = 0;
-    for (std::int32_t i = 0; i < count_; ++i) {
-      if (next_owned < owned.size() && owned[next_owned] == i)
-        ++next_owned;
-      else
+    for (std::int32_t i = 0; i < count_; ++i)
+      if (computed_here_[static_cast<std::size_t>(i)] == 0)
         others_.push_back(i);
-    }
     upload_list(owned, owned_agents_, "the list of the agents this process computes");
     upload_list(others_, other_agents_, "the list of the agents other processes compute");
     copy_split_rows(
@@ -1090,7 +1091,7 @@ private:
       down.push_back({reinterpret_cast<std::byte*>(agents.neighbor_index.data()), 0});
       down.push_back({reinterpret_cast<std::byte*>(agents.neighbor_count.data()), 0});
     }
-    copy_split_rows(down, true, share_->owned(), owned_agents_.data());
+    copy_split_rows(down, true, owned_rows_, owned_agents_.data());
     share_->share(agents, stage);
     copy_split_rows(travelling, false, others_, other_agents_.data());
   }
@@ -1361,7 +1362,9 @@ private:
   AvoidanceSharedLayout avoidance_layout_;
   AgentShare* share_ = nullptr;             ///< set_agent_share's; null: not split.
   DeviceBuffer<std::int32_t> owned_agents_; ///< share_->owned(), this step.
-  std::vector<std::int32_t> others_;        ///< The agents other processes compute, this step.
+  std::vector<std::int32_t> owned_rows_;    ///< The rows of share_->owned(), this step.
+  std::vector<std::uint8_t> computed_here_; ///< Per row: in owned_rows_ (assign_split's scratch).
+  std::vector<std::int32_t> others_;        ///< The rows other processes compute, this step.
   DeviceBuffer<std::int32_t> other_agents_; ///< others_ on the device.
   DeviceBuffer<unsigned char> split_rows_;  ///< A split stage's rows, packed on the device.
   /// An upload from split_staging_ may not have finished (no synchronisation since it started).

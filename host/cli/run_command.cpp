@@ -124,6 +124,9 @@ void check_options(const RunOptions& options) {
     throw UsageError("--avoidance " + options.avoidance_model +
                      ": the detour backend runs DetourCrowd, which samples velocities for every "
                      "agent; use --backend cpu or cuda");
+  if (options.solver.row_sort_interval > 0 && options.backend == "detour")
+    throw UsageError("--sort-rows: the detour backend keeps DetourCrowd's own agent arrays; use "
+                     "--backend cpu or cuda");
   if (!options.checkpoint.empty() && options.backend == "detour")
     throw CheckpointError(options.checkpoint +
                           ": checkpoints need the cpu or cuda backend: DetourCrowd's internal "

@@ -28,9 +28,9 @@ std::vector<AgentColumn> reach_columns(const std::vector<StageColumn>& listed, C
   return out;
 }
 
-/// Whether agent i's row of `column` is zero bytes only.
-bool zero_row(const AgentColumn& column, std::int32_t i) {
-  const std::byte* at = column.data + static_cast<std::size_t>(i) * column.bytes_per_agent;
+/// Whether row `row` of `column` is zero bytes only.
+bool zero_row(const AgentColumn& column, std::int32_t row) {
+  const std::byte* at = column.data + static_cast<std::size_t>(row) * column.bytes_per_agent;
   return std::all_of(at, at + column.bytes_per_agent,
                      [](std::byte b) { return b == std::byte{0}; });
 }
@@ -54,18 +54,19 @@ void MpiAgentShare::assign(AgentArrays& agents) {
   arrays_ = &agents;
   const std::size_t n = static_cast<std::size_t>(agents.count());
   // The placements' inputs, which every rank must hold alike to place alike: the positions and
-  // each agent's work, whose zero is an absent agent's (so one digest says both).
+  // each agent's work, whose zero is an absent agent's (so one digest says both), by agent id.
   corridor_work(agents);
-  require_alike(std::as_bytes(std::span<const glm::vec3>(agents.position)), "agent positions");
+  const std::span<const glm::vec3> positions = positions_by_id(agents);
+  require_alike(std::as_bytes(positions), "agent positions");
   require_alike(std::as_bytes(std::span<const std::uint8_t>(corridor_work_)),
                 corridors_split_ ? "agents present and following a corridor" : "agents present");
   placed_work_.resize(n);
   for (std::size_t i = 0; i < n; ++i)
     placed_work_[i] = corridor_work_[i] != 0 ? 1 : 0;
-  domains_.place(agents.position, placed_work_);
+  domains_.place(positions, placed_work_);
   const std::span<const int> domain = domains_.domain_of_agents();
   owner_.assign(domain.begin(), domain.end());
-  place_corridors(agents);
+  place_corridors(positions);
   // Every agent has an owner, present or not: the split stages run for every agent in one
   // process, and whatever they write for an inactive one must be the same here.
   list_by_rank(owner_, owned_by_);
@@ -89,22 +90,42 @@ void MpiAgentShare::assign(AgentArrays& agents) {
   corridor_owned_sum_ += static_cast<double>(corridor_owned().size());
 }
 
+std::span<const glm::vec3> MpiAgentShare::positions_by_id(const AgentArrays& agents) {
+  if (agents.agent_row.empty())
+    return agents.position;
+  position_by_id_.resize(agents.position.size());
+  for (std::size_t i = 0; i < position_by_id_.size(); ++i)
+    position_by_id_[i] =
+        agents.position[static_cast<std::size_t>(agents.row_of(static_cast<std::int32_t>(i)))];
+  return position_by_id_;
+}
+
+const MpiAgentShare::PerRank& MpiAgentShare::rows_of(const PerRank& ids, PerRank& scratch) const {
+  if (arrays_ == nullptr || arrays_->agent_row.empty())
+    return ids;
+  scratch.resize(ids.size());
+  for (std::size_t r = 0; r < ids.size(); ++r)
+    scratch[r] = arrays_->rows_of(ids[r]);
+  return scratch;
+}
+
 void MpiAgentShare::corridor_work(const AgentArrays& agents) {
   // The corridor phases cost most for the agents that follow a corridor (the corners and the
-  // shortcut); the rest only move along the navmesh. Unsplit, only presence counts.
+  // shortcut); the rest only move along the navmesh. Unsplit, only presence counts. By id.
   const auto n = static_cast<std::size_t>(agents.count());
   const auto rows = static_cast<std::size_t>(agents.corridors.count());
   corridor_work_.resize(n);
   for (std::size_t i = 0; i < n; ++i) {
+    const auto row = static_cast<std::size_t>(agents.row_of(static_cast<std::int32_t>(i)));
     const bool follows =
-        corridors_split_ && i < rows && (agents.corridors.state[i] & kCorridorFollow) != 0;
-    corridor_work_[i] = agents.mode[i] == kAgentInactive ? 0
-                        : follows                        ? kFollowingWork
-                                                         : kMovingWork;
+        corridors_split_ && row < rows && (agents.corridors.state[row] & kCorridorFollow) != 0;
+    corridor_work_[i] = agents.mode[row] == kAgentInactive ? 0
+                        : follows                          ? kFollowingWork
+                                                           : kMovingWork;
   }
 }
 
-void MpiAgentShare::place_corridors(const AgentArrays& agents) {
+void MpiAgentShare::place_corridors(std::span<const glm::vec3> positions) {
   if (!corridors_split_) {
     corridor_owner_ = owner_;
     return;
@@ -112,7 +133,7 @@ void MpiAgentShare::place_corridors(const AgentArrays& agents) {
   // Balancing the corridor phases on their own split, rather than with the kernel stages',
   // keeps every rank busy in both: each phase ends in an exchange (docs/distributed-model.md,
   // "Balance by work").
-  corridor_domains_.place(agents.position, corridor_work_);
+  corridor_domains_.place(positions, corridor_work_);
   const std::span<const int> corridor_domain = corridor_domains_.domain_of_agents();
   corridor_owner_.assign(corridor_domain.begin(), corridor_domain.end());
 }
@@ -164,8 +185,9 @@ void MpiAgentShare::lend_corridor_rows(AgentArrays& agents) {
     const int from = corridor_owner_[i], to = owner_[i];
     if (kept_alike_[i] || from == to)
       continue;
+    const auto row = static_cast<std::size_t>(agents.row_of(static_cast<std::int32_t>(i)));
     const AvoidanceParams& avoidance =
-        agents.avoidance_params[static_cast<std::size_t>(agents.avoidance_set[i])];
+        agents.avoidance_params[static_cast<std::size_t>(agents.avoidance_set[row])];
     const int by_corridor =
         avoidance.model == kAvoidanceTtc && avoidance.ttc.reference == kTtcCorridor ? 1 : 0;
     any[by_corridor] = true;
@@ -198,10 +220,11 @@ void MpiAgentShare::find_ghosts(const AgentArrays& agents) {
   wanted_.assign(n, 0);
   const auto row = static_cast<std::size_t>(agents.max_neighbors);
   for (const std::int32_t i : owned()) {
-    const std::size_t k = static_cast<std::size_t>(i);
+    const auto k = static_cast<std::size_t>(agents.row_of(i));
     for (std::int32_t t = 0; t < agents.neighbor_count[k]; ++t) {
-      const auto j =
-          static_cast<std::size_t>(agents.neighbor_index[k * row + static_cast<std::size_t>(t)]);
+      // A neighbour list names rows; the owners go by id.
+      const auto j = static_cast<std::size_t>(
+          agents.id_of(agents.neighbor_index[k * row + static_cast<std::size_t>(t)]));
       if (owner_[j] != rank_)
         wanted_[j] = 1;
     }
@@ -273,12 +296,14 @@ void MpiAgentShare::send_from_holders(const std::vector<AgentColumn>& columns,
     std::sort(from[r].begin(), from[r].end());
     from[r].erase(std::unique(from[r].begin(), from[r].end()), from[r].end());
   }
-  send_.resize(used_bytes(columns, from[rank()]));
-  pack_used_rows(columns, from[rank()], send_.data());
+  // The arrays' kept rows are found by row; the caller's own columns (fetch_rows) are by id.
+  const PerRank& at = alike ? rows_of(from, receive_rows_) : from;
+  send_.resize(used_bytes(columns, at[rank()]));
+  pack_used_rows(columns, at[rank()], send_.data());
   const std::vector<std::byte> all = all_gather_sized(send_, "corridor rows");
   for (std::size_t r = 0; r < ranks(); ++r) {
     if (r != rank())
-      unpack_used_rows(columns, from[r], all.data() + offsets_[r]);
+      unpack_used_rows(columns, at[r], all.data() + offsets_[r]);
     if (alike)
       for (const std::int32_t i : from[r])
         kept_alike_[static_cast<std::size_t>(i)] = 1;
@@ -449,7 +474,8 @@ void MpiAgentShare::all_gather_rows(const std::vector<AgentColumn>& columns, con
   const std::size_t width = columns.size();
   const bool changed_only = before.has_value();
   const std::size_t row_size = row_bytes(columns);
-  const std::span<const std::int32_t> mine = by[rank()];
+  const PerRank& rows = rows_of(by, send_rows_);
+  const std::span<const std::int32_t> mine = by[rank()], my_rows = rows[rank()];
   nonzero_.resize(width);
   std::vector<long long> my_counts(width);
   std::size_t column_at = 0; // column c's offset in a packed row
@@ -457,13 +483,13 @@ void MpiAgentShare::all_gather_rows(const std::vector<AgentColumn>& columns, con
     nonzero_[c].clear();
     const std::size_t bytes = columns[c].bytes_per_agent;
     for (std::size_t k = 0; k < mine.size(); ++k) {
-      const std::int32_t i = mine[k];
+      const std::int32_t i = my_rows[k];
       const bool alike = changed_only
                              ? std::memcmp(columns[c].data + static_cast<std::size_t>(i) * bytes,
                                            before->data() + k * row_size + column_at, bytes) == 0
                              : zero_row(columns[c], i);
       if (!alike)
-        nonzero_[c].push_back(i);
+        nonzero_[c].push_back(mine[k]); // sent by id
     }
     my_counts[c] = static_cast<long long>(nonzero_[c].size());
     column_at += bytes;
@@ -490,12 +516,13 @@ void MpiAgentShare::all_gather_rows(const std::vector<AgentColumn>& columns, con
   for (std::size_t c = 0; c < width; ++c) {
     const std::vector<AgentColumn> column{columns[c]};
     if (sparse_rows[rank() * width + c] < 0) {
-      out = pack_rows(column, mine, out);
+      out = pack_rows(column, my_rows, out);
       continue;
     }
     for (const std::int32_t i : nonzero_[c]) {
+      const std::int32_t row = arrays_ != nullptr ? arrays_->row_of(i) : i;
       std::memcpy(out, &i, kId);
-      out = pack_rows(column, std::span<const std::int32_t>(&i, 1), out + kId);
+      out = pack_rows(column, std::span<const std::int32_t>(&row, 1), out + kId);
     }
   }
   const std::vector<std::byte> all = all_gather_bytes(send_, bytes, what);
@@ -507,17 +534,18 @@ void MpiAgentShare::all_gather_rows(const std::vector<AgentColumn>& columns, con
       const std::vector<AgentColumn> column{columns[c]};
       const long long sent = sparse_rows[r * width + c];
       if (sent < 0) {
-        in = unpack_rows(column, by[r], in);
+        in = unpack_rows(column, rows[r], in);
         continue;
       }
-      const std::size_t row = columns[c].bytes_per_agent;
+      const std::size_t row_size_c = columns[c].bytes_per_agent;
       if (!changed_only)
-        for (const std::int32_t i : by[r])
-          std::memset(columns[c].data + static_cast<std::size_t>(i) * row, 0, row);
+        for (const std::int32_t row : rows[r])
+          std::memset(columns[c].data + static_cast<std::size_t>(row) * row_size_c, 0, row_size_c);
       for (long long k = 0; k < sent; ++k) {
         std::int32_t i = 0;
         std::memcpy(&i, in, kId);
-        in = unpack_rows(column, std::span<const std::int32_t>(&i, 1), in + kId);
+        const std::int32_t row = arrays_ != nullptr ? arrays_->row_of(i) : i;
+        in = unpack_rows(column, std::span<const std::int32_t>(&row, 1), in + kId);
       }
     }
   }
@@ -564,10 +592,12 @@ MpiAgentShare::PerRank MpiAgentShare::exchange_lists(const PerRank& to) {
   return from;
 }
 
-void MpiAgentShare::exchange_rows(const std::vector<AgentColumn>& columns, const PerRank& send,
-                                  const PerRank& receive, bool in_use) {
+void MpiAgentShare::exchange_rows(const std::vector<AgentColumn>& columns, const PerRank& send_ids,
+                                  const PerRank& receive_ids, bool in_use) {
   // Whole rows: both sides know every part's length. The parts in use: only the sender does,
-  // so the lengths travel first.
+  // so the lengths travel first. Both sides list the agents by id, each finding their rows.
+  const PerRank& send = rows_of(send_ids, send_rows_);
+  const PerRank& receive = rows_of(receive_ids, receive_rows_);
   const std::size_t row = row_bytes(columns);
   std::vector<long long> send_bytes(ranks()), receive_bytes(ranks());
   for (std::size_t r = 0; r < ranks(); ++r) {

@@ -19,7 +19,9 @@
 //   the host asks for come from their holder (MPI_Allgatherv of the parts in use); the preferred
 //   velocities travel with the ghost rows after Proximity.
 // Every row a rank reads is so the row of one process computing every agent, whatever the rank
-// count. Only the main thread calls MPI.
+// count. Its per-agent state and lists go by agent id, and an agent's rows are found through
+// AgentArrays::row_of, so the rows may be in any order (sorted by place); what travels names
+// agents by id. Only the main thread calls MPI.
 #pragma once
 
 #include "cuda/core/agent_share.h"
@@ -125,7 +127,7 @@ private:
   void corridor_work(const AgentArrays& agents);
   /// Once the corridor phases are split: every agent's corridor holder (corridor_owner_), from
   /// a placement of its own balanced by the corridor phases' work.
-  void place_corridors(const AgentArrays& agents);
+  void place_corridors(std::span<const glm::vec3> positions);
   /// After the migration: the part of each corridor row the split stages read, from its holder
   /// to the agent's owner (corridor_phase_columns' read_by_owner).
   void lend_corridor_rows(AgentArrays& agents);
@@ -135,9 +137,17 @@ private:
   /// `lists[r]`: the agents i with rank_of[i] == r, ascending.
   static void list_by_rank(const std::vector<int>& rank_of, PerRank& lists);
   /// The rows of `columns` of the agents of `which` whose corridor rows are their holder's
-  /// alone, from the holder to every rank (MPI_Allgatherv); marks them alike when `alike`.
+  /// alone, from the holder to every rank (MPI_Allgatherv). `alike` (fetch_kept_rows): `columns`
+  /// are the arrays' kept rows, found by row, and the agents are then marked alike; else
+  /// (fetch_rows) they are the caller's, indexed by id.
   void send_from_holders(const std::vector<AgentColumn>& columns,
                          std::span<const std::int32_t> which, bool alike);
+  /// The agents of each list of `ids` as rows of the arrays of the last assign(): `ids` itself
+  /// where the rows are the ids, else in `scratch`.
+  const PerRank& rows_of(const PerRank& ids, PerRank& scratch) const;
+  /// The agents' positions by id (in `by_id_` where the rows are not the ids): what the
+  /// placements read, and what every rank must hold alike.
+  std::span<const glm::vec3> positions_by_id(const AgentArrays& agents);
   /// Throws std::logic_error on every rank unless every rank passed the same `bytes`.
   void require_alike(std::span<const std::byte> bytes, const char* what);
   /// After Proximity: the ranks that own a neighbour of an agent here are asked for its rows.
@@ -178,6 +188,8 @@ private:
   int measured_step_ = -1;                         ///< The steps_ measured_ was found at.
   std::vector<std::vector<std::int32_t>> nonzero_; ///< Scratch of all_gather_rows, per column.
   std::vector<std::byte> gathered_;                ///< Scratch of gather.
+  std::vector<glm::vec3> position_by_id_;          ///< Scratch of positions_by_id.
+  PerRank send_rows_, receive_rows_; ///< Scratch of rows_of (exchange_rows, all_gather_rows).
   std::vector<std::byte> send_;
   std::vector<int> counts_, offsets_;                 ///< Bytes per rank, for MPI_Allgatherv.
   std::vector<int> receive_counts_, receive_offsets_; ///< For MPI_Alltoallv.

@@ -10,6 +10,7 @@
 #include "cuda/kernels/separation.h"
 #include "host/sim/cpu_block.h"
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <oneapi/tbb/enumerable_thread_specific.h>
@@ -94,7 +95,7 @@ public:
     // kernels left them (every process holds those alike).
     const std::vector<AgentColumn> positions{share_detail::column(agents.position)};
     positions_before_.resize(share_->corridor_owned().size() * sizeof(glm::vec3));
-    pack_rows(positions, share_->corridor_owned(), positions_before_.data());
+    pack_rows(positions, agents.rows_of(share_->corridor_owned(), rows_), positions_before_.data());
     // After begin_step every agent is placed, so each is moved by one process and counted once.
     NavmeshCorrections corrections = move_corridors_of(agents, corridor_agents(agents));
     share_->kept_rows_changed();
@@ -108,21 +109,22 @@ public:
     return corrections;
   }
 
-  void fetch_corridor_rows(AgentArrays& /*agents*/, std::span<const std::int32_t> which) override {
+  void fetch_corridor_rows(AgentArrays& agents, std::span<const std::int32_t> which) override {
     if (share_ != nullptr)
-      share_->fetch_kept_rows(which);
+      share_->fetch_kept_rows(agents.ids_of(which, ids_));
   }
 
   void fetch_corridor_starts(AgentArrays& agents, std::span<const std::int32_t> which,
                              std::span<std::int32_t> first) override {
     if (share_ != nullptr) {
-      // The first polygon alone, from the owners of rows not alike here.
+      // The first polygon alone, from the owners of rows not alike here, by agent id.
+      const std::span<const std::int32_t> ids = agents.ids_of(which, ids_);
       starts_.resize(static_cast<std::size_t>(agents.corridors.count()));
-      for (const std::int32_t i : which)
-        starts_[static_cast<std::size_t>(i)] = agents.corridors.first_polygon(i);
-      share_->fetch_rows({share_detail::column(starts_)}, which);
       for (std::size_t j = 0; j < which.size(); ++j)
-        first[j] = starts_[static_cast<std::size_t>(which[j])];
+        starts_[static_cast<std::size_t>(ids[j])] = agents.corridors.first_polygon(which[j]);
+      share_->fetch_rows({share_detail::column(starts_)}, ids);
+      for (std::size_t j = 0; j < which.size(); ++j)
+        first[j] = starts_[static_cast<std::size_t>(ids[j])];
       return;
     }
     Executor::fetch_corridor_starts(agents, which, first);
@@ -222,7 +224,8 @@ public:
   std::size_t host_memory_bytes() const override {
     return (keys_.capacity() + sorted_.capacity() + cell_start_.capacity()) * sizeof(std::int32_t) +
            points_.capacity() * sizeof(glm::vec4) + moved_.capacity() +
-           (corridor_agents_.capacity() + starts_.capacity()) * sizeof(std::int32_t) +
+           (corridor_agents_.capacity() + starts_.capacity() + rows_.capacity() + ids_.capacity()) *
+               sizeof(std::int32_t) +
            positions_before_.capacity();
   }
 
@@ -246,17 +249,20 @@ private:
     return s;
   }
 
-  /// The agents this process runs the corridor phases for: those whose corridor rows it holds
-  /// at the last split, and those added since (every process runs them, each alike).
+  /// The rows this process runs the corridor phases for: those of the agents whose corridor
+  /// rows it holds at the last split, and of those added since (every process runs them, each
+  /// alike).
   std::span<const std::int32_t> corridor_agents(const AgentArrays& agents) {
     const std::span<const std::int32_t> owned = share_->corridor_owned();
     const auto count = static_cast<std::int32_t>(agents.corridors.count());
     const auto placed = static_cast<std::int32_t>(share_->assigned_count());
-    if (placed >= count)
+    if (placed >= count && agents.agent_row.empty())
       return owned;
     corridor_agents_.assign(owned.begin(), owned.end());
     for (std::int32_t i = placed; i < count; ++i)
       corridor_agents_.push_back(i);
+    for (std::int32_t& agent : corridor_agents_)
+      agent = agents.row_of(agent);
     return corridor_agents_;
   }
 
@@ -264,9 +270,12 @@ private:
   /// for the host (agents.corridors.asked, ascending) and holds their rows, state bits
   /// included, as their owners left them; the host then answers for each on every process.
   void answer_on_every_process(AgentArrays& agents) {
+    // The processes name the agents by id; `asked` lists rows, ascending.
     CorridorArrays& rows = agents.corridors;
-    rows.asked = share_->gather_agents(rows.asked);
-    share_->fetch_kept_rows(rows.asked);
+    const std::vector<std::int32_t> asked = share_->gather_agents(agents.ids_of(rows.asked, ids_));
+    share_->fetch_kept_rows(asked);
+    rows.asked = agents.rows_of(asked);
+    std::sort(rows.asked.begin(), rows.asked.end());
   }
 
   void require_step() const {
@@ -288,8 +297,9 @@ private:
     require_step();
     const std::span<const std::int32_t> owned = share_->owned();
     arena_.execute([&] {
-      parallel_for_each_agent(static_cast<int>(owned.size()), 64,
-                              [&](int k) { f(owned[static_cast<std::size_t>(k)]); });
+      parallel_for_each_agent(static_cast<int>(owned.size()), 64, [&](int k) {
+        f(agents_->row_of(owned[static_cast<std::size_t>(k)]));
+      });
     });
     share_->share(*agents_, stage);
   }
@@ -306,6 +316,7 @@ private:
   std::vector<std::int32_t> corridor_agents_; ///< corridor_agents' list, when it adds any.
   std::vector<std::byte> positions_before_;   ///< Of the owned agents, before the move.
   std::vector<std::int32_t> starts_;          ///< Per agent, fetch_corridor_starts' scratch.
+  std::vector<std::int32_t> rows_, ids_;      ///< Scratch of the share's lists as rows and ids.
   int last_collision_pass_ = -1;
   StageClock clock_;
   tbb::enumerable_thread_specific<WorkerScratch> scratch_;

@@ -188,24 +188,23 @@ void CrowdSolver::move_agent(int id, const glm::vec3& position) {
 }
 
 void CrowdSolver::split_across_processes(AgentShare* share) {
-  if (share != nullptr && (options_.row_sort_interval > 0 || !arrays_.agent_id.empty()))
-    throw std::runtime_error("sorted agent rows (row_sort_interval) cannot be split across "
-                             "processes yet: the split names rows by agent id");
   agent_share_ = share;
   executor_->set_agent_share(share);
   navigator_->set_agent_share(share);
 }
 
 void CrowdSolver::reorder_rows(const std::vector<std::int32_t>& order) {
-  if (agent_share_ != nullptr)
-    throw std::logic_error("CrowdSolver::reorder_rows: the step is split across processes, "
-                           "which name rows by agent id");
   // The executor's copies of the corridor rows come to the host first; the other columns are
   // the host's after a step (the ones it does not download are written before they are read,
   // as after a checkpoint's restore), and the executor takes them all again (layout_version).
-  std::vector<std::int32_t> every(static_cast<std::size_t>(arrays_.count()));
-  std::iota(every.begin(), every.end(), 0);
-  executor_->fetch_corridor_rows(arrays_, every);
+  // Split across processes, the rows another process holds (AgentShare: the corridor rows, the
+  // kept state) are stale here and move with their agents like the rest: the share knows them
+  // by agent id, and sends and takes them at their rows.
+  if (!arrays_.corridors.all_held()) {
+    std::vector<std::int32_t> every(static_cast<std::size_t>(arrays_.count()));
+    std::iota(every.begin(), every.end(), 0);
+    executor_->fetch_corridor_rows(arrays_, every);
+  }
   arrays_.reorder_rows(order);
   gather_by_id();
 }

@@ -58,9 +58,8 @@ public:
   /// built again.
   void navmesh_changed() override;
   /// Executor::set_agent_share (both executors split), and the
-  /// path trees of each step split alike (CorridorNavigator::set_agent_share).
-  /// Throws std::runtime_error where the rows are sorted (SolverOptions::row_sort_interval) or
-  /// were reordered: the split still names rows by agent id (docs/distributed-model.md).
+  /// path trees of each step split alike (CorridorNavigator::set_agent_share). The rows may be
+  /// in any order (row_sort_interval): every process sorts them alike, from the same positions.
   void split_across_processes(AgentShare* share) override;
   void step(float dt) override;
   /// By id, whatever the rows' order.
@@ -82,9 +81,10 @@ public:
   void restore(ArchiveReader& in) override;
 
   /// Moves the agents' rows so that row r holds what row order[r] held (AgentArrays::
-  /// reorder_rows, every corridor row fetched from the executor first); the agents keep their
-  /// ids and every one's next step is the same bytes. Between steps. Throws as reorder_rows, and
-  /// std::logic_error where the step is split across processes.
+  /// reorder_rows, every corridor row the executor holds fetched first); the agents keep their
+  /// ids and every one's next step is the same bytes. Between steps; where the step is split
+  /// across processes, on every process with the same `order` (sort_rows computes it alike from
+  /// the same positions). Throws as reorder_rows.
   void reorder_rows(const std::vector<std::int32_t>& order);
 
   /// Whether the agents' rows may be in another order than their ids (sorted, or reordered):

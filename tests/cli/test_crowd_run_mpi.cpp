@@ -144,6 +144,9 @@ struct MpiRun {
   const char* name;
   /// Where set, a JSON object merged into the scenario's `defaults`: the run is of that copy.
   const char* defaults = nullptr;
+  /// Options of the runs under mpirun only (the one-process run, without them, is the
+  /// reference).
+  const char* split_options = "";
 };
 
 void PrintTo(const MpiRun& run, std::ostream* out) {
@@ -172,19 +175,19 @@ TEST_P(MpiSamples, OneToFourRanksWriteTheBytesOfOneProcess) {
     scenario = (dir / run.scenario).string();
     std::ofstream(scenario) << edited.dump();
   }
-  const auto command = [&](const std::string& prefix) {
+  const auto command = [&](const std::string& prefix, const std::string& options) {
     std::string line = "run " + scenario + " --backend cpu --threads 1 --quiet " + run.options +
-                       " --metrics " + (dir / (prefix + "metrics.json")).string();
+                       " " + options + " --metrics " + (dir / (prefix + "metrics.json")).string();
     for (const char* out : run.outputs)
       line += " --out " + (dir / (prefix + out)).string();
     return line;
   };
-  const CliResult alone = run_cli(command("alone-"));
+  const CliResult alone = run_cli(command("alone-", ""));
   ASSERT_EQ(alone.exit_code, 0) << tail_of(alone.output);
   const nlohmann::json alone_metrics = metrics_without_timings(dir / "alone-metrics.json");
   for (int ranks = 1; ranks <= 4; ++ranks) {
     const std::string prefix = std::to_string(ranks) + "-ranks-";
-    const CliResult split = mpirun_cli(ranks, command(prefix));
+    const CliResult split = mpirun_cli(ranks, command(prefix, run.split_options));
     ASSERT_EQ(split.exit_code, 0) << ranks << " ranks:\n" << tail_of(split.output);
     for (const char* out : run.outputs) {
       const std::string expected = read_file(dir / (std::string("alone-") + out));
@@ -211,6 +214,10 @@ TEST_P(MpiSamples, OneToFourRanksWriteTheBytesOfOneProcess) {
 // two_door_room_ttc: the time-to-collision model steering by its corridor, whose avoidance reads
 // the agent's corridor row, lent by the rank that holds it to the agent's owner where the
 // corridor phases' domains differ from the split stages' (without it the ranks differ).
+// The *_sorted runs sort the agents' rows by place every 3 steps (--sort-rows) under mpirun
+// only: the split names agents by id and finds their rows, in whatever order, through
+// AgentArrays::row_of (agents entering from emitters, rows the host answers for, corridor rows
+// lent to an owner, neighbours across domain borders).
 INSTANTIATE_TEST_SUITE_P(
     MpiRuns, MpiSamples,
     ::testing::Values(
@@ -224,7 +231,25 @@ INSTANTIATE_TEST_SUITE_P(
                "--steps 200",
                {"trajectory.csv"},
                "two_door_room_ttc",
-               R"({"avoidance": {"model": "ttc", "reference": "corridor"}})"}),
+               R"({"avoidance": {"model": "ttc", "reference": "corridor"}})"},
+        MpiRun{"film_shot.json",
+               "--steps 240 --fps 24",
+               {"shot.usda", "shot.csv"},
+               "film_shot_sorted",
+               nullptr,
+               "--sort-rows 3"},
+        MpiRun{"plaza_mesh.json",
+               "--steps 300",
+               {"trajectory.csv"},
+               "plaza_mesh_sorted",
+               nullptr,
+               "--sort-rows 3"},
+        MpiRun{"two_door_room.json",
+               "--steps 200",
+               {"trajectory.csv"},
+               "two_door_room_ttc_sorted",
+               R"({"avoidance": {"model": "ttc", "reference": "corridor"}})",
+               "--sort-rows 3"}),
     [](const ::testing::TestParamInfo<MpiRun>& param) { return std::string(param.param.name); });
 
 TEST(CrowdRunUnderMpirun, PathTreesBuiltAcrossRanksGiveTheBytesOfOneProcess) {

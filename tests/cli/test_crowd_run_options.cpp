@@ -61,6 +61,8 @@ INSTANTIATE_TEST_SUITE_P(
         Refusal{"--avoidance orca --backend detour",
                 "--avoidance orca: the detour backend runs DetourCrowd"},
         Refusal{"--avoidance rvo", "--avoidance: rvo not in {detour,ttc,mass,orca}"},
+        Refusal{"--sort-rows 5 --backend detour", "--sort-rows: the detour backend keeps"},
+        Refusal{"--sort-rows -1", "--sort-rows: must be a whole number in [0, "},
         Refusal{"--out {dir}/shot", "no extension"},
         Refusal{"--out {dir}/shot.usdz", "name the file .usda"},
         Refusal{"--out {dir}/t.csv --out {dir}/t.csv", "is given twice"},

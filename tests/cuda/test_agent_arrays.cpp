@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <gtest/gtest.h>
+#include <span>
 #include <stdexcept>
 #include <vector>
 
@@ -58,6 +59,13 @@ TEST(AgentArrays, ReorderedRowsCarryEveryColumnAndTheRowsTheyName) {
   // And where each agent is: agent 0 in row 1, agent 1 in row 2, agent 2 in row 0.
   EXPECT_EQ(arrays.agent_row, (std::vector<std::int32_t>{1, 2, 0}));
   EXPECT_EQ(arrays.rows_of(std::vector<std::int32_t>{2, 1}), (std::vector<std::int32_t>{0, 2}));
+  std::vector<std::int32_t> scratch;
+  const std::vector<std::int32_t> ids{2, 1};
+  const std::span<const std::int32_t> rows = arrays.rows_of(ids, scratch);
+  EXPECT_EQ(std::vector<std::int32_t>(rows.begin(), rows.end()), (std::vector<std::int32_t>{0, 2}));
+  std::vector<std::int32_t> id_scratch;
+  const std::span<const std::int32_t> back = arrays.ids_of(rows, id_scratch);
+  EXPECT_EQ(std::vector<std::int32_t>(back.begin(), back.end()), ids);
   EXPECT_GT(arrays.layout_version, layout);
   EXPECT_EQ(arrays.position[0].x, 2.0f);
   EXPECT_EQ(arrays.radius[1], 0.3f);
@@ -73,6 +81,8 @@ TEST(AgentArrays, ReorderedRowsCarryEveryColumnAndTheRowsTheyName) {
   arrays.reorder_rows({1, 2, 0}); // agents 0, 1, 2 back in their own rows
   EXPECT_TRUE(arrays.agent_id.empty()) << "rows that are the ids again need no map";
   EXPECT_TRUE(arrays.agent_row.empty());
+  EXPECT_EQ(arrays.rows_of(ids, scratch).data(), ids.data()) << "the ids are the rows: no copy";
+  EXPECT_EQ(arrays.ids_of(ids, id_scratch).data(), ids.data());
   const AgentArrays original = three_agents();
   EXPECT_EQ(arrays.neighbor_index, original.neighbor_index);
   EXPECT_EQ(arrays.collider_index, original.collider_index);
