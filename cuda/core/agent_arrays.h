@@ -77,6 +77,17 @@ struct AgentArrays {
   /// else in `scratch`.
   std::span<const std::int32_t> ids_of(std::span<const std::int32_t> rows,
                                        std::vector<std::int32_t>& scratch) const;
+  /// `column` (one value per row) in agent id order: `column` itself where the rows are the
+  /// ids, else in `scratch`.
+  template <class T>
+  std::span<const T> by_id(const std::vector<T>& column, std::vector<T>& scratch) const {
+    if (agent_id.empty())
+      return column;
+    scratch.resize(column.size());
+    for (std::size_t row = 0; row < column.size(); ++row)
+      scratch[static_cast<std::size_t>(agent_id[row])] = column[row];
+    return scratch;
+  }
 
   /// Calls f(column, elements per row) for every per-row column but agent_id and agent_row
   /// (which may be empty) and the corridors: the one list that reserve, reorder_rows and

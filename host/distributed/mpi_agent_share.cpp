@@ -56,7 +56,7 @@ void MpiAgentShare::assign(AgentArrays& agents) {
   // The placements' inputs, which every rank must hold alike to place alike: the positions and
   // each agent's work, whose zero is an absent agent's (so one digest says both), by agent id.
   corridor_work(agents);
-  const std::span<const glm::vec3> positions = positions_by_id(agents);
+  const std::span<const glm::vec3> positions = agents.by_id(agents.position, position_by_id_);
   require_alike(std::as_bytes(positions), "agent positions");
   require_alike(std::as_bytes(std::span<const std::uint8_t>(corridor_work_)),
                 corridors_split_ ? "agents present and following a corridor" : "agents present");
@@ -88,16 +88,6 @@ void MpiAgentShare::assign(AgentArrays& agents) {
   ++steps_;
   owned_sum_ += static_cast<double>(owned().size());
   corridor_owned_sum_ += static_cast<double>(corridor_owned().size());
-}
-
-std::span<const glm::vec3> MpiAgentShare::positions_by_id(const AgentArrays& agents) {
-  if (agents.agent_row.empty())
-    return agents.position;
-  position_by_id_.resize(agents.position.size());
-  for (std::size_t i = 0; i < position_by_id_.size(); ++i)
-    position_by_id_[i] =
-        agents.position[static_cast<std::size_t>(agents.row_of(static_cast<std::int32_t>(i)))];
-  return position_by_id_;
 }
 
 const MpiAgentShare::PerRank& MpiAgentShare::rows_of(const PerRank& ids, PerRank& scratch) const {
@@ -520,7 +510,7 @@ void MpiAgentShare::all_gather_rows(const std::vector<AgentColumn>& columns, con
       continue;
     }
     for (const std::int32_t i : nonzero_[c]) {
-      const std::int32_t row = arrays_ != nullptr ? arrays_->row_of(i) : i;
+      const std::int32_t row = row_of(i);
       std::memcpy(out, &i, kId);
       out = pack_rows(column, std::span<const std::int32_t>(&row, 1), out + kId);
     }
@@ -544,7 +534,7 @@ void MpiAgentShare::all_gather_rows(const std::vector<AgentColumn>& columns, con
       for (long long k = 0; k < sent; ++k) {
         std::int32_t i = 0;
         std::memcpy(&i, in, kId);
-        const std::int32_t row = arrays_ != nullptr ? arrays_->row_of(i) : i;
+        const std::int32_t row = row_of(i);
         in = unpack_rows(column, std::span<const std::int32_t>(&row, 1), in + kId);
       }
     }

@@ -145,9 +145,10 @@ private:
   /// The agents of each list of `ids` as rows of the arrays of the last assign(): `ids` itself
   /// where the rows are the ids, else in `scratch`.
   const PerRank& rows_of(const PerRank& ids, PerRank& scratch) const;
-  /// The agents' positions by id (in `by_id_` where the rows are not the ids): what the
-  /// placements read, and what every rank must hold alike.
-  std::span<const glm::vec3> positions_by_id(const AgentArrays& agents);
+  /// Agent `id`'s row in the arrays of the last assign().
+  std::int32_t row_of(std::int32_t id) const {
+    return arrays_ != nullptr ? arrays_->row_of(id) : id;
+  }
   /// Throws std::logic_error on every rank unless every rank passed the same `bytes`.
   void require_alike(std::span<const std::byte> bytes, const char* what);
   /// After Proximity: the ranks that own a neighbour of an agent here are asked for its rows.
@@ -188,7 +189,7 @@ private:
   int measured_step_ = -1;                         ///< The steps_ measured_ was found at.
   std::vector<std::vector<std::int32_t>> nonzero_; ///< Scratch of all_gather_rows, per column.
   std::vector<std::byte> gathered_;                ///< Scratch of gather.
-  std::vector<glm::vec3> position_by_id_;          ///< Scratch of positions_by_id.
+  std::vector<glm::vec3> position_by_id_;          ///< Scratch of assign: positions by id.
   PerRank send_rows_, receive_rows_; ///< Scratch of rows_of (exchange_rows, all_gather_rows).
   std::vector<std::byte> send_;
   std::vector<int> counts_, offsets_;                 ///< Bytes per rank, for MPI_Allgatherv.

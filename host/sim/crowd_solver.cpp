@@ -233,14 +233,8 @@ void CrowdSolver::gather_by_id() {
     velocity_by_id_ = {};
     return;
   }
-  const std::size_t n = arrays_.position.size();
-  position_by_id_.resize(n);
-  velocity_by_id_.resize(n);
-  for (std::size_t row = 0; row < n; ++row) {
-    const auto id = static_cast<std::size_t>(arrays_.agent_id[row]);
-    position_by_id_[id] = arrays_.position[row];
-    velocity_by_id_[id] = arrays_.velocity[row];
-  }
+  arrays_.by_id(arrays_.position, position_by_id_);
+  arrays_.by_id(arrays_.velocity, velocity_by_id_);
 }
 
 // One step, in the order of dtCrowd::update (DetourCrowd.cpp):
